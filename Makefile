@@ -1,0 +1,163 @@
+# twill: build, test, fuzz, bench, install.
+#
+#   make                 libtwill.a and bin/twill (optimized, -Werror)
+#   make check           every Check suite under tests/ (test_*.c)
+#   make check SAN=1     the same under AddressSanitizer + UBSan (build-san/)
+#   make valgrind        the suites under valgrind --leak-check=full
+#   make fuzz            every libFuzzer target in tests/fuzz for FUZZ_TIME s
+#   make bench           the benchmark programs in bench/ (peers installed there)
+#   make install PREFIX=/usr/local
+#   make clean
+#
+# Sources are found by wildcard: a new file in a module folder, a new
+# tests/test_NAME.c or tests/fuzz/fuzz_NAME.c needs no change here.
+
+CC      ?= gcc
+PREFIX  ?= /usr/local
+VERSION := 0.1.0
+
+SAN ?= 0
+ifeq ($(SAN),1)
+BUILD   ?= build-san
+OPT     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+           -fno-sanitize-recover=all
+SANLD   := -fsanitize=address,undefined
+else
+BUILD   ?= build
+OPT     ?= -O2 -g
+SANLD   :=
+endif
+
+WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wpointer-arith \
+           -Wstrict-prototypes -Wmissing-prototypes -Wvla
+CPPFLAGS += -Iinclude -I$(BUILD)/gen -D_POSIX_C_SOURCE=200809L \
+           -DTWILL_VERSION=\"$(VERSION)\"
+CFLAGS  += $(WARN) $(OPT) -pthread
+LDLIBS  += -pthread -lm
+
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm)
+
+MODULES  := graph arch sat ilp core codegen
+LIB_SRC  := $(filter-out core/main.c,$(wildcard $(addsuffix /*.c,$(MODULES))))
+GEN_SRC  := $(BUILD)/gen/builtin_data.c
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/builtin_data.o
+LIB      := $(BUILD)/libtwill.a
+BIN      := $(BUILD)/bin/twill
+
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_COMMON := $(filter-out $(TEST_SRC),$(wildcard tests/*.c))
+TEST_COMMON_OBJ := $(TEST_COMMON:%.c=$(BUILD)/%.o)
+
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_TIME ?= 60
+FUZZ_DIR := build-fuzz
+
+KERNELS  := $(sort $(wildcard kernels/*.twill))
+ARCHS    := $(sort $(wildcard arch/*.arch))
+
+.PHONY: all check valgrind fuzz bench install clean lint
+.SECONDARY:
+all: $(LIB) $(BIN) bin/twill
+
+bin/twill: $(BIN)
+ifeq ($(BUILD),build)
+	@mkdir -p bin
+	cp $(BIN) bin/twill
+else
+	@true
+endif
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# Built-in kernels and machines are compiled into the library so that
+# `twill bounds fa3-fwd-hopper` works from any directory.
+$(GEN_SRC): $(KERNELS) $(ARCHS) kernels/embed.sh
+	@mkdir -p $(dir $@)
+	sh kernels/embed.sh $@ $(KERNELS) -- $(ARCHS)
+
+$(BUILD)/gen/builtin_data.o: $(GEN_SRC)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(BUILD)/core/main.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANLD) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CHECK_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_COMMON_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(SANLD) $^ -o $@ $(CHECK_LIBS) $(LDLIBS)
+
+# Each suite runs with the path of the program and of the shared suites in
+# its environment; a failing suite fails the target, after all have run.
+check: $(TEST_BIN) $(BIN)
+	@fail=0; for t in $(TEST_BIN); do \
+	  TWILL_BIN=$(abspath $(BIN)) TWILL_SRC=$(CURDIR) \
+	  TWILL_SHARED=$${TWILL_SHARED:-$(abspath ../shared)} \
+	  $$t || fail=1; done; \
+	if [ $$fail = 0 ]; then echo "make check: all suites passed"; \
+	else echo "make check: FAILED"; exit 1; fi
+
+valgrind: $(TEST_BIN) $(BIN)
+	@fail=0; for t in $(TEST_BIN); do \
+	  echo "valgrind $$t"; \
+	  CK_FORK=no TWILL_VALGRIND=1 TWILL_BIN=$(abspath $(BIN)) TWILL_SRC=$(CURDIR) \
+	  TWILL_SHARED=$${TWILL_SHARED:-$(abspath ../shared)} \
+	  valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible \
+	    --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 \
+	    $$t || fail=1; done; \
+	if [ $$fail = 0 ]; then echo "make valgrind: clean"; \
+	else echo "make valgrind: FAILED"; exit 1; fi
+
+# libFuzzer targets: built with clang against the library sources, each run
+# for FUZZ_TIME seconds from a seed corpus under tests/data.
+fuzz:
+	@mkdir -p $(FUZZ_DIR)/gen
+	sh kernels/embed.sh $(FUZZ_DIR)/gen/builtin_data.c $(KERNELS) -- $(ARCHS)
+	@set -e; for f in $(FUZZ_SRC); do \
+	  n=$$(basename $$f .c); \
+	  echo "building $$n"; \
+	  clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude \
+	    -I$(FUZZ_DIR)/gen -D_POSIX_C_SOURCE=200809L -DTWILL_VERSION=\"$(VERSION)\" \
+	    $$f $(LIB_SRC) $(FUZZ_DIR)/gen/builtin_data.c -o $(FUZZ_DIR)/$$n -pthread -lm; \
+	done
+	@set -e; for f in $(FUZZ_SRC); do \
+	  n=$$(basename $$f .c); mkdir -p $(FUZZ_DIR)/corpus-$$n; \
+	  seeds=tests/fuzz/seeds/$${n#fuzz_}; \
+	  echo "fuzzing $$n for $(FUZZ_TIME) s"; \
+	  $(FUZZ_DIR)/$$n -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
+	    -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+	    $(FUZZ_DIR)/corpus-$$n $$( [ -d $$seeds ] && echo $$seeds ) \
+	    2>&1 | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|Done' ; \
+	done
+
+bench: all
+	sh bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin \
+	  $(DESTDIR)$(PREFIX)/include/twill $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libtwill.a
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/twill
+	install -m 644 include/twill/*.h $(DESTDIR)$(PREFIX)/include/twill/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' twill.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/twill.pc
+
+lint:
+	cppcheck --quiet --error-exitcode=1 --std=c11 -Iinclude \
+	  --suppress=missingIncludeSystem --inline-suppr $(MODULES)
+
+clean:
+	rm -rf build build-san build-fuzz bin
+
+-include $(LIB_OBJ:.o=.d) $(BUILD)/core/main.d $(TEST_BIN:=.d)

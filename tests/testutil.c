@@ -1,0 +1,106 @@
+/* tests/testutil.c: file and process helpers for the Check suites. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+static char *join(const char *env, const char *dflt, const char *rel) {
+  const char *base = getenv(env);
+  if (!base || !*base) base = dflt;
+  size_t n = strlen(base) + strlen(rel) + 2;
+  char *p = malloc(n);
+  if (p) snprintf(p, n, "%s/%s", base, rel);
+  return p;
+}
+
+char *tu_src_path(const char *rel) { return join("TWILL_SRC", ".", rel); }
+char *tu_shared_path(const char *rel) {
+  return join("TWILL_SHARED", "../shared", rel);
+}
+
+int tu_under_valgrind(void) {
+  const char *v = getenv("TWILL_VALGRIND");
+  return v && *v == '1';
+}
+
+char *tu_read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap + 1);
+  while (buf) {
+    size_t got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (n < cap) break;
+    char *nb = realloc(buf, 2 * cap + 1);
+    if (!nb) { free(buf); buf = NULL; break; }
+    buf = nb;
+    cap *= 2;
+  }
+  fclose(f);
+  if (!buf) return NULL;
+  buf[n] = 0;
+  if (len) *len = n;
+  return buf;
+}
+
+static char *slurp_fd(int fd) {
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap + 1);
+  if (!buf) return NULL;
+  for (;;) {
+    if (n == cap) {
+      char *nb = realloc(buf, 2 * cap + 1);
+      if (!nb) { free(buf); return NULL; }
+      buf = nb;
+      cap *= 2;
+    }
+    ssize_t got = read(fd, buf + n, cap - n);
+    if (got <= 0) break;
+    n += (size_t)got;
+  }
+  buf[n] = 0;
+  return buf;
+}
+
+int tu_run_twill(char **out, char **err, const char *const *args) {
+  const char *bin = getenv("TWILL_BIN");
+  if (!bin || !*bin) bin = "bin/twill";
+  char outp[] = "/tmp/twill-test-out-XXXXXX";
+  char errp[] = "/tmp/twill-test-err-XXXXXX";
+  int fo = mkstemp(outp), fe = mkstemp(errp);
+  if (fo < 0 || fe < 0) return -1;
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    int nul = open("/dev/null", O_RDONLY);
+    if (nul >= 0) dup2(nul, 0);
+    dup2(fo, 1);
+    dup2(fe, 2);
+    int argc = 0;
+    while (args[argc]) argc++;
+    char **argv = calloc((size_t)argc + 2, sizeof *argv);
+    if (!argv) _exit(127);
+    argv[0] = (char *)bin;
+    for (int i = 0; i < argc; i++) argv[i + 1] = (char *)args[i];
+    execv(bin, argv);
+    _exit(127);
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  lseek(fo, 0, SEEK_SET);
+  lseek(fe, 0, SEEK_SET);
+  char *o = slurp_fd(fo), *e = slurp_fd(fe);
+  close(fo);
+  close(fe);
+  unlink(outp);
+  unlink(errp);
+  if (out) *out = o; else free(o);
+  if (err) *err = e; else free(e);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}

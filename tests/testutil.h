@@ -1,0 +1,20 @@
+/* tests/testutil.h: helpers shared by the Check suites. */
+#ifndef TWILL_TESTUTIL_H
+#define TWILL_TESTUTIL_H
+
+#include <stddef.h>
+
+/* Path helpers: $TWILL_SRC/rel, $TWILL_SHARED/rel (static buffer per call
+ * site is not used: the result is malloc'd, caller frees). */
+char *tu_src_path(const char *rel);
+char *tu_shared_path(const char *rel);
+/* Read a whole file; NULL if it cannot be read.  *len gets its size. */
+char *tu_read_file(const char *path, size_t *len);
+/* Run the twill program with the given arguments (NULL-terminated), stdin
+ * from /dev/null, capturing stdout and stderr (malloc'd, caller frees).
+ * Returns the exit status, or -1 if it could not be run. */
+int tu_run_twill(char **out, char **err, const char *const *args);
+/* 1 when running under valgrind (TWILL_VALGRIND=1). */
+int tu_under_valgrind(void);
+
+#endif
