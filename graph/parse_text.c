@@ -360,6 +360,13 @@ static int parse_use(tp *p, const stmt *st, int v, const tok *t) {
     while (j < n && s[j] != '@' && s[j] != ':' &&
            !(s[j] == 'x' && which < 2))
       j++;
+    if (j == i + 1 && j < n)
+      return err_at(p, st->line, t->col + (int)j,
+                    "expected an integer after %s, got '%c'", after[which],
+                    s[j]);
+    if (j == i + 1)
+      return err_at(p, st->line, t->col + (int)j,
+                    "expected an integer after %s", after[which]);
     if (parse_int(p, st->line, t->col + (int)i + 1, s + i + 1, j - i - 1,
                   TWILL_GIO_INT_MAX, after[which], what[which], &val[which]))
       return -1;
