@@ -19,7 +19,7 @@ bool twill_gio_arch_ok(const char *s, size_t n) {
   if (!s || n == 0 || n > 1024) return false;
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
-    if (c <= 0x20 || c == 0x7f || c == '#') return false;
+    if (c <= 0x20 || c >= 0x7f || c == '#') return false;
   }
   return true;
 }

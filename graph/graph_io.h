@@ -18,8 +18,8 @@
  * '#', '@', ':' or ','), so that every format can print it back. */
 #define TWILL_GIO_NAME_MAX 128
 bool twill_gio_name_ok(const char *s, size_t n);
-/* A machine name (built-in name or path): 1..1024 bytes, no blanks,
- * control characters or '#'. */
+/* A machine name (built-in name or path): 1..1024 printable ASCII bytes
+ * other than blank and '#'. */
 bool twill_gio_arch_ok(const char *s, size_t n);
 
 /* "thread" / "warp" / "warpgroup"; returns 0 or -1 if s names none. */

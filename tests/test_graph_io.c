@@ -4,6 +4,7 @@
  * Expected diagnostics are written out in full, "file:line:col: message";
  * each column was counted by hand on the input next to it (1-based bytes).
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -414,6 +415,38 @@ START_TEST(zero_distance_cycle_is_reported_with_the_file) {
 }
 END_TEST
 
+START_TEST(builtin_kernels_parse_and_round_trip) {
+  /* Every .twill file under kernels/ shipped with twill parses, validates and prints
+   * back to itself in both formats. */
+  char *dir = tu_src_path("kernels");
+  DIR *dp = opendir(dir);
+  ck_assert_msg(dp != NULL, "cannot open %s", dir);
+  int n = 0;
+  struct dirent *de;
+  while ((de = readdir(dp))) {
+    size_t len = strlen(de->d_name);
+    if (len < 7 || strcmp(de->d_name + len - 6, ".twill")) continue;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+    twill_diag d;
+    twill_graph *g = twill_graph_load_file(path, &d);
+    if (!g) {
+      char m[600];
+      diag_str(&d, m, sizeof m);
+      ck_abort_msg("%s", m);
+    }
+    ck_assert_int_gt(g->nops, 0);
+    text_round_trip(g);
+    json_round_trip(g);
+    twill_graph_free(g);
+    n++;
+  }
+  closedir(dp);
+  free(dir);
+  ck_assert_int_ge(n, 1);
+}
+END_TEST
+
 /* ---- malformed inputs: exact messages ----------------------------------- */
 
 typedef struct bad {
@@ -493,6 +526,9 @@ static const bad bads[] = {
     {'T', "kernel k\nop a lat 1 use @1\n", 0,
      "t.twill:2:16: expected a unit name in use '@1'"},
     {'T', "kernel k\nedge a\n", 0, "t.twill:2:6: unknown op 'a' in edge"},
+    /* Machine names are printable ASCII so that JSON can carry them. */
+    {'T', "kernel k\narch h\xe3\n", 0,
+     "t.twill:2:6: invalid machine name 'h\xe3'"},
     /* JSON values (file x.json) */
     {'J', "", 0, "x.json:1:1: unexpected end of input, expected a value"},
     {'J', "{\"a\":1,}", 0, "x.json:1:8: trailing comma in object"},
@@ -830,6 +866,7 @@ static Suite *make_suite(void) {
   tcase_add_test(t, empty_kernel_round_trips);
   tcase_add_test(t, load_file_picks_the_format);
   tcase_add_test(t, zero_distance_cycle_is_reported_with_the_file);
+  tcase_add_test(t, builtin_kernels_parse_and_round_trip);
   tcase_add_loop_test(t, malformed_input_exact_message, 0,
                       (int)(sizeof bads / sizeof *bads));
   tcase_add_test(t, json_nesting_limit);
