@@ -26,6 +26,20 @@ bool twill_gio_arch_ok(const char *s, size_t n);
 int twill_gio_issue_parse(const char *s, size_t n, twill_issue *out);
 const char *twill_gio_issue_name(twill_issue i);
 
+/* A hash index from op name to op index, so that a parser looks names up
+ * in constant time (kernels from circuits have tens of thousands of ops). */
+typedef struct twill_gio_names {
+  int *slot;  /* op index, or -1 for an empty slot */
+  size_t cap; /* a power of two, or 0 */
+  size_t n;
+} twill_gio_names;
+/* Index of the op named name (len bytes), or -1. */
+int twill_gio_names_find(const twill_gio_names *h, const twill_graph *g,
+                         const char *name, size_t len);
+/* Add op v (its name must not be in h yet); 0, or -1 on allocation failure. */
+int twill_gio_names_add(twill_gio_names *h, const twill_graph *g, int v);
+void twill_gio_names_free(twill_gio_names *h);
+
 /* Name of op v for messages and printers (never NULL). */
 const char *twill_gio_op_name(const twill_graph *g, int v);
 

@@ -28,6 +28,7 @@ typedef struct kp {
   const char *file;
   twill_diag *d;
   twill_graph *g;
+  twill_gio_names names;
   int *unit_line; /* per declared unit: line of its "units" member */
   int nunit_line;
 } kp;
@@ -205,7 +206,7 @@ static int do_op(kp *p, const twill_json *o) {
   if (!jn) return err_at(p, o, "op is missing 'name'");
   const char *name;
   if (get_name(p, jn, "name", "op", &name)) return -1;
-  int prev = twill_graph_find_op(p->g, name);
+  int prev = twill_gio_names_find(&p->names, p->g, name, strlen(name));
   if (prev >= 0)
     return err_at(p, jn, "duplicate op '%s' (first defined at line %d)", name,
                   p->g->ops[prev].line);
@@ -214,7 +215,7 @@ static int do_op(kp *p, const twill_json *o) {
   if (jl && get_int(p, jl, "lat", "latency", 0, TWILL_GIO_LONG_MAX, &lat))
     return -1;
   int v = twill_graph_add_op(p->g, name, (long)lat);
-  if (v < 0) return oom(p);
+  if (v < 0 || twill_gio_names_add(&p->names, p->g, v)) return oom(p);
   p->g->ops[v].line = o->line;
   static const char *const longs[] = {"regs", "smem", "tmem", "spill"};
   for (int k = 0; k < 4; k++) {
@@ -256,7 +257,7 @@ static int edge_end(kp *p, const twill_json *e, const char *field, int *out) {
   if (!j) return err_at(p, e, "edge is missing '%s'", field);
   const char *name;
   if (get_name(p, j, field, "op", &name)) return -1;
-  *out = twill_graph_find_op(p->g, name);
+  *out = twill_gio_names_find(&p->names, p->g, name, strlen(name));
   if (*out < 0) return err_at(p, j, "unknown op '%s' in edge", name);
   return 0;
 }
@@ -357,6 +358,7 @@ twill_graph *twill_graph_parse_json(const char *text, size_t len,
   int r = parse_kernel(&p, root);
   twill_json_free(root);
   free(p.unit_line);
+  twill_gio_names_free(&p.names);
   if (r) {
     twill_graph_free(p.g);
     return NULL;

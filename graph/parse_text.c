@@ -60,6 +60,7 @@ typedef struct tp {
   int *unit_decl_line; /* per unit: line of its `unit` line, 0 if none */
   int cap_udl;
   twill_graph *g;
+  twill_gio_names names;
   int eof_line, eof_col;
 } tp;
 
@@ -409,7 +410,7 @@ static int st_op(tp *p, const stmt *st) {
     return err_at(p, st->line, st->endcol, "expected an op name after 'op'");
   char name[TWILL_GIO_NAME_MAX + 1];
   if (copy_name(p, st->line, &t[1], "op", name)) return -1;
-  int prev = twill_graph_find_op(p->g, name);
+  int prev = twill_gio_names_find(&p->names, p->g, name, t[1].len);
   if (prev >= 0)
     return err_at(p, st->line, t[1].col,
                   "duplicate op '%s' (first defined at line %d)", name,
@@ -424,7 +425,7 @@ static int st_op(tp *p, const stmt *st) {
               "latency", &lat))
     return -1;
   int v = twill_graph_add_op(p->g, name, (long)lat);
-  if (v < 0) return oom(p);
+  if (v < 0 || twill_gio_names_add(&p->names, p->g, v)) return oom(p);
   twill_op *op = &p->g->ops[v];
   op->line = st->line;
   int seen[8] = {0};
@@ -483,7 +484,7 @@ static int find_op_tok(tp *p, const stmt *st, const tok *t, int *out) {
     return err_at(p, st->line, t->col, "invalid op name '%.*s'", TQ(p, t));
   memcpy(name, p->s + t->off, t->len);
   name[t->len] = '\0';
-  *out = twill_graph_find_op(p->g, name);
+  *out = twill_gio_names_find(&p->names, p->g, name, t->len);
   if (*out < 0)
     return err_at(p, st->line, t->col, "unknown op '%s' in edge", name);
   return 0;
@@ -609,6 +610,7 @@ twill_graph *twill_graph_parse_text(const char *text, size_t len,
   free(p.stmts);
   free(p.uses);
   free(p.unit_decl_line);
+  twill_gio_names_free(&p.names);
   if (r) {
     twill_graph_free(p.g);
     return NULL;
