@@ -56,7 +56,9 @@
 #include "vipr_num.h"
 
 typedef struct { int j; vipr_q v; } term;
-typedef struct { int nnz; term *t; } svec; /* sorted by j, no zeros */
+/* sorted by j, no zeros; `borrowed`: t is the objective's (not owned), so
+ * constraints written with the OBJ keyword cost no memory of their own */
+typedef struct { int nnz; term *t; int borrowed; } svec;
 
 typedef struct {
   char *name;
@@ -80,6 +82,7 @@ typedef struct {
   char *tok;
   size_t toklen;
   int tline, tcol; /* position of the current token */
+  int gline, gcol; /* position of the last derivation's reason */
   long long limit; /* no count may exceed the input's size */
   int failed;
   char err[512];
@@ -120,8 +123,6 @@ static int fail_at(ck *c, int line, int col, const char *fmt, ...) {
   return -1;
 }
 #define FAIL(c, ...) fail_at((c), (c)->tline, (c)->tcol, __VA_ARGS__)
-#define NUM(c, expr) \
-  do { if (expr) return FAIL(c, "number too large (over 2^21 bits)"); } while (0)
 
 static int peekc(ck *c) {
   if (c->la != -2) return c->la;
@@ -233,23 +234,11 @@ static int read_value(ck *c, vipr_q *q, const char *what) {
 /* ------------------------------------------------------- sparse vectors */
 
 static void svec_free(svec *v) {
+  if (v->borrowed) { memset(v, 0, sizeof *v); return; }
   for (int i = 0; i < v->nnz; i++) vipr_q_free(&v->t[i].v);
   free(v->t);
   v->t = NULL;
   v->nnz = 0;
-}
-
-static int svec_copy(svec *r, const svec *a) {
-  r->t = calloc((size_t)a->nnz + 1, sizeof *r->t);
-  r->nnz = 0;
-  if (!r->t) return -1;
-  for (int i = 0; i < a->nnz; i++) {
-    r->t[i].j = a->t[i].j;
-    vipr_q_init(&r->t[i].v);
-    r->nnz++;
-    if (vipr_q_copy(&r->t[i].v, &a->t[i].v)) return -1;
-  }
-  return 0;
 }
 
 /* 1 if equal; otherwise 0 with *diff the first variable that differs. */
@@ -279,11 +268,11 @@ static int cmp_int(const void *x, const void *y) {
 
 /* "k  j1 v1 ... jk vk" (or, if allow_obj, the keyword OBJ). */
 static int read_lin(ck *c, svec *v, int allow_obj, const char *what) {
-  v->nnz = 0;
-  v->t = NULL;
+  memset(v, 0, sizeof *v);
   if (need(c, what)) return -1;
   if (allow_obj && !strcmp(c->tok, "OBJ")) {
-    NUM(c, svec_copy(v, &c->obj));
+    *v = c->obj;
+    v->borrowed = 1;
     return 0;
   }
   long long k;
@@ -465,7 +454,7 @@ static int check_comb(ck *c, int idx, int rnd, con *s, int line, int col) {
   vipr_q rhs, lam;
   vipr_q_init(&rhs);
   vipr_q_init(&lam);
-  svec v = {0, NULL};
+  svec v = {0, NULL, 0};
   int rc = -1;
   for (long long q = 0; q < p; q++) {
     long long i;
@@ -693,7 +682,7 @@ static int read_sols(ck *c) {
   vipr_q_init(&lhs);
   int rc = -1;
   char *name = NULL;
-  svec x = {0, NULL};
+  svec x = {0, NULL, 0};
   for (long long q = 0; q < s; q++) {
     if (need(c, "solution name")) goto done;
     free(name);
@@ -807,6 +796,8 @@ static int read_ders(ck *c, long long *nder) {
         rc = FAIL(c, "unknown reason '%.40s' (asm, lin, rnd, uns or sol)", c->tok);
       }
     }
+    c->gline = line;
+    c->gcol = col;
     if (!rc) rc = read_int(c, -1, LLONG_MAX / 2, &s.last_use, "last use index");
     if (!rc) rc = push_con(c, &s);
     if (rc) { con_free(&s); return -1; }
@@ -827,6 +818,10 @@ static int read_ders(ck *c, long long *nder) {
 /* Is the relation to prove established by the last derived constraint? */
 static int check_goal(ck *c, long long nder, char *msg, size_t msg_size) {
   const con *last = nder ? &c->cons[c->ncons - 1] : NULL;
+  if (last) {
+    c->tline = c->gline;
+    c->tcol = c->gcol;
+  }
   if (last && (c->rtp_infeas || (c->obj_min ? c->has_lb : c->has_ub)) && last->nasm)
     return FAIL(c, "the last derived constraint %s still depends on %d "
                 "assumption(s), the first is constraint %d (%s)", last->name,

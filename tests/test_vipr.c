@@ -292,6 +292,10 @@ typedef struct {
 
 /* One substitution each; `why` must appear in the diagnostic. */
 static const mutant mutants[] = {
+    /* lp_infeas, all-flipped with a wrong sign */
+    {"lp_infeas.vipr", "farkas G 1  0  { lin 3  0 -1  1 -1  2 1 }",
+     "farkas L -1  0  { lin 3  0 1  1 -1  2 -1 }", "wrong sign"},
+
     /* lp_opt: dual multipliers 2/5, 1/5 on C1, C2 */
     {"lp_opt.vipr", "2 2/5  3 0.2", "2 2/5  3 -0.2", "wrong sign"},
     {"lp_opt.vipr", "2 2/5  3 0.2", "2 1/2  3 0.2", "does not dominate"},
@@ -359,6 +363,33 @@ static const mutant mutants[] = {
      "not an absurdity"},
 };
 
+/* Substitutions that keep a certificate valid (the checker must not be
+ * stricter than the format). */
+static const mutant variants[] = {
+    /* other spellings of the same numbers and tokens */
+    {"lp_opt.vipr", "3 0.2 }", "3 2e-1 }", NULL},
+    {"lp_opt.vipr", "{ lin 2", "{lin 2", NULL},
+    {"lp_opt.vipr", "} -1", "}-1 % trailing comment", NULL},
+    {"lp_opt.vipr", "1 0.6", "1 +6/10", NULL},
+    /* a weaker stated bound is still implied */
+    {"lp_infeas.vipr", "farkas G 1  0", "farkas G 1/2  0", NULL},
+    /* scaled Farkas multipliers still give an absurdity (0 >= 1/2) */
+    {"lp_infeas.vipr", "0 -1  1 -1  2 1 }", "0 -1/2  1 -1/2  2 1/2 }", NULL},
+    /* all signs flipped: a <= combination, 0 <= -1 */
+    {"lp_infeas.vipr", "farkas G 1  0  { lin 3  0 -1  1 -1  2 1 }",
+     "farkas L -1  0  { lin 3  0 1  1 1  2 -1 }", NULL},
+    /* zero multipliers are ignored, whatever their row */
+    {"lp_opt.vipr", "{ lin 2  2 2/5  3 0.2 }", "{ lin 3  2 2/5  3 0.2  0 0 }", NULL},
+    /* the unsplit pairs may be given in either order */
+    {"mip_bb.vipr", "{ uns 8 3  18 9 }", "{ uns 18 9  8 3 }", NULL},
+    /* keeping everything forever is allowed */
+    {"mip_bb.vipr", "{ asm } 8", "{ asm } -1", NULL},
+    /* the cutoff written out instead of with the OBJ keyword */
+    {"mip_sol.vipr", "cutoff G 2  OBJ", "cutoff G 2  2  1 1  0 1", NULL},
+    /* the bound may be proved on a smaller range than claimed */
+    {"mip_cg.vipr", "RTP range 1 1", "RTP range 0 inf", NULL},
+};
+
 static char *substitute(const char *text, const char *from, const char *to) {
   const char *at = strstr(text, from);
   ck_assert_msg(at != NULL, "'%s' not in certificate", from);
@@ -388,6 +419,20 @@ START_TEST(corrupted_certificate_is_rejected) {
   ck_assert_str_eq(name, mu->file);
   ck_assert(line > 0 && col > 0);
   free(bad);
+  free(text);
+}
+END_TEST
+
+START_TEST(variant_still_verifies) {
+  const mutant *mu = &variants[_i];
+  size_t len;
+  char *text = load(mu->file, &len);
+  char *ok = substitute(text, mu->from, mu->to);
+  char msg[600];
+  int rc = twill_vipr_check_mem(mu->file, ok, strlen(ok), msg, sizeof msg);
+  ck_assert_msg(rc == 0, "%s: '%s' -> '%s' rejected: %s", mu->file, mu->from,
+                mu->to, msg);
+  free(ok);
   free(text);
 }
 END_TEST
@@ -502,6 +547,8 @@ static Suite *make_suite(void) {
                       (int)(sizeof valid / sizeof *valid));
   tcase_add_loop_test(cert, corrupted_certificate_is_rejected, 0,
                       (int)(sizeof mutants / sizeof *mutants));
+  tcase_add_loop_test(cert, variant_still_verifies, 0,
+                      (int)(sizeof variants / sizeof *variants));
   tcase_add_test(cert, diagnostic_points_at_the_token);
   tcase_add_test(cert, degenerate_inputs_are_rejected);
   tcase_add_test(cert, trivial_ranges_verify);

@@ -9,7 +9,9 @@
  *
  * Limits (bad or hostile input is rejected, never crashes or hangs): a
  * number token is at most 65536 characters, an exponent at most 1000 in
- * absolute value, and intermediate numbers at most 2^21 bits.  Every table
+ * absolute value, and intermediate numbers at most 2^21 bits; a declared
+ * count (VAR n, CON m, SOL s, DER d, ...) may not exceed the input's size
+ * in bytes (the file's size for a regular file).  Every table
  * grows only as its entries are actually read, so memory stays within a
  * small multiple of the input's size (times the number of assumptions
  * active in a branch-and-bound tree).
