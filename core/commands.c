@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "twill/cli.h"
+#include "twill/vipr.h"
 
 const twill_command twill_commands[] = {
     {"solve", NULL,
@@ -61,7 +62,7 @@ const twill_command twill_commands[] = {
      "usage: twill drat-check FILE.cnf FILE.drat\n"},
     {"ilp", NULL, "LP/MIP solver on MPS files, with VIPR certificates",
      "usage: twill ilp FILE.mps [--cert FILE.vipr] [--time-limit S] [--json]\n"},
-    {"vipr-check", NULL, "check a VIPR MIP certificate with exact arithmetic",
+    {"vipr-check", twill_cmd_vipr_check, "check a VIPR MIP certificate with exact arithmetic",
      "usage: twill vipr-check FILE.vipr\n"},
     {NULL, NULL, NULL, NULL}};
 
