@@ -75,6 +75,8 @@ struct twill_sat {
   u32vec orig, learnts;
   uint64_t next_id;
   int ok;
+  int empty_pending; /* empty clause to write at the next solve */
+  uint64_t empty_hint[2];
 
   /* assumptions */
   uint32_t *assumps;
@@ -643,13 +645,18 @@ int twill_sat_add_clause(twill_sat *s, const int *lits, int n) {
     }
     a[j] = x;
   }
+  /* Literals false at level 0 are removed only if their assignment has
+   * already been propagated; unpropagated ones (input units added before)
+   * are kept, propagation will visit the clause.  Thus a clause set added
+   * before the first solve writes no proof line, and input clause i keeps
+   * id i as LRAT requires. */
   size_t k = 0;
   int removed = 0;
   for (size_t i = 0; i < m; i++) {
     if (k && a[k - 1] == a[i]) continue;
     if (k && a[k - 1] == neg(a[i])) return 1; /* tautology */
     if (s->val[a[i]] == 1) return 1;          /* satisfied at level 0 */
-    if (s->val[a[i]] == -1) {
+    if (s->val[a[i]] == -1 && s->tpos[var_of(a[i])] < s->qhead) {
       removed = 1;
       continue;
     }
@@ -658,10 +665,11 @@ int twill_sat_add_clause(twill_sat *s, const int *lits, int n) {
   if (removed && s->proof) {
     /* the shortened clause is a RUP lemma: the removed literals' units,
      * then the original clause */
+    derive_units(s);
     s->nhints = 0;
     for (int i = 0; i < n; i++) {
       uint32_t l = to_int_lit(lits[i]);
-      if (s->val[l] == -1 && !s->seen0[var_of(l)]) {
+      if (s->val[l] == -1 && s->tpos[var_of(l)] < s->qhead && !s->seen0[var_of(l)]) {
         s->seen0[var_of(l)] = 1;
         hint_push(s, s->unit_id[var_of(l)]);
       }
@@ -678,35 +686,36 @@ int twill_sat_add_clause(twill_sat *s, const int *lits, int n) {
       ptext_u64(s, id, 0);
       pbyte(s, '0');
       pbyte(s, '\n');
+    } else if (s->proof_fmt == TWILL_PROOF_DRAT_BINARY) {
+      pbyte(s, 'd');
+      for (int i = 0; i < n; i++) plit(s, to_int_lit(lits[i]));
+      pbyte(s, 0);
     } else {
-      if (s->proof_fmt == TWILL_PROOF_DRAT_BINARY) {
-        pbyte(s, 'd');
-        for (int i = 0; i < n; i++) plit(s, to_int_lit(lits[i]));
-        pbyte(s, 0);
-      } else {
-        pbyte(s, 'd');
-        pbyte(s, ' ');
-        for (int i = 0; i < n; i++) plit(s, to_int_lit(lits[i]));
-        pbyte(s, '0');
-        pbyte(s, '\n');
-      }
+      pbyte(s, 'd');
+      pbyte(s, ' ');
+      for (int i = 0; i < n; i++) plit(s, to_int_lit(lits[i]));
+      pbyte(s, '0');
+      pbyte(s, '\n');
     }
     id = nid;
   }
-  if (k == 0) {
+  if (k == 0) { /* an empty input clause, or the shortened lemma above */
     s->ok = 0;
-    if (s->proof) pflush(s);
+    pflush(s);
     return 0;
   }
   if (k == 1) {
-    enqueue(s, a[0], CREF_NONE);
-    s->unit_id[var_of(a[0])] = id;
-    uint32_t confl = propagate(s);
-    if (confl != CREF_NONE) {
-      derive_empty(s, confl);
+    if (s->val[a[0]] == -1) {
+      /* its negation is an unpropagated level-0 unit: refuted; the empty
+       * clause is written by the next solve (after all input clauses) */
+      s->ok = 0;
+      s->empty_hint[0] = s->unit_id[var_of(a[0])];
+      s->empty_hint[1] = id;
+      s->empty_pending = 1;
       return 0;
     }
-    derive_units(s);
+    enqueue(s, a[0], CREF_NONE);
+    s->unit_id[var_of(a[0])] = id;
     return s->oom ? -1 : 1;
   }
   uint32_t c = alloc_clause(s, a, (uint32_t)k, 0, id);
@@ -1318,6 +1327,10 @@ int twill_sat_solve(twill_sat *s) {
   for (int i = 0; i < 2 * s->nvars; i++) s->failed[i] = 0;
   for (int i = 0; i < s->nvars; i++) s->model[i] = 0;
   int r = TWILL_SAT_UNSAT;
+  if (s->empty_pending) {
+    s->empty_pending = 0;
+    proof_add(s, ++s->next_id, NULL, 0, s->empty_hint, 2);
+  }
   if (s->ok && !s->oom) {
     int64_t saved_limit = s->conflict_limit;
     if (saved_limit >= 0) s->conflict_limit = (int64_t)s->st.conflicts + saved_limit;
