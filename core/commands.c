@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "twill/cli.h"
+#include "twill/sat.h"
 #include "twill/vipr.h"
 
 const twill_command twill_commands[] = {
@@ -55,11 +56,18 @@ const twill_command twill_commands[] = {
      "U unit kinds of capacity 1..C, latencies 1..L; --gaps gives some ops\n"
      "reservation tables that use a unit at two offsets.  Same flags, same\n"
      "bytes.  Defaults: N 10, D 0.2, B 0.1, U 2, L 4, K 2, C 2, seed 1.\n"},
-    {"sat", NULL, "CDCL SAT solver on DIMACS CNF, with DRAT/LRAT proofs",
-     "usage: twill sat FILE.cnf [--proof FILE.drat] [--binary-proof]\n"
-     "                 [--time-limit S]\n"},
-    {"drat-check", NULL, "check a DRAT refutation of a CNF",
-     "usage: twill drat-check FILE.cnf FILE.drat\n"},
+    {"sat", twill_cmd_sat, "CDCL SAT solver on DIMACS CNF, with DRAT/LRAT proofs",
+     "usage: twill sat FILE.cnf [--proof FILE] [--binary-proof] [--lrat]\n"
+     "                 [--time-limit S]\n"
+     "\n"
+     "Exit 10 SAT (v lines give the model), 20 UNSAT, 0 unknown, 1 bad input.\n"
+     "  --proof FILE     write a DRAT proof (text; --binary-proof: binary;\n"
+     "                   --lrat: LRAT with hints)\n"},
+    {"drat-check", twill_cmd_drat_check, "check a DRAT refutation of a CNF",
+     "usage: twill drat-check FILE.cnf FILE.drat [--lrat]\n"
+     "\n"
+     "Backward DRAT check (text or binary); --lrat: check an LRAT proof.\n"
+     "Prints s VERIFIED (exit 0) or s NOT VERIFIED (exit 1).\n"},
     {"ilp", NULL, "LP/MIP solver on MPS files, with VIPR certificates",
      "usage: twill ilp FILE.mps [--cert FILE.vipr] [--time-limit S] [--json]\n"},
     {"vipr-check", twill_cmd_vipr_check, "check a VIPR MIP certificate with exact arithmetic",
