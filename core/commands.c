@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "twill/cli.h"
+#include "twill/ilp.h"
 
 const twill_command twill_commands[] = {
     {"solve", NULL,
@@ -59,8 +60,15 @@ const twill_command twill_commands[] = {
      "                 [--time-limit S]\n"},
     {"drat-check", NULL, "check a DRAT refutation of a CNF",
      "usage: twill drat-check FILE.cnf FILE.drat\n"},
-    {"ilp", NULL, "LP/MIP solver on MPS files, with VIPR certificates",
-     "usage: twill ilp FILE.mps [--cert FILE.vipr] [--time-limit S] [--json]\n"},
+    {"ilp", twill_cmd_ilp, "LP/MIP solver on MPS files, with VIPR certificates",
+     "usage: twill ilp FILE.mps [--cert FILE.vipr] [--time-limit S]\n"
+     "                 [--node-limit N] [--json]\n"
+     "\n"
+     "Solves the LP or MIP (fixed or free MPS; OBJSENSE, RANGES, every bound\n"
+     "type but SC, integer markers) by bounded simplex and branch and bound.\n"
+     "Prints status, objective, nonzero values and statistics; --json prints\n"
+     "{status, objective, values, stats}.  --cert writes a VIPR certificate.\n"
+     "Exit 0 optimal, 2 infeasible or unbounded, 3 limit, 1 bad input.\n"},
     {"vipr-check", NULL, "check a VIPR MIP certificate with exact arithmetic",
      "usage: twill vipr-check FILE.vipr\n"},
     {NULL, NULL, NULL, NULL}};
