@@ -16,6 +16,7 @@
  * Everything is deterministic; the time limit only stops the search.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -211,6 +212,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
     if (cur->depth > m->stats.depth_max) m->stats.depth_max = cur->depth;
     int st = lps_solve(lp, deadline);
     bb_rec *rec = &m->rec[cur->rec];
+    if (getenv("TWILL_ILP_DEBUG") && st != LPS_OPTIMAL) fprintf(stderr, "node %ld lp status %d\n", nodes, st);
     if (st == LPS_LIMIT || st == LPS_ERROR) {
       incomplete = 1;
       if (cur->bound < global_bound || global_bound == -HUGE_VAL) global_bound = cur->bound;

@@ -22,8 +22,8 @@
 #include <time.h>
 
 #define REFACTOR 100
-#define TOL_P 1e-7   /* primal feasibility (scaled) */
-#define TOL_D 1e-7   /* dual feasibility (scaled) */
+#define TOL_P 1e-9   /* primal feasibility (scaled) */
+#define TOL_D 1e-9   /* dual feasibility (scaled) */
 #define TOL_PIV 1e-9 /* smallest pivot accepted in ratio tests */
 #define TOL_SING 1e-10
 
@@ -620,7 +620,9 @@ static int dual(lp_solver *s, double deadline, long maxit) {
   double *arow = calloc((size_t)s->N, sizeof(double));
   int ret = LPS_ERROR;
   if (!alpha || !arow) goto out;
+  int stall = 0;
   for (long it = 0;; it++) {
+    if (stall > 300) { ret = -1; goto out; } /* degenerate: let the primal finish */
     if (it > maxit) { ret = LPS_LIMIT; goto out; }
     if (deadline > 0 && (it & 63) == 0 && lps_clock() > deadline) { ret = LPS_LIMIT; goto out; }
     if (s->need_factor) {
@@ -698,6 +700,8 @@ static int dual(lp_solver *s, double deadline, long maxit) {
       if (fabs(alpha[r]) < TOL_PIV) { ret = -1; goto out; }
     }
     double t = (s->x[jr] - target) / alpha[r];
+    if (fabs(s->d[q] * t) < 1e-12) stall++;
+    else stall = 0;
     for (int k = 0; k < m; k++) s->x[s->head[k]] -= t * alpha[k];
     s->x[q] += t;
     s->x[jr] = target;

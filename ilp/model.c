@@ -195,6 +195,10 @@ double twill_ilp_coef(const twill_ilp *m, int row, int var) {
     if (m->zr[k] == row && m->zc[k] == var) s += m->zv[k];
   return s;
 }
+void twill_ilp_activity(const twill_ilp *m, const double *x, double *act) {
+  for (int i = 0; i < m->m; i++) act[i] = 0;
+  for (int k = 0; k < m->nz; k++) act[m->zr[k]] += m->zv[k] * x[m->zc[k]];
+}
 double twill_ilp_obj_coef(const twill_ilp *m, int var) { return m->obj[var]; }
 int twill_ilp_is_maximize(const twill_ilp *m) { return m->maximize; }
 

@@ -83,6 +83,8 @@ void twill_ilp_var_bounds(const twill_ilp *m, int var, double *lb, double *ub);
 void twill_ilp_row_bounds(const twill_ilp *m, int row, double *lo, double *hi);
 /* Coefficient of var in row (0 when absent); objective coefficient. */
 double twill_ilp_coef(const twill_ilp *m, int row, int var);
+/* act[i] = row i's activity at the point x (num_vars values). */
+void twill_ilp_activity(const twill_ilp *m, const double *x, double *act);
 double twill_ilp_obj_coef(const twill_ilp *m, int var);
 int twill_ilp_is_maximize(const twill_ilp *m);
 
