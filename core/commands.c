@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "twill/cli.h"
+#include "twill/ilp.h"
 #include "twill/sat.h"
 #include "twill/vipr.h"
 
@@ -68,8 +69,15 @@ const twill_command twill_commands[] = {
      "\n"
      "Backward DRAT check (text or binary); --lrat: check an LRAT proof.\n"
      "Prints s VERIFIED (exit 0) or s NOT VERIFIED (exit 1).\n"},
-    {"ilp", NULL, "LP/MIP solver on MPS files, with VIPR certificates",
-     "usage: twill ilp FILE.mps [--cert FILE.vipr] [--time-limit S] [--json]\n"},
+    {"ilp", twill_cmd_ilp, "LP/MIP solver on MPS files, with VIPR certificates",
+     "usage: twill ilp FILE.mps [--cert FILE.vipr] [--time-limit S]\n"
+     "                 [--node-limit N] [--json]\n"
+     "\n"
+     "Solves the LP or MIP (fixed or free MPS; OBJSENSE, RANGES, every bound\n"
+     "type but SC, integer markers) by bounded simplex and branch and bound.\n"
+     "Prints status, objective, nonzero values and statistics; --json prints\n"
+     "{status, objective, values, stats}.  --cert writes a VIPR certificate.\n"
+     "Exit 0 optimal, 2 infeasible or unbounded, 3 limit, 1 bad input.\n"},
     {"vipr-check", twill_cmd_vipr_check, "check a VIPR MIP certificate with exact arithmetic",
      "usage: twill vipr-check FILE.vipr\n"},
     {NULL, NULL, NULL, NULL}};
