@@ -7,13 +7,16 @@
 #include <string.h>
 
 #include "twill/cli.h"
+#include "twill/ilp.h"
+#include "twill/sat.h"
+#include "twill/vipr.h"
 
 const twill_command twill_commands[] = {
     {"solve", NULL,
      "joint software pipelining + warp specialization (Algorithm 1)",
      "usage: twill solve KERNEL [--arch A] [--json] [--cert FILE]\n"
      "                   [--time-limit S] [--threads N]\n"},
-    {"bounds", NULL,
+    {"bounds", twill_cmd_bounds,
      "lower bounds on the initiation interval (ResMII, RecMII) with witnesses",
      "usage: twill bounds KERNEL [--arch A] [--json]\n"
      "\n"
@@ -32,19 +35,19 @@ const twill_command twill_commands[] = {
      "usage: twill emit KERNEL|SCHEDULE.json --format F [-o FILE]\n"},
     {"check", NULL, "verify a schedule and its optimality certificate",
      "usage: twill check KERNEL CERT\n"},
-    {"validate", NULL,
+    {"validate", twill_cmd_validate,
      "parse and validate a kernel; print it back (.twill, JSON or DOT)",
      "usage: twill validate KERNEL [--arch A] [--json | --dot | --text]\n"
      "\n"
      "Parses KERNEL, checks it (names, latencies, distances, zero-distance\n"
      "cycles, units against the machine) and prints it back in the chosen\n"
      "form (default: .twill text).  Exit 1 with file:line:col on error.\n"},
-    {"kernels", NULL, "list the built-in kernels",
+    {"kernels", twill_cmd_kernels, "list the built-in kernels",
      "usage: twill kernels [--print NAME]\n"
      "\n"
      "Lists the built-in kernels, one line each.  --print NAME writes the\n"
      "kernel's .twill source to standard output.\n"},
-    {"random", NULL, "generate a seeded random kernel",
+    {"random", twill_cmd_random, "generate a seeded random kernel",
      "usage: twill random [--nodes N] [--density D] [--back-edges B]\n"
      "                    [--units U] [--max-lat L] [--max-dist K]\n"
      "                    [--max-cap C] [--gaps] [--seed S] [--json]\n"
@@ -54,14 +57,28 @@ const twill_command twill_commands[] = {
      "U unit kinds of capacity 1..C, latencies 1..L; --gaps gives some ops\n"
      "reservation tables that use a unit at two offsets.  Same flags, same\n"
      "bytes.  Defaults: N 10, D 0.2, B 0.1, U 2, L 4, K 2, C 2, seed 1.\n"},
-    {"sat", NULL, "CDCL SAT solver on DIMACS CNF, with DRAT/LRAT proofs",
-     "usage: twill sat FILE.cnf [--proof FILE.drat] [--binary-proof]\n"
-     "                 [--time-limit S]\n"},
-    {"drat-check", NULL, "check a DRAT refutation of a CNF",
-     "usage: twill drat-check FILE.cnf FILE.drat\n"},
-    {"ilp", NULL, "LP/MIP solver on MPS files, with VIPR certificates",
-     "usage: twill ilp FILE.mps [--cert FILE.vipr] [--time-limit S] [--json]\n"},
-    {"vipr-check", NULL, "check a VIPR MIP certificate with exact arithmetic",
+    {"sat", twill_cmd_sat, "CDCL SAT solver on DIMACS CNF, with DRAT/LRAT proofs",
+     "usage: twill sat FILE.cnf [--proof FILE] [--binary-proof] [--lrat]\n"
+     "                 [--time-limit S]\n"
+     "\n"
+     "Exit 10 SAT (v lines give the model), 20 UNSAT, 0 unknown, 1 bad input.\n"
+     "  --proof FILE     write a DRAT proof (text; --binary-proof: binary;\n"
+     "                   --lrat: LRAT with hints)\n"},
+    {"drat-check", twill_cmd_drat_check, "check a DRAT refutation of a CNF",
+     "usage: twill drat-check FILE.cnf FILE.drat [--lrat]\n"
+     "\n"
+     "Backward DRAT check (text or binary); --lrat: check an LRAT proof.\n"
+     "Prints s VERIFIED (exit 0) or s NOT VERIFIED (exit 1).\n"},
+    {"ilp", twill_cmd_ilp, "LP/MIP solver on MPS files, with VIPR certificates",
+     "usage: twill ilp FILE.mps [--cert FILE.vipr] [--time-limit S]\n"
+     "                 [--node-limit N] [--json]\n"
+     "\n"
+     "Solves the LP or MIP (fixed or free MPS; OBJSENSE, RANGES, every bound\n"
+     "type but SC, integer markers) by bounded simplex and branch and bound.\n"
+     "Prints status, objective, nonzero values and statistics; --json prints\n"
+     "{status, objective, values, stats}.  --cert writes a VIPR certificate.\n"
+     "Exit 0 optimal, 2 infeasible or unbounded, 3 limit, 1 bad input.\n"},
+    {"vipr-check", twill_cmd_vipr_check, "check a VIPR MIP certificate with exact arithmetic",
      "usage: twill vipr-check FILE.vipr\n"},
     {NULL, NULL, NULL, NULL}};
 
