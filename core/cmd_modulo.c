@@ -9,7 +9,7 @@
 #include "twill/normalize.h"
 
 typedef struct opts {
-  const char *kernel, *arch;
+  const char *kernel, *arch, *cert;
   int json, heuristic, normalize;
   long budget;
   double time_limit;
@@ -26,7 +26,10 @@ static int parse(int argc, char **argv, opts *o) {
     if (!strcmp(a, "--json")) o->json = 1;
     else if (!strcmp(a, "--heuristic")) o->heuristic = 1;
     else if (!strcmp(a, "--no-normalize")) o->normalize = 0;
-    else if (!strcmp(a, "--arch") || !strcmp(a, "--budget") ||
+    else if (!strcmp(a, "--cert")) {
+      if (i + 1 >= argc) return twill_cli_error("modulo", "--cert needs a file");
+      o->cert = argv[++i];
+    } else if (!strcmp(a, "--arch") || !strcmp(a, "--budget") ||
              !strcmp(a, "--time-limit") || !strcmp(a, "--node-limit")) {
       if (i + 1 >= argc) return twill_cli_error("modulo", "%s needs a value", a);
       const char *v = argv[++i];
@@ -187,7 +190,10 @@ int twill_cmd_modulo(int argc, char **argv) {
   twill_modulo_result r;
   memset(&r, 0, sizeof r);
   int rc = TWILL_EXIT_OK;
-  if (o.heuristic) {
+  if (o.heuristic && o.cert) {
+    fprintf(stderr, "twill modulo: --heuristic proves nothing: no --cert\n");
+    rc = TWILL_EXIT_USAGE;
+  } else if (o.heuristic) {
     if (twill_modulo_ims(g, NULL, &r.sched) != 0) rc = TWILL_EXIT_USAGE;
     else {
       r.ii = r.heuristic_ii = r.sched->ii;
@@ -206,6 +212,7 @@ int twill_cmd_modulo(int argc, char **argv) {
     twill_modulo_opts_default(&mo);
     mo.time_limit = o.time_limit;
     mo.node_limit = o.node_limit;
+    mo.certify = o.cert != NULL;
     if (twill_modulo_solve(g, &mo, &r) || r.status == TWILL_MODULO_ERROR)
       rc = TWILL_EXIT_USAGE;
     else if (r.status == TWILL_MODULO_LIMIT)
@@ -218,6 +225,19 @@ int twill_cmd_modulo(int argc, char **argv) {
     if (print_json(g, m, &o, o.normalize ? &nm : NULL, &r)) rc = TWILL_EXIT_USAGE;
   } else {
     print_text(g, m, &o, o.normalize ? &nm : NULL, &r);
+  }
+  if (o.cert && rc == TWILL_EXIT_OK) {
+    FILE *f = fopen(o.cert, "w");
+    if (!f || twill_modulo_write_cert(g, m->name, o.normalize ? o.budget : 0,
+                                      &r, f)) {
+      fprintf(stderr, "twill modulo: cannot write the certificate to %s\n",
+              o.cert);
+      rc = TWILL_EXIT_USAGE;
+    }
+    if (f && fclose(f)) rc = TWILL_EXIT_USAGE;
+  } else if (o.cert && rc == TWILL_EXIT_LIMIT) {
+    fprintf(stderr, "twill modulo: no certificate: the search stopped at its "
+                    "limit before proving the result\n");
   }
   twill_modulo_result_clear(&r);
   if (g != g0) twill_graph_free(g);

@@ -60,6 +60,7 @@ void twill_modulo_opts_default(twill_modulo_opts *o) {
 
 void twill_modulo_result_clear(twill_modulo_result *r) {
   twill_schedule_free(r->sched);
+  for (int i = 0; i < r->ntries; i++) free(r->tries[i].vipr);
   free(r->tries);
   memset(r, 0, sizeof *r);
 }
@@ -223,6 +224,12 @@ fail:
   return NULL;
 }
 
+struct twill_ilp *twill_modulo_program(const twill_graph *g, long ii,
+                                       long lmax_hint) {
+  layout l;
+  return build(g, ii, lmax_hint, &l);
+}
+
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -238,6 +245,8 @@ static int add_try(twill_modulo_result *r, long ii, int st, double sec,
   t[r->ntries].status = st;
   t[r->ntries].seconds = sec;
   t[r->ntries].nodes = nodes;
+  t[r->ntries].vipr = NULL;
+  t[r->ntries].vipr_len = 0;
   r->ntries++;
   return 0;
 }
@@ -277,12 +286,13 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
   r->sched = heur;
   r->ii = heur->ii;
   r->length = twill_schedule_length(g, heur);
+  r->heuristic_length = r->length;
   r->ii_lower = r->mii;
   r->length_lower = 0;
   r->status = TWILL_MODULO_LIMIT;
   for (long ii = r->mii; ii <= r->heuristic_ii; ii++) {
     layout l;
-    twill_ilp *m = build(g, ii, ii == heur->ii ? r->length : 0, &l);
+    twill_ilp *m = build(g, ii, ii == r->heuristic_ii ? r->heuristic_length : 0, &l);
     if (!m) {
       r->status = TWILL_MODULO_ERROR;
       break;
@@ -303,6 +313,18 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
     if (add_try(r, ii, (int)st, now() - ts, stats.nodes)) {
       twill_ilp_free(m);
       return -1;
+    }
+    if (o->certify &&
+        (st == TWILL_ILP_INFEASIBLE || st == TWILL_ILP_OPTIMAL)) {
+      twill_modulo_try *t = &r->tries[r->ntries - 1];
+      FILE *f = open_memstream(&t->vipr, &t->vipr_len);
+      int bad = !f || twill_ilp_write_vipr(m, f) != 0;
+      if (f) fclose(f);
+      if (bad) {
+        free(t->vipr);
+        t->vipr = NULL;
+        t->vipr_len = 0;
+      }
     }
     if (st == TWILL_ILP_INFEASIBLE) {
       r->ii_lower = ii + 1;
