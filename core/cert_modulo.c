@@ -15,6 +15,9 @@
  *   ...                        at I has no solution, for every I in [MII, I)
  *   vipr I optimal N         then N bytes: a VIPR proof that L >= length
  *   end
+ * When a limit struck after I* was settled, the line `length-proof none`
+ * follows `heuristic` and the block for I* is absent: the certificate then
+ * proves I* and that the schedule is valid, not that L is least.
  *
  * What the checker does, from the kernel alone:
  *   1. re-derives MII (core/bounds: ResMII per unit, exact RecMII); every
@@ -47,19 +50,24 @@
 int twill_modulo_write_cert(const twill_graph *g, const char *arch,
                             long budget, const twill_modulo_result *r,
                             FILE *f) {
-  if (r->status != TWILL_MODULO_OPTIMAL) return -1;
+  /* I* must be proven; L may be left unproven (a limit struck after I*
+   * was settled): the certificate then says so. */
+  int len_proven = r->status == TWILL_MODULO_OPTIMAL;
+  if (r->status == TWILL_MODULO_ERROR || r->ii_lower != r->ii) return -1;
   for (int i = 0; i < r->ntries; i++)
-    if (!r->tries[i].vipr) return -1;
+    if (!r->tries[i].vipr && (r->tries[i].ii < r->ii || len_proven)) return -1;
   fprintf(f, "twill-certificate 1 modulo\nkernel %s\narch %s\n", g->name,
           arch);
   if (budget > 0) fprintf(f, "normalize %ld\n", budget);
   else fprintf(f, "normalize off\n");
   fprintf(f, "ii %ld\nlength %ld\nheuristic %ld %ld\n", r->ii, r->length,
           r->heuristic_ii, r->heuristic_length);
+  if (!len_proven) fprintf(f, "length-proof none\n");
   for (int v = 0; v < g->nops; v++)
     fprintf(f, "time %s %ld\n", g->ops[v].name, r->sched->start[v]);
   for (int i = 0; i < r->ntries; i++) {
     const twill_modulo_try *t = &r->tries[i];
+    if (t->ii == r->ii && !len_proven) break;
     fprintf(f, "vipr %ld %s %zu\n", t->ii,
             t->ii < r->ii ? "infeasible" : "optimal", t->vipr_len);
     fwrite(t->vipr, 1, t->vipr_len, f);
@@ -262,6 +270,27 @@ static int check_header(reader *rd, const twill_ilp *m, const char *blk,
   return 0;
 }
 
+/* Once the header is read: every op timed, the schedule valid at I with
+ * the claimed length, and MII re-derived with I >= MII. */
+static int settle(reader *rd, const twill_graph *g, twill_schedule *s,
+                  const char *seen, long ii, long length, long hii, long hlen,
+                  twill_bounds *b) {
+  for (int v = 0; v < g->nops; v++)
+    if (!seen[v]) return fail(rd, "op '%s' has no time", g->ops[v].name);
+  if (ii < 1 || length < 0 || hii < ii || hlen < length)
+    return fail(rd, "ii, length or heuristic missing or inconsistent");
+  s->ii = ii;
+  char why[256];
+  if (twill_schedule_validate(g, NULL, s, why, sizeof why))
+    return fail(rd, "the schedule is not valid: %s", why);
+  if (twill_schedule_length(g, s) != length)
+    return fail(rd, "the schedule's length is %ld, not %ld",
+                twill_schedule_length(g, s), length);
+  if (twill_bounds_compute(g, b)) return fail(rd, "out of memory");
+  if (ii < b->mii) return fail(rd, "ii %ld is below the MII %ld", ii, b->mii);
+  return 0;
+}
+
 int twill_modulo_check_cert(const twill_graph *g, const char *cert,
                             size_t len, char *msg, size_t msglen) {
   reader rd = {cert, cert + len, 0, msg, msglen};
@@ -277,7 +306,7 @@ int twill_modulo_check_cert(const twill_graph *g, const char *cert,
     free(seen);
     return fail(&rd, "out of memory");
   }
-  int rc = 1, nblocks = 0;
+  int rc = 1, nblocks = 0, len_unproven = 0;
   twill_bounds b;
   memset(&b, 0, sizeof b);
   long next_ii = -1; /* the I whose proof must come next */
@@ -300,44 +329,19 @@ int twill_modulo_check_cert(const twill_graph *g, const char *cert,
       seen[v] = 1;
       s->start[v] = v1;
     } else if (sscanf(line, "vipr %ld %31s %zu", &v1, kind, &nbytes) == 3) {
-      if (nblocks == 0) {
-        /* first proof: the schedule and bounds must be settled */
-        for (int v = 0; v < g->nops; v++)
-          if (!seen[v]) {
-            fail(&rd, "op '%s' has no time", g->ops[v].name);
-            goto done;
-          }
-        if (ii < 1 || length < 0 || hii < ii || hlen < length) {
-          fail(&rd, "ii, length or heuristic missing or inconsistent");
-          goto done;
-        }
-        s->ii = ii;
-        char why[256];
-        if (twill_schedule_validate(g, NULL, s, why, sizeof why)) {
-          fail(&rd, "the schedule is not valid: %s", why);
-          goto done;
-        }
-        if (twill_schedule_length(g, s) != length) {
-          fail(&rd, "the schedule's length is %ld, not %ld",
-               twill_schedule_length(g, s), length);
-          goto done;
-        }
-        if (twill_bounds_compute(g, &b)) {
-          fail(&rd, "out of memory");
-          goto done;
-        }
-        if (ii < b.mii) {
-          fail(&rd, "ii %ld is below the MII %ld", ii, b.mii);
-          goto done;
-        }
-        next_ii = b.mii;
-      }
+      if (nblocks == 0 && settle(&rd, g, s, seen, ii, length, hii, hlen, &b))
+        goto done;
+      if (nblocks == 0) next_ii = b.mii;
       nblocks++;
       if (nbytes > (size_t)(rd.end - rd.p)) {
         fail(&rd, "VIPR block longer than the file");
         goto done;
       }
       int want_opt = v1 == ii;
+      if (want_opt && len_unproven) {
+        fail(&rd, "a proof for I* although the length is marked unproven");
+        goto done;
+      }
       if (v1 != next_ii || strcmp(kind, want_opt ? "optimal" : "infeasible")) {
         fail(&rd, "expected the proof for I = %ld (%s)", next_ii,
              next_ii == ii ? "optimal" : "infeasible");
@@ -361,8 +365,14 @@ int twill_modulo_check_cert(const twill_graph *g, const char *cert,
       rd.p += nbytes;
       if (rd.p < rd.end && *rd.p == '\n') rd.p++;
       next_ii++;
+    } else if (!strcmp(line, "length-proof none")) {
+      len_unproven = 1;
     } else if (!strcmp(line, "end")) {
-      if (next_ii != ii + 1) {
+      if (nblocks == 0) {
+        if (settle(&rd, g, s, seen, ii, length, hii, hlen, &b)) goto done;
+        next_ii = b.mii;
+      }
+      if (next_ii != ii + 1 - len_unproven) {
         fail(&rd, "proofs missing: the certificate ends before I = %ld",
              next_ii < 0 ? ii : next_ii);
         goto done;
@@ -370,8 +380,11 @@ int twill_modulo_check_cert(const twill_graph *g, const char *cert,
       snprintf(msg, msglen,
                "verified: MII %ld (ResMII %ld, RecMII %ld) re-derived; %ld "
                "program(s) at I in [%ld, %ld) proven infeasible; I* = %ld "
-               "and L = %ld proven optimal",
-               b.mii, b.res_mii, b.rec_mii, ii - b.mii, b.mii, ii, ii, length);
+               "proven optimal; L = %ld %s",
+               b.mii, b.res_mii, b.rec_mii, ii - b.mii, b.mii, ii, ii, length,
+               len_unproven ? "valid but NOT proven minimal (the certificate "
+                              "says so)"
+                            : "proven optimal");
       rc = 0;
       goto done;
     } else {

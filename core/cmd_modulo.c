@@ -226,7 +226,8 @@ int twill_cmd_modulo(int argc, char **argv) {
   } else {
     print_text(g, m, &o, o.normalize ? &nm : NULL, &r);
   }
-  if (o.cert && rc == TWILL_EXIT_OK) {
+  if (o.cert && (rc == TWILL_EXIT_OK ||
+                 (rc == TWILL_EXIT_LIMIT && r.ii_lower == r.ii))) {
     FILE *f = fopen(o.cert, "w");
     if (!f || twill_modulo_write_cert(g, m->name, o.normalize ? o.budget : 0,
                                       &r, f)) {
@@ -235,9 +236,12 @@ int twill_cmd_modulo(int argc, char **argv) {
       rc = TWILL_EXIT_USAGE;
     }
     if (f && fclose(f)) rc = TWILL_EXIT_USAGE;
+    else if (rc == TWILL_EXIT_LIMIT)
+      fprintf(stderr, "twill modulo: the certificate proves I* = %ld; L = %ld "
+                      "is marked unproven\n", r.ii, r.length);
   } else if (o.cert && rc == TWILL_EXIT_LIMIT) {
     fprintf(stderr, "twill modulo: no certificate: the search stopped at its "
-                    "limit before proving the result\n");
+                    "limit before proving I\n");
   }
   twill_modulo_result_clear(&r);
   if (g != g0) twill_graph_free(g);

@@ -8,6 +8,7 @@
 #include "testutil.h"
 #include "twill/cli.h"
 #include "twill/modulo.h"
+#include "twill/normalize.h"
 
 static char *certify(const twill_graph *g, size_t *len) {
   twill_modulo_opts o;
@@ -198,6 +199,42 @@ START_TEST(command_line_round_trip) {
 }
 END_TEST
 
+/* A limit after I* is settled: the certificate proves I* and marks L
+ * unproven; removing the mark makes it claim more than it proves. */
+START_TEST(partial_certificate_when_length_unproven) {
+  twill_graph *g0;
+  twill_arch *m;
+  ck_assert_int_eq(twill_cli_load_kernel("fa3-fwd-hopper", NULL, &g0, &m), 0);
+  twill_norm nm;
+  twill_graph *g = twill_normalize_graph(g0, 300, 0, &nm);
+  ck_assert_ptr_nonnull(g);
+  twill_modulo_opts o;
+  twill_modulo_opts_default(&o);
+  o.certify = 1;
+  o.node_limit = 50; /* far too few to close L at I = 32 */
+  twill_modulo_result r;
+  ck_assert_int_eq(twill_modulo_solve(g, &o, &r), 0);
+  ck_assert_int_eq(r.status, TWILL_MODULO_LIMIT);
+  ck_assert_int_eq(r.ii, 32); /* = ResMII: TC 4 x 8 normalized cycles */
+  ck_assert_int_eq(r.ii_lower, 32);
+  char *c = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&c, &len);
+  ck_assert_int_eq(twill_modulo_write_cert(g, "hopper", 300, &r, f), 0);
+  fclose(f);
+  char msg[600];
+  ck_assert_msg(check(g, c, len, msg) == 0, "%s", msg);
+  ck_assert_ptr_nonnull(strstr(msg, "NOT proven minimal"));
+  expect_reject(g, edit(c, "", "length-proof none\n", ""), "unproven mark removed");
+  free(c);
+  twill_modulo_result_clear(&r);
+  twill_norm_clear(&nm);
+  twill_graph_free(g);
+  twill_graph_free(g0);
+  twill_arch_free(m);
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("modulo_cert");
   TCase *tc = tcase_create("cert");
@@ -206,6 +243,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, corrupted_certificates_fail);
   tcase_add_test(tc, random_certificates_verify);
   tcase_add_test(tc, command_line_round_trip);
+  tcase_add_test(tc, partial_certificate_when_length_unproven);
   suite_add_tcase(s, tc);
   return s;
 }
