@@ -8,6 +8,7 @@
 
 #include "twill/cli.h"
 #include "twill/ilp.h"
+#include "twill/modulo.h"
 #include "twill/sat.h"
 #include "twill/vipr.h"
 
@@ -26,15 +27,34 @@ const twill_command twill_commands[] = {
      "  --arch A   machine: built-in name (hopper, blackwell) or .arch file\n"
      "  --json     print {kernel, arch, res_mii, rec_mii, mii, units,\n"
      "             saturated_unit, critical_cycle} as JSON\n"},
-    {"modulo", NULL, "optimal modulo schedule (Twill phase 1)",
-     "usage: twill modulo KERNEL [--json] [--cert FILE] [--time-limit S]\n"},
+    {"modulo", twill_cmd_modulo, "optimal modulo schedule (Twill phase 1)",
+     "usage: twill modulo KERNEL [--arch A] [--json] [--heuristic]\n"
+     "                    [--no-normalize] [--budget U] [--time-limit S]\n"
+     "                    [--node-limit N] [--cert FILE]\n"
+     "\n"
+     "Normalizes the costs (the program of twill.md 4, budget U = 300), then\n"
+     "for I = MII, MII+1, ... solves the modulo-scheduling integer program at\n"
+     "I, minimizing the length L; the first feasible I is optimal.  Prints\n"
+     "the bounds, the search log, I*, L and the schedule (start, stage,\n"
+     "slot).  --heuristic: iterative modulo scheduling only.  --time-limit\n"
+     "defaults to 60 s.  Exit 0 optimal,\n"
+     "3 limit reached (the best schedule and proven bounds are printed).\n"
+     "--cert FILE writes a certificate that `twill check KERNEL FILE`\n"
+     "verifies: MII re-derived, the schedule validated, and a VIPR proof\n"
+     "for every I in [MII, I*) (infeasible) and for I* (no shorter L).\n"},
     {"gaus", NULL, "GauS differentiable scheduler for large graphs",
      "usage: twill gaus KERNEL|--random N [--ii I] [--steps D] [--iters K]\n"
      "                  [--threads T] [--seed S] [--json]\n"},
     {"emit", NULL, "pseudocode, CUDA skeleton, tables, Gantt, SVG, JSON, DOT",
      "usage: twill emit KERNEL|SCHEDULE.json --format F [-o FILE]\n"},
-    {"check", NULL, "verify a schedule and its optimality certificate",
-     "usage: twill check KERNEL CERT\n"},
+    {"check", twill_cmd_check, "verify a schedule and its optimality certificate",
+     "usage: twill check KERNEL CERT [--arch A]\n"
+     "\n"
+     "Rebuilds every model from KERNEL itself (never from CERT), re-derives\n"
+     "the MII, validates the schedule, checks that each proof starts only\n"
+     "from constraints of the rebuilt program, and verifies every proof with\n"
+     "exact arithmetic.  Prints s VERIFIED (exit 0) or s NOT VERIFIED with\n"
+     "the reason (exit 1).  Certificates of `twill modulo --cert` so far.\n"},
     {"validate", twill_cmd_validate,
      "parse and validate a kernel; print it back (.twill, JSON or DOT)",
      "usage: twill validate KERNEL [--arch A] [--json | --dot | --text]\n"

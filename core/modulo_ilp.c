@@ -60,6 +60,7 @@ void twill_modulo_opts_default(twill_modulo_opts *o) {
 
 void twill_modulo_result_clear(twill_modulo_result *r) {
   twill_schedule_free(r->sched);
+  for (int i = 0; i < r->ntries; i++) free(r->tries[i].vipr);
   free(r->tries);
   memset(r, 0, sizeof *r);
 }
@@ -74,13 +75,61 @@ static int var_a(const layout *l, int v, long s) { return v * l->stride + (int)s
 static int var_k(const layout *l, int v) { return v * l->stride + (int)l->ii; }
 static int var_t(const layout *l, int v) { return v * l->stride + (int)l->ii + 1; }
 
-static twill_ilp *build(const twill_graph *g, long ii, layout *l) {
+/* Longest paths at I (no positive cycle once I >= RecMII):
+ *   asap[v] = max(0, max over edges u->v of asap[u] + lat - I*dist)
+ *   tail[v] = max(lat1(v), max over edges v->w of lat - I*dist + tail[w])
+ * Every schedule has t[v] >= asap[v] and L >= t[v] + tail[v]. */
+static int longest_paths(const twill_graph *g, long ii, long *asap,
+                         long *tail) {
+  for (int v = 0; v < g->nops; v++) asap[v] = 0, tail[v] = lat1(&g->ops[v]);
+  for (int it = 0; it <= g->nops; it++) {
+    int changed = 0;
+    for (int i = 0; i < g->nedges; i++) {
+      const twill_edge *e = &g->edges[i];
+      long w = e->lat - ii * (long)e->dist;
+      if (asap[e->src] + w > asap[e->dst]) asap[e->dst] = asap[e->src] + w, changed = 1;
+      if (w + tail[e->dst] > tail[e->src]) tail[e->src] = w + tail[e->dst], changed = 1;
+    }
+    if (!changed) return 0;
+  }
+  return -1; /* positive cycle: I below RecMII */
+}
+
+/* max over v of asap[v] + tail[v]: no schedule at I is shorter. */
+static long critical_length(const twill_graph *g, long ii) {
+  size_t nn = (size_t)g->nops + 1;
+  long crit = 0, *asap = malloc(nn * sizeof *asap),
+       *tail = malloc(nn * sizeof *tail);
+  if (asap && tail && !longest_paths(g, ii, asap, tail))
+    for (int v = 0; v < g->nops; v++)
+      if (asap[v] + tail[v] > crit) crit = asap[v] + tail[v];
+  free(asap);
+  free(tail);
+  return crit;
+}
+
+/* The program at I.  lmax_hint > 0 caps L: the length of a schedule known
+ * at this I (the optimum cannot exceed it). */
+static twill_ilp *build(const twill_graph *g, long ii, long lmax_hint,
+                        layout *l) {
   if (ii > 100000 || (long)g->nops * (ii + 2) > 20000000) return NULL;
   l->ii = ii;
   l->stride = (int)ii + 2;
-  long W = stage_bound(g, ii), H = twill_modulo_horizon(g, ii);
+  long H = twill_modulo_horizon(g, ii);
+  if (lmax_hint > 0 && lmax_hint < H) H = lmax_hint;
+  size_t nn = g->nops > 0 ? (size_t)g->nops : 1;
+  long *asap = malloc(nn * sizeof *asap), *tail = malloc(nn * sizeof *tail);
+  if (!asap || !tail || longest_paths(g, ii, asap, tail)) {
+    free(asap);
+    free(tail);
+    return NULL;
+  }
   twill_ilp *m = twill_ilp_new();
-  if (!m) return NULL;
+  if (!m) {
+    free(asap);
+    free(tail);
+    return NULL;
+  }
   char name[64];
   int n = g->nops, ok = 1;
   for (int v = 0; v < n && ok; v++) {
@@ -88,11 +137,14 @@ static twill_ilp *build(const twill_graph *g, long ii, layout *l) {
       snprintf(name, sizeof name, "a_%d_%ld", v, s);
       ok = twill_ilp_add_var(m, name, TWILL_ILP_BINARY, 0, 1, 0) >= 0;
     }
+    long lo = asap[v], hi = H - tail[v];
+    if (hi < lo) hi = lo; /* cannot happen: H is a feasible length */
     snprintf(name, sizeof name, "k_%d", v);
-    ok = ok && twill_ilp_add_var(m, name, TWILL_ILP_INTEGER, 0, (double)W, 0) >= 0;
+    ok = ok && twill_ilp_add_var(m, name, TWILL_ILP_INTEGER, (double)(lo / ii),
+                                 (double)(hi / ii), 0) >= 0;
     snprintf(name, sizeof name, "t_%d", v);
-    ok = ok && twill_ilp_add_var(m, name, TWILL_ILP_INTEGER, 0,
-                                 (double)(H - lat1(&g->ops[v])), 0) >= 0;
+    ok = ok && twill_ilp_add_var(m, name, TWILL_ILP_INTEGER, (double)lo,
+                                 (double)hi, 0) >= 0;
   }
   int L = ok ? twill_ilp_add_var(m, "L", TWILL_ILP_INTEGER, 0, (double)H, 1) : -1;
   size_t cap = (size_t)ii + 2 + (size_t)n * (size_t)ii + 4;
@@ -115,7 +167,7 @@ static twill_ilp *build(const twill_graph *g, long ii, layout *l) {
     idx[0] = L, val[0] = 1;
     idx[1] = var_t(l, v), val[1] = -1;
     snprintf(name, sizeof name, "len_%d", v);
-    if (twill_ilp_add_row(m, name, 2, idx, val, 'G', (double)lat1(&g->ops[v]), 0) < 0)
+    if (twill_ilp_add_row(m, name, 2, idx, val, 'G', (double)tail[v], 0) < 0)
       goto fail;
   }
   for (int i = 0; i < g->nedges; i++) {
@@ -160,12 +212,22 @@ static twill_ilp *build(const twill_graph *g, long ii, layout *l) {
   free(fold);
   free(idx);
   free(val);
+  free(asap);
+  free(tail);
   return m;
 fail:
   free(idx);
   free(val);
+  free(asap);
+  free(tail);
   twill_ilp_free(m);
   return NULL;
+}
+
+struct twill_ilp *twill_modulo_program(const twill_graph *g, long ii,
+                                       long lmax_hint) {
+  layout l;
+  return build(g, ii, lmax_hint, &l);
 }
 
 static double now(void) {
@@ -183,6 +245,8 @@ static int add_try(twill_modulo_result *r, long ii, int st, double sec,
   t[r->ntries].status = st;
   t[r->ntries].seconds = sec;
   t[r->ntries].nodes = nodes;
+  t[r->ntries].vipr = NULL;
+  t[r->ntries].vipr_len = 0;
   r->ntries++;
   return 0;
 }
@@ -222,12 +286,13 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
   r->sched = heur;
   r->ii = heur->ii;
   r->length = twill_schedule_length(g, heur);
+  r->heuristic_length = r->length;
   r->ii_lower = r->mii;
   r->length_lower = 0;
   r->status = TWILL_MODULO_LIMIT;
   for (long ii = r->mii; ii <= r->heuristic_ii; ii++) {
     layout l;
-    twill_ilp *m = build(g, ii, &l);
+    twill_ilp *m = build(g, ii, ii == r->heuristic_ii ? r->heuristic_length : 0, &l);
     if (!m) {
       r->status = TWILL_MODULO_ERROR;
       break;
@@ -248,6 +313,18 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
     if (add_try(r, ii, (int)st, now() - ts, stats.nodes)) {
       twill_ilp_free(m);
       return -1;
+    }
+    if (o->certify &&
+        (st == TWILL_ILP_INFEASIBLE || st == TWILL_ILP_OPTIMAL)) {
+      twill_modulo_try *t = &r->tries[r->ntries - 1];
+      FILE *f = open_memstream(&t->vipr, &t->vipr_len);
+      int bad = !f || twill_ilp_write_vipr(m, f) != 0;
+      if (f) fclose(f);
+      if (bad) {
+        free(t->vipr);
+        t->vipr = NULL;
+        t->vipr_len = 0;
+      }
     }
     if (st == TWILL_ILP_INFEASIBLE) {
       r->ii_lower = ii + 1;
@@ -282,9 +359,8 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
         r->length_lower = r->length;
         r->status = TWILL_MODULO_OPTIMAL;
       } else {
-        r->length_lower = stats.best_bound > 0
-                              ? (long)ceil(stats.best_bound - 1e-6)
-                              : 0;
+        r->length_lower =
+            stats.best_bound > 0 ? (long)ceil(stats.best_bound - 1e-6) : 0;
       }
       twill_ilp_free(m);
       break;
@@ -292,6 +368,11 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
     twill_ilp_free(m);
     if (st != TWILL_ILP_LIMIT) r->status = TWILL_MODULO_ERROR;
     break; /* limit without a schedule: I stays unproven */
+  }
+  if (r->status == TWILL_MODULO_LIMIT) {
+    /* whatever the program proved, the critical path at I bounds L */
+    long crit = critical_length(g, r->ii);
+    if (crit > r->length_lower) r->length_lower = crit;
   }
   r->seconds = now() - t0;
   return 0;

@@ -56,7 +56,7 @@ int twill_normalize_costs(const long *costs, int n, long U, double time_limit,
   char name[32];
   for (int i = 0; i < k; i++) {
     snprintf(name, sizeof name, "c%d", i);
-    twill_ilp_add_var(m, name, TWILL_ILP_INTEGER, 1, (double)U, 1);
+    twill_ilp_add_var(m, name, TWILL_ILP_INTEGER, 0, (double)U, 1);
   }
   int F = twill_ilp_add_var(m, "F", TWILL_ILP_INTEGER, 0, TWILL_ILP_INF,
                             (double)(U + 1));
@@ -81,7 +81,7 @@ int twill_normalize_costs(const long *costs, int n, long U, double time_limit,
     goto fail;
   }
   for (int i = 0; i < k; i++) all[i] = i, ones[i] = 1;
-  twill_ilp_add_row(m, "budget", k, all, ones, 'L', (double)U, 0);
+  twill_ilp_add_row(m, "budget", k, all, ones, 'R', 1, (double)(U - 1));
   free(all);
   free(ones);
   if (time_limit > 0) twill_ilp_set_time_limit(m, time_limit);
@@ -145,7 +145,10 @@ twill_graph *twill_normalize_graph(const twill_graph *g, long U,
     if (o->spill > 0) o->spill = twill_norm_map(nm, o->spill);
     for (int k = 0; k < o->nuses; k++) {
       o->uses[k].offset = (int)twill_norm_map(nm, o->uses[k].offset);
-      o->uses[k].cycles = (int)twill_norm_map(nm, o->uses[k].cycles);
+      /* a unit stays busy at least one cycle, even when its length
+       * normalizes to 0 beside far larger costs */
+      long len = twill_norm_map(nm, o->uses[k].cycles);
+      o->uses[k].cycles = (int)(len > 0 ? len : 1);
     }
   }
   for (int i = 0; i < h->nedges; i++)

@@ -30,8 +30,8 @@ START_TEST(paper_example_exact_ratio) {
 }
 END_TEST
 
-/* The budget always holds, and a brute force over all vectors with sum <= U
- * agrees on F for small U. */
+/* The budget always holds, and a brute force over all vectors with
+ * 1 <= sum <= U agrees on F for small U. */
 START_TEST(budget_and_brute_force) {
   long c[] = {7, 5, 3};
   for (long U = 3; U <= 20; U++) {
@@ -39,9 +39,10 @@ START_TEST(budget_and_brute_force) {
     ck_assert_int_eq(twill_normalize_costs(c, 3, U, 0, &nm), 0);
     ck_assert_int_le(nm.sum, U);
     long best = -1;
-    for (long a = 1; a <= U; a++)
-      for (long b = 1; a + b <= U; b++)
-        for (long d = 1; a + b + d <= U; d++) {
+    for (long a = 0; a <= U; a++)
+      for (long b = 0; a + b <= U; b++)
+        for (long d = 0; a + b + d <= U; d++) {
+          if (a + b + d == 0) continue;
           /* costs ascending: 3 -> a, 5 -> b, 7 -> d */
           long f1 = labs(3 * b - 5 * a), f2 = labs(3 * d - 7 * a),
                f3 = labs(5 * d - 7 * b);
@@ -75,6 +76,20 @@ START_TEST(fa3_kernel_normalizes_exactly) {
 }
 END_TEST
 
+/* A tiny cost beside a large one normalizes to 0 (the paper's program):
+ * [512, 1] -> [1, 0] with F = |512*0 - 1*1| = 1, where forcing 1 would give
+ * [299, 1] and F = 213. */
+START_TEST(tiny_cost_goes_to_zero) {
+  long c[] = {512, 1};
+  twill_norm nm;
+  ck_assert_int_eq(twill_normalize_costs(c, 2, 300, 0, &nm), 0);
+  ck_assert_int_eq(nm.F, 1);
+  ck_assert_int_eq(twill_norm_map(&nm, 512), 1);
+  ck_assert_int_eq(twill_norm_map(&nm, 1), 0);
+  twill_norm_clear(&nm);
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("normalize");
   TCase *tc = tcase_create("normalize");
@@ -83,6 +98,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, paper_example_exact_ratio);
   tcase_add_test(tc, budget_and_brute_force);
   tcase_add_test(tc, fa3_kernel_normalizes_exactly);
+  tcase_add_test(tc, tiny_cost_goes_to_zero);
   suite_add_tcase(s, tc);
   return s;
 }

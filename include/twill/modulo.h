@@ -60,12 +60,16 @@ typedef struct twill_modulo_try {
   int status;        /* TWILL_ILP_* of the program at this I */
   double seconds;
   long nodes;
+  char *vipr;        /* with opts.certify: the program's VIPR certificate
+                        (infeasible, or optimal L), NULL if none */
+  size_t vipr_len;
 } twill_modulo_try;
 
 typedef struct twill_modulo_result {
   twill_modulo_status status;
   long res_mii, rec_mii, mii;
   long heuristic_ii;    /* I of the heuristic schedule (an upper bound) */
+  long heuristic_length;/* its L (caps L in the program at that I) */
   long ii;              /* I of the schedule returned */
   long ii_lower;        /* no schedule exists below this I (proven) */
   long length;          /* L of the schedule returned */
@@ -89,6 +93,22 @@ void twill_modulo_result_clear(twill_modulo_result *r);
  * Upper bounds come from twill_modulo_horizon(), a function of (g, I)
  * alone so a checker can rebuild the same program. */
 long twill_modulo_horizon(const twill_graph *g, long ii);
+/* Build the program at I (lmax_hint > 0: L <= lmax_hint); NULL on error.
+ * The checker rebuilds exactly this from the kernel. */
+struct twill_ilp *twill_modulo_program(const twill_graph *g, long ii,
+                                       long lmax_hint);
+
+/* Write the certificate of a search run with opts.certify (see
+ * core/cert_modulo.c for the format).  Returns 0, or -1 when the result is
+ * not proven (a limit) or a proof is missing. */
+int twill_modulo_write_cert(const twill_graph *g, const char *arch,
+                            long budget, const twill_modulo_result *r,
+                            FILE *f);
+/* Check a certificate against a kernel (already loaded, bound, and
+ * normalized as the certificate says).  Returns 0 when every claim is
+ * verified, 1 otherwise; a one-line report in msg. */
+int twill_modulo_check_cert(const twill_graph *g, const char *cert,
+                            size_t len, char *msg, size_t msglen);
 
 int twill_cmd_modulo(int argc, char **argv);
 

@@ -7,11 +7,13 @@
  *
  *   minimize   F   (then, as a tie-break, sum C')
  *   subject to -F <= C[i]*C'[j] - C[j]*C'[i] <= F    for all i < j
- *              sum C' <= U,   C'[i] >= 1 integer
+ *              1 <= sum C' <= U,   C'[i] >= 0 integer
  *
  * solved on ilp/ with the objective (U+1)*F + sum C' (sum C' <= U < U+1
- * makes it lexicographic).  Our one change to the paper's program: every
- * positive cost stays >= 1, so no unit use or dependence disappears.
+ * makes it lexicographic).  As in the paper a cost may normalize to 0 when
+ * it is tiny beside the others (a 1-cycle release beside a 512-cycle GEMM);
+ * our one change when applying the mapping: a unit use keeps at least one
+ * cycle, so no op silently stops occupying its unit.
  *
  * Normalized together: every distinct positive value among op latencies,
  * use offsets and use lengths, edge latencies and spill costs of the graph;
@@ -37,7 +39,8 @@ typedef struct twill_norm {
 int twill_normalize_costs(const long *costs, int n, long U, double time_limit,
                           twill_norm *out);
 void twill_norm_clear(twill_norm *nm);
-/* The normalized value of a real cost (0 stays 0; -1 for an unknown cost). */
+/* The normalized value of a real cost (0 stays 0; -1 for an unknown cost;
+ * a positive cost may map to 0). */
 long twill_norm_map(const twill_norm *nm, long cost);
 
 /* A copy of g with every cost normalized (U: budget, default 300).  NULL
