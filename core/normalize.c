@@ -72,8 +72,9 @@ int twill_normalize_costs(const long *costs, int n, long U, double time_limit,
       val[2] = 1;
       twill_ilp_add_row(m, NULL, 3, idx, val, 'G', 0, 0);
     }
-  int *all = malloc((size_t)k * sizeof *all);
-  double *ones = malloc((size_t)k * sizeof *ones);
+  size_t nk = k > 0 ? (size_t)k : 1;
+  int *all = malloc(nk * sizeof *all);
+  double *ones = malloc(nk * sizeof *ones);
   if (!all || !ones) {
     free(all);
     free(ones);
