@@ -51,6 +51,7 @@ void twill_graph_free(twill_graph *g) {
   free(g->units);
   free(g->ops);
   free(g->edges);
+  free(g->ophash);
   free(g->name);
   free(g->arch);
   free(g);
@@ -91,15 +92,55 @@ int twill_graph_declare_unit(twill_graph *g, const char *name, int capacity) {
   return u;
 }
 
+/* FNV-1a: a fixed hash, so lookups behave the same on every machine. */
+static unsigned name_hash(const char *s) {
+  unsigned h = 2166136261u;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
 int twill_graph_find_op(const twill_graph *g, const char *name) {
-  for (int i = 0; i < g->nops; i++)
-    if (!strcmp(g->ops[i].name, name)) return i;
-  return -1;
+  if (!g->ophash_cap) {
+    for (int i = 0; i < g->nops; i++)
+      if (!strcmp(g->ops[i].name, name)) return i;
+    return -1;
+  }
+  unsigned mask = (unsigned)g->ophash_cap - 1;
+  for (unsigned h = name_hash(name) & mask;; h = (h + 1) & mask) {
+    int k = g->ophash[h];
+    if (!k) return -1;
+    if (!strcmp(g->ops[k - 1].name, name)) return k - 1;
+  }
+}
+
+static void index_insert(twill_graph *g, int v) {
+  unsigned mask = (unsigned)g->ophash_cap - 1;
+  unsigned h = name_hash(g->ops[v].name) & mask;
+  while (g->ophash[h]) h = (h + 1) & mask;
+  g->ophash[h] = v + 1;
+}
+
+/* Keep the index at most half full; rebuild it when it grows. */
+static int index_reserve(twill_graph *g, int nops) {
+  if (g->ophash_cap >= 2 * nops && g->ophash_cap) return 0;
+  int cap = 16;
+  while (cap < 2 * nops) {
+    if (cap > (1 << 29)) return -1;
+    cap *= 2;
+  }
+  int *t = calloc((size_t)cap, sizeof *t);
+  if (!t) return -1;
+  free(g->ophash);
+  g->ophash = t;
+  g->ophash_cap = cap;
+  for (int v = 0; v < g->nops; v++) index_insert(g, v);
+  return 0;
 }
 
 int twill_graph_add_op(twill_graph *g, const char *name, long lat) {
   if (twill_graph_find_op(g, name) >= 0) return -2;
-  if (grow((void **)&g->ops, &g->cap_ops, g->nops + 1, sizeof *g->ops))
+  if (grow((void **)&g->ops, &g->cap_ops, g->nops + 1, sizeof *g->ops) ||
+      index_reserve(g, g->nops + 1))
     return -1;
   twill_op *op = &g->ops[g->nops];
   memset(op, 0, sizeof *op);
@@ -108,6 +149,7 @@ int twill_graph_add_op(twill_graph *g, const char *name, long lat) {
   op->lat = lat;
   op->spill = -1;
   op->issue = TWILL_ISSUE_WARP;
+  index_insert(g, g->nops);
   return g->nops++;
 }
 

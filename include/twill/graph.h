@@ -86,8 +86,11 @@ typedef struct twill_graph {
   int nops;
   twill_edge *edges;
   int nedges;
-  /* private growth capacities */
+  /* private: growth capacities, and an open-addressing index of op names
+   * (slot holds op index + 1, 0 = empty; ophash_cap is 0 or a power of 2) */
   int cap_units, cap_ops, cap_edges;
+  int *ophash;
+  int ophash_cap;
 } twill_graph;
 
 /* ---- building ---------------------------------------------------------- */
