@@ -3,6 +3,7 @@
  * optimum, determinism across thread counts, the GML/AIG readers and the
  * command. */
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,12 +39,13 @@ static twill_gaus_problem *rand_problem(int n, double dens, int nback,
   }
   int nfwd = ne;
   for (int b = 0; b < nback && n > 1; b++) {
-    int i = irand(1, n - 1), j = irand(0, i - 1);
+    int i = irand(1, n - 1), j = irand(i > 8 ? i - 8 : 0, i - 1); /* local loops */
     es[ne] = i, ed[ne] = j, ne++;
   }
   int nuses = 0;
   int *nu = malloc((size_t)n * sizeof(int));
-  for (int i = 0; i < n; i++) nuses += (nu[i] = irand(0, nunits ? 2 : 0));
+  for (int i = 0; i < n; i++)
+    nuses += (nu[i] = irand(0, nunits < 2 ? nunits : 2));
   twill_gaus_problem *p = twill_gaus_problem_new(n, ne, nunits, nuses);
   ck_assert_ptr_nonnull(p);
   int u = 0;
@@ -51,8 +53,9 @@ static twill_gaus_problem *rand_problem(int n, double dens, int nback,
     p->lat[i] = irand(0, maxlat);
     p->w[i] = 0.5 + 2.5 * urand();
     p->uoff[i] = u;
-    for (int k = 0; k < nu[i]; k++, u++) {
-      p->uunit[u] = irand(0, nunits - 1);
+    int base = nunits ? irand(0, nunits - 1) : 0;
+    for (int k = 0; k < nu[i]; k++, u++) { /* distinct units: always fits */
+      p->uunit[u] = (base + k) % nunits;
       p->uoffset[u] = irand(0, 1);
       p->ucycles[u] = irand(1, 2);
       p->ucount[u] = 1;
@@ -156,6 +159,134 @@ START_TEST(fd_formulation_c) {
 }
 END_TEST
 
+
+/* ---- legality, optimality, determinism ---------------------------------- */
+
+static void solve_legal(twill_gaus_problem *p, char form, long iters,
+                        int threads, twill_gaus_result *r) {
+  twill_gaus_opts o;
+  twill_gaus_opts_default(&o);
+  o.form = form;
+  o.iters = iters;
+  o.threads = threads;
+  o.legalize_every = 50;
+  ck_assert_int_eq(twill_gaus_solve(p, &o, r, stderr), 0);
+  if (getenv("GAUS_DEBUG"))
+    fprintf(stderr, "n %d form %c ii %ld steps %ld s/step %.3g\n", p->n, form,
+            r->ii, r->steps, r->seconds_per_step);
+  char why[200];
+  ck_assert_msg(twill_gaus_check(p, r->t, r->ii, why, sizeof why) == 0,
+                "illegal: %s", why);
+  ck_assert_int_ge(r->ii, 1);
+}
+
+START_TEST(legal_on_random_graphs) {
+  int sizes[] = {10, 50, 200, 2000};
+  int ns = tu_under_valgrind() ? 2 : 4;
+  const char forms[] = "ABC";
+  for (int k = 0; k < ns; k++)
+    for (int f = 0; f < 3; f++) {
+      rng_state = 5000 + (unsigned long long)k * 13 + (unsigned long long)f;
+      int n = sizes[k];
+      twill_gaus_problem *p = rand_problem(n, 0.3, n / 10 + 1, 2, 3);
+      twill_gaus_result r;
+      solve_legal(p, forms[f], n >= 2000 ? 60 : 150, 2, &r);
+      twill_gaus_result_free(&r);
+      twill_gaus_problem_free(p);
+    }
+}
+END_TEST
+
+/* Brute force: the smallest II with a legal modulo schedule.  For fixed
+ * slots s_i = t_i mod II the resource check is exact, and the start times
+ * t_i = s_i + II k_i exist iff the integer difference constraints
+ * k_j - k_i >= ceil((lat - II dist - s_j + s_i) / II) have no positive
+ * cycle (Bellman-Ford).  s_0 = 0 w.l.o.g. (shifting all slots is a
+ * symmetry). */
+static long cdiv(long a, long b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
+
+static int kfeasible(const twill_gaus_problem *p, long ii, const long *s) {
+  long k[16] = {0};
+  for (int sweep = 0; sweep <= p->n + 1; sweep++) {
+    int ch = 0;
+    for (int e = 0; e < p->ne; e++) {
+      int i = p->esrc[e], j = p->edst[e];
+      long w = cdiv(p->elat[e] - ii * p->edist[e] - s[j] + s[i], ii);
+      if (k[j] < k[i] + w) k[j] = k[i] + w, ch = 1;
+    }
+    if (!ch) return 1;
+  }
+  return 0;
+}
+
+static int bf_dfs(const twill_gaus_problem *p, long ii, long *s, int i,
+                  double *mrt) {
+  if (i == p->n) return kfeasible(p, ii, s);
+  for (long v = 0; v < (i == 0 ? 1 : ii); v++) {
+    int ok = 1;
+    for (int u = p->uoff[i]; u < p->uoff[i + 1]; u++)
+      for (int c = 0; c < p->ucycles[u]; c++)
+        mrt[(long)p->uunit[u] * ii + (v + p->uoffset[u] + c) % ii] += p->ucount[u];
+    for (int r = 0; r < p->nunits; r++)
+      for (long q = 0; q < ii; q++)
+        if (mrt[r * ii + q] > p->cap[r]) ok = 0;
+    s[i] = v;
+    if (ok && bf_dfs(p, ii, s, i + 1, mrt)) ok = 2;
+    for (int u = p->uoff[i]; u < p->uoff[i + 1]; u++)
+      for (int c = 0; c < p->ucycles[u]; c++)
+        mrt[(long)p->uunit[u] * ii + (v + p->uoffset[u] + c) % ii] -= p->ucount[u];
+    if (ok == 2) return 1;
+  }
+  return 0;
+}
+
+static long brute_ii(const twill_gaus_problem *p) {
+  for (long ii = 1;; ii++) {
+    long s[16];
+    double *mrt = calloc((size_t)(p->nunits * ii + 1), sizeof(double));
+    int f = bf_dfs(p, ii, s, 0, mrt);
+    free(mrt);
+    if (f) return ii;
+  }
+}
+
+START_TEST(ii_against_brute_force) {
+  int reps = tu_under_valgrind() ? 2 : 12;
+  for (int rep = 0; rep < reps; rep++) {
+    rng_state = 9000 + (unsigned long long)rep;
+    twill_gaus_problem *p = rand_problem(irand(4, 7), 0.35, 2, 1, 2);
+    long opt = brute_ii(p);
+    ck_assert_int_ge(opt, twill_gaus_mii(p)); /* MII is a lower bound */
+    twill_gaus_result r;
+    solve_legal(p, 'C', 200, 1, &r);
+    ck_assert_msg(r.ii <= 2 * opt, "rep %d: II %ld > 2 x optimum %ld", rep,
+                  r.ii, opt);
+    twill_gaus_result_free(&r);
+    twill_gaus_problem_free(p);
+  }
+}
+END_TEST
+
+START_TEST(threads_are_bit_identical) {
+  const char forms[] = "ABC";
+  int n = tu_under_valgrind() ? 300 : 1000;
+  for (int f = 0; f < 3; f++) {
+    rng_state = 777 + (unsigned long long)f;
+    twill_gaus_problem *p = rand_problem(n, 0.3, n / 20, 2, 3);
+    twill_gaus_result r1, r2;
+    solve_legal(p, forms[f], 40, 1, &r1);
+    solve_legal(p, forms[f], 40, 3, &r2);
+    ck_assert_int_eq(r1.ii, r2.ii);
+    ck_assert(!memcmp(r1.mu, r2.mu, (size_t)n * sizeof(double)));
+    ck_assert(!memcmp(r1.sigma, r2.sigma, (size_t)n * sizeof(double)));
+    ck_assert(!memcmp(r1.t, r2.t, (size_t)n * sizeof(long)));
+    twill_gaus_result_free(&r1);
+    twill_gaus_result_free(&r2);
+    twill_gaus_problem_free(p);
+  }
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("gaus");
   TCase *tc = tcase_create("gradients");
@@ -164,6 +295,12 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, fd_formulation_b);
   tcase_add_test(tc, fd_formulation_c);
   suite_add_tcase(s, tc);
+  TCase *tl = tcase_create("legal");
+  tcase_set_timeout(tl, 120);
+  tcase_add_test(tl, legal_on_random_graphs);
+  tcase_add_test(tl, ii_against_brute_force);
+  tcase_add_test(tl, threads_are_bit_identical);
+  suite_add_tcase(s, tl);
   return s;
 }
 
