@@ -10,7 +10,10 @@
 
 #include "check_main.h"
 #include "testutil.h"
+#include "twill/arch.h"
+#include "twill/cli.h"
 #include "twill/gaus.h"
+#include "twill/schedule.h"
 
 /* ---- a small deterministic RNG and random problems ---------------------- */
 
@@ -190,7 +193,7 @@ START_TEST(legal_on_random_graphs) {
       int n = sizes[k];
       twill_gaus_problem *p = rand_problem(n, 0.3, n / 10 + 1, 2, 3);
       twill_gaus_result r;
-      solve_legal(p, forms[f], n >= 2000 ? 60 : 150, 2, &r);
+      solve_legal(p, forms[f], n >= 2000 ? 30 : 150, 2, &r);
       twill_gaus_result_free(&r);
       twill_gaus_problem_free(p);
     }
@@ -287,6 +290,215 @@ START_TEST(threads_are_bit_identical) {
 }
 END_TEST
 
+
+/* ---- against the schedule validator ------------------------------------- */
+
+static void validate_on(const twill_graph *g, const twill_arch *m, char form,
+                        long iters) {
+  twill_gaus_problem *p = twill_gaus_problem_from_graph(g, NULL);
+  ck_assert_ptr_nonnull(p);
+  twill_gaus_result r;
+  solve_legal(p, form, iters, 2, &r);
+  twill_schedule *s = twill_schedule_new(g->nops, r.ii);
+  for (int i = 0; i < g->nops; i++) s->start[i] = r.t[i];
+  char why[512];
+  ck_assert_msg(twill_schedule_validate(g, m, s, why, sizeof why) == 0,
+                "%s form %c: %s", g->name, form, why);
+  twill_schedule_free(s);
+  twill_gaus_result_free(&r);
+  twill_gaus_problem_free(p);
+}
+
+START_TEST(builtin_kernels_validate) {
+  const char *names[] = {"dragon", "fig1", "gemm-hopper", "fa3-fwd-hopper",
+                         "fa3-bwd-hopper", "fa4-fwd-blackwell",
+                         "fa4-bwd-blackwell"};
+  for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+    twill_graph *g = NULL;
+    twill_arch *m = NULL;
+    ck_assert_int_eq(twill_cli_load_kernel(names[k], NULL, &g, &m), 0);
+    for (const char *f = "ABC"; *f; f++) validate_on(g, m, *f, 60);
+    twill_graph_free(g);
+    twill_arch_free(m);
+  }
+}
+END_TEST
+
+START_TEST(random_graphs_validate) {
+  int sizes[] = {10, 100, 400};
+  int ns = tu_under_valgrind() ? 2 : 3;
+  for (int k = 0; k < ns; k++) {
+    twill_random_opts ro;
+    twill_random_opts_default(&ro);
+    ro.nodes = sizes[k];
+    ro.density = sizes[k] > 100 ? 0.01 : 0.2;
+    ro.seed = 40 + (unsigned long long)k;
+    twill_graph *g = twill_graph_random(&ro);
+    ck_assert_ptr_nonnull(g);
+    twill_diag d;
+    ck_assert_int_eq(twill_graph_validate(g, &d), 0);
+    ck_assert_int_eq(twill_graph_bind(g, NULL, &d), 0);
+    for (const char *f = "ABC"; *f; f++) validate_on(g, NULL, *f, 100);
+    twill_graph_free(g);
+  }
+}
+END_TEST
+
+/* ---- readers ----------------------------------------------------------- */
+
+/* Node and edge counts from ../shared/suites/gaus/README.md (computed
+ * there from the files). */
+START_TEST(read_shared_gml_and_aig) {
+  char *path = tu_shared_path("suites/gaus/gs_schedule_rw/rand_graph_1000_1.gml");
+  size_t len;
+  char *text = tu_read_file(path, &len);
+  if (text) {
+    twill_diag d;
+    double *cost = NULL;
+    twill_graph *g = twill_gaus_read_gml(text, len, path, &cost, &d);
+    ck_assert_msg(g != NULL, "%s:%d:%d: %s", d.file, d.line, d.col, d.msg);
+    ck_assert_int_eq(g->nops, 949);
+    ck_assert_int_eq(g->nedges, 2730);
+    int pos = 0;
+    for (int e = 0; e < g->nedges; e++) pos += cost[e] > 0;
+    ck_assert_int_eq(pos, 1092);
+    free(cost);
+    twill_graph_free(g);
+    free(text);
+  }
+  free(path);
+  path = tu_shared_path("suites/gaus/epfl_aig/ctrl.aig");
+  text = tu_read_file(path, &len);
+  if (text) {
+    twill_diag d;
+    twill_graph *g = twill_gaus_read_aig(text, len, path, &d);
+    ck_assert_msg(g != NULL, "%s: %s", d.file, d.msg);
+    ck_assert_int_eq(g->nops, 181);
+    ck_assert_int_eq(g->nedges, 348);
+    twill_gaus_problem *p = twill_gaus_problem_from_graph(g, NULL);
+    long *asap = calloc((size_t)g->nops, sizeof(long));
+    long cp = 0;
+    for (int e = 0; e < g->nedges; e++) /* edges go from lower to higher ops */
+      ck_assert_int_lt(g->edges[e].src, g->edges[e].dst);
+    for (int e = 0; e < g->nedges; e++) {
+      long v = asap[g->edges[e].src] + 1;
+      if (v > asap[g->edges[e].dst]) asap[g->edges[e].dst] = v;
+    }
+    for (int i = 0; i < g->nops; i++)
+      if (asap[i] > cp) cp = asap[i];
+    ck_assert_int_eq(cp, 10); /* "AND levels" column of the README */
+    free(asap);
+    twill_gaus_problem_free(p);
+    twill_graph_free(g);
+    free(text);
+  }
+  free(path);
+}
+END_TEST
+
+static void gml_bad(const char *text, int line, int col, const char *msg) {
+  twill_diag d;
+  memset(&d, 0, sizeof d);
+  double *cost = NULL;
+  twill_graph *g = twill_gaus_read_gml(text, strlen(text), "t.gml", &cost, &d);
+  ck_assert_msg(g == NULL, "accepted: %s", text);
+  ck_assert_ptr_null(cost);
+  ck_assert_msg(d.line == line && d.col == col && strstr(d.msg, msg),
+                "got %d:%d: %s, want %d:%d: %s", d.line, d.col, d.msg, line,
+                col, msg);
+}
+
+START_TEST(gml_errors) {
+  gml_bad("", 1, 1, "expected 'graph ['");
+  gml_bad("graph\n[", 2, 2, "missing ']' of graph");
+  gml_bad("graph [\n  node [ label \"x\" ]\n]", 2, 3, "node without an id");
+  gml_bad("graph [\n  node [ id 0 ]\n  node [ id 0 ]\n]", 3, 3, "duplicate node id 0");
+  gml_bad("graph [\n  node [ id 0 ]\n  edge [ source 0 target 7 ]\n]", 3, 3,
+          "edge target 7 is not a node id");
+  gml_bad("graph [\n  node [ id -1 ]\n]", 2, 13, "out of range");
+  gml_bad("graph [\n  node [ id 0 label \"abc ]\n]", 2, 21, "unterminated string");
+  gml_bad("graph [ node [ id 0 ] node [ id 1 ] edge [ source 0 target 1 ]\n"
+          "edge [ source 1 target 0 ] ]",
+          2, 0, "zero-distance cycle");
+  gml_bad("graph [ ] x", 1, 11, "text after the end");
+  gml_bad("graph [ node [ id 1.5 ] ]", 1, 19, "expected an integer");
+  /* a good one: ids need not be in order */
+  const char *ok = "graph [ directed 1 node [ id 5 parameter 3 ] node [ id 2 ]"
+                   " edge [ source 5 target 2 parameter 9 ] ]";
+  twill_diag d;
+  double *cost = NULL;
+  twill_graph *g = twill_gaus_read_gml(ok, strlen(ok), "t.gml", &cost, &d);
+  ck_assert_ptr_nonnull(g);
+  ck_assert_int_eq(g->nops, 2);
+  ck_assert_int_eq(g->edges[0].src, 0);
+  ck_assert_int_eq(g->edges[0].dst, 1);
+  ck_assert(cost[0] == 1.0);
+  ck_assert_int_eq(g->ops[0].nuses, 1);
+  ck_assert_int_eq(g->ops[0].uses[0].count, 3);
+  free(cost);
+  twill_graph_free(g);
+}
+END_TEST
+
+static void aig_bad(const char *data, size_t len, const char *msg) {
+  twill_diag d;
+  memset(&d, 0, sizeof d);
+  twill_graph *g = twill_gaus_read_aig(data, len, "t.aig", &d);
+  ck_assert_ptr_null(g);
+  ck_assert_msg(strstr(d.msg, msg), "got '%s', want '%s'", d.msg, msg);
+}
+
+START_TEST(aig_errors) {
+  aig_bad("aag 1 1 0 0 0\n", 14, "expected binary AIGER header");
+  aig_bad("aig 7 2 0 1 5\n6\n", 16, "file too short");
+  aig_bad("aig 3 2 1 1 0\n6\n", 16, "latches are not supported");
+  aig_bad("aig 4 2 0 1 1\n6\n\x02\x01", 18, "M = 4 is not I + L + A = 3");
+  aig_bad("aig 3 2 0 1 1\n6\n\x07\x01", 18, "invalid deltas"); /* rhs0 < 0 */
+  aig_bad("aig 3 2 0 1 1\n6\n\x82\x80", 18, "end of file inside AND gate 0");
+  /* the AIGER spec's and-gate example: 3 = 1 AND 2 (lits 6 = 2 & 4) */
+  const char ok[] = "aig 3 2 0 1 1\n6\n\x02\x02";
+  twill_diag d;
+  twill_graph *g = twill_gaus_read_aig(ok, sizeof ok - 1, "t.aig", &d);
+  ck_assert_msg(g != NULL, "%s", d.msg);
+  ck_assert_int_eq(g->nops, 3);
+  ck_assert_int_eq(g->nedges, 2);
+  ck_assert_int_eq(g->edges[0].src, 1); /* rhs0 = 6 - 2 = 4: variable 2 */
+  ck_assert_int_eq(g->edges[1].src, 0); /* rhs1 = 4 - 2 = 2: variable 1 */
+  twill_graph_free(g);
+}
+END_TEST
+
+/* ---- the command ------------------------------------------------------- */
+
+START_TEST(command_same_bytes_any_threads) {
+  const char *forms[] = {"A", "B", "C"};
+  for (int f = 0; f < 3; f++) {
+    char *o1, *e1, *o2, *e2;
+    const char *a1[] = {"gaus", "--random", "300", "--iters", "100",
+                        "--formulation", forms[f], "--threads", "1", "--json", NULL};
+    const char *a2[] = {"gaus", "--random", "300", "--iters", "100",
+                        "--formulation", forms[f], "--threads", "2", "--json", NULL};
+    ck_assert_int_eq(tu_run_twill(&o1, &e1, a1), 0);
+    ck_assert_int_eq(tu_run_twill(&o2, &e2, a2), 0);
+    ck_assert_str_eq(o1, o2);
+    ck_assert_ptr_nonnull(strstr(o1, "\"ii\": "));
+    free(o1), free(e1), free(o2), free(e2);
+  }
+  char *o, *e;
+  const char *a3[] = {"gaus", "fig1", NULL};
+  ck_assert_int_eq(tu_run_twill(&o, &e, a3), 0);
+  ck_assert_ptr_nonnull(strstr(o, "schedule (op: start stage slot):"));
+  free(o), free(e);
+  const char *a4[] = {"gaus", "--formulation", "D", "fig1", NULL};
+  ck_assert_int_eq(tu_run_twill(&o, &e, a4), 1);
+  ck_assert_ptr_nonnull(strstr(e, "--formulation expects A, B or C"));
+  free(o), free(e);
+  const char *a5[] = {"gaus", NULL};
+  ck_assert_int_eq(tu_run_twill(&o, &e, a5), 1);
+  free(o), free(e);
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("gaus");
   TCase *tc = tcase_create("gradients");
@@ -300,7 +512,16 @@ static Suite *make_suite(void) {
   tcase_add_test(tl, legal_on_random_graphs);
   tcase_add_test(tl, ii_against_brute_force);
   tcase_add_test(tl, threads_are_bit_identical);
+  tcase_add_test(tl, builtin_kernels_validate);
+  tcase_add_test(tl, random_graphs_validate);
   suite_add_tcase(s, tl);
+  TCase *tio = tcase_create("io");
+  tcase_set_timeout(tio, 120);
+  tcase_add_test(tio, read_shared_gml_and_aig);
+  tcase_add_test(tio, gml_errors);
+  tcase_add_test(tio, aig_errors);
+  tcase_add_test(tio, command_same_bytes_any_threads);
+  suite_add_tcase(s, tio);
   return s;
 }
 
