@@ -192,7 +192,7 @@ void twill_gaus_opts_default(twill_gaus_opts *o) {
   o->sigma_min = 0.1;
   o->sigma_init_max = 4.0;
   o->tau = 1.0;
-  o->alpha = 1.0;
+  o->alpha = 0.01; /* 1/ratio with GS-Schedule's ratio 100 (gaus.md 5.5) */
   o->lambda0 = 0.0;
   o->rho0 = 1.0;
   o->gamma = 2.0;
@@ -237,6 +237,7 @@ struct twill_gaus_model {
   double *eg;    /* 4 per edge */
   double *em;    /* 2 per edge: memory gradient to dst */
   double *ev, *edv, *ecm;
+  double *tmpT;
   double *ov, *olv, *omu, *osig;
   double *gmu, *gsig;
   double *scratch; /* per op chunk: 2 * (maxdeg + 1) */
@@ -281,6 +282,7 @@ void twill_gaus_model_free(twill_gaus_model *m) {
   free(m->eg);
   free(m->em);
   free(m->ev);
+  free(m->tmpT);
   free(m->edv);
   free(m->ecm);
   free(m->ov);
@@ -358,6 +360,7 @@ twill_gaus_model *twill_gaus_model_new(const twill_gaus_problem *p,
   m->eg = calloc(4 * E, sizeof(double));
   m->em = calloc(2 * E, sizeof(double));
   m->ev = calloc(E, sizeof(double));
+  m->tmpT = calloc((size_t)m->T + 1, sizeof(double));
   m->edv = calloc(E, sizeof(double));
   m->ecm = calloc(E, sizeof(double));
   m->ov = calloc(N, sizeof(double));
@@ -376,7 +379,7 @@ twill_gaus_model *twill_gaus_model_new(const twill_gaus_problem *p,
   if (!m->mu || !m->s || !m->sig || !m->dsig || !m->lo || !m->hi ||
       !m->woff || !m->rhi || !m->partU || !m->partR || !m->U || !m->aU ||
       !m->capg || !m->Rg || !m->aR || !m->M || !m->aM || !m->eg || !m->em ||
-      !m->ev || !m->edv || !m->ecm || !m->ov || !m->olv || !m->omu ||
+      !m->ev || !m->tmpT || !m->edv || !m->ecm || !m->ov || !m->olv || !m->omu ||
       !m->osig || !m->gmu || !m->gsig || !m->scratch || !m->lam ||
       !m->m1mu || !m->m2mu || !m->m1s || !m->m2s || !m->pool) {
     twill_gaus_model_free(m);
@@ -855,12 +858,18 @@ static double evaluate(twill_gaus_model *m, int mask, int adam,
   memset(m->aM, 0, (size_t)m->ii * sizeof(double));
   const twill_gaus_problem *p = m->p;
   if (m->form == 'A' && (mask & TWILL_GAUS_RES)) {
+    /* each unit's usage is measured in units of its mean load per step
+       (busy instance-cycles / D, at least 1), so tau and the ALM weights
+       mean the same on graphs with weights of 1 and of 5000 */
     for (int r = 0; r < m->R; r++) {
       const double *row = m->U + (size_t)r * (size_t)m->T;
-      bool any = false;
-      for (long d = 0; d < m->T && !any; d++) any = row[d] != 0;
-      if (!any) continue;
-      tt.res += lse(row, m->T, m->o.tau, m->aU + (size_t)r * (size_t)m->T, 1.0);
+      double busy = 0;
+      for (int u = 0; u < p->nuses; u++)
+        if (p->uunit[u] == r) busy += p->ucount[u] * p->ucycles[u];
+      if (busy <= 0) continue;
+      double c = 1.0 / fmax(1.0, busy / (double)m->D);
+      for (long d = 0; d < m->T; d++) m->tmpT[d] = c * row[d];
+      tt.res += lse(m->tmpT, m->T, m->o.tau, m->aU + (size_t)r * (size_t)m->T, c);
     }
     total += tt.res;
   }

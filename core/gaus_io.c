@@ -276,7 +276,7 @@ twill_graph *twill_gaus_read_gml(const char *text, size_t len,
   /* index nodes by id (stable: file order kept in the graph) */
   gnode *sorted = malloc(((size_t)nn + 1) * sizeof *sorted);
   if (!sorted) goto oom;
-  memcpy(sorted, nodes, (size_t)nn * sizeof *sorted);
+  if (nn) memcpy(sorted, nodes, (size_t)nn * sizeof *sorted);
   for (long i = 0; i < nn; i++) sorted[i].w = i; /* w := file index */
   qsort(sorted, (size_t)nn, sizeof *sorted, cmp_node);
   for (long i = 1; i < nn; i++)

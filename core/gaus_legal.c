@@ -93,7 +93,7 @@ static int table_grow(table *tb, long need) {
   while (nl < need) nl *= 2;
   double *u = calloc((size_t)tb->R * (size_t)nl + 1, sizeof(double));
   if (!u) return -1;
-  for (int r = 0; r < tb->R; r++)
+  for (int r = 0; r < tb->R && tb->len > 0; r++)
     memcpy(u + (size_t)r * (size_t)nl, tb->use + (size_t)r * (size_t)tb->len,
            (size_t)tb->len * sizeof(double));
   free(tb->use);

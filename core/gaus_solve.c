@@ -5,7 +5,8 @@
  * II is the guaranteed last rung).
  *
  * Defaults for the horizon D (gaus.md 1.4 has none for GauS):
- *   A, B: max(critical path, ceil(1.25 * resource bound))
+ *   A, B: max(critical path, levels, ceil(1.25 * resource bound)), where
+ *         levels = ops on the longest path (GS-Schedule's depth D)
  *   C:    max(critical path, II) + II
  */
 #include <math.h>
@@ -44,8 +45,9 @@ void twill_gaus_result_free(twill_gaus_result *r) {
   memset(r, 0, sizeof *r);
 }
 
-static int better(const twill_gaus_eval_t *a, const twill_gaus_eval_t *b) {
-  if (a->ii != b->ii) return a->ii < b->ii;
+static int better(const twill_gaus_eval_t *a, const twill_gaus_eval_t *b,
+                  bool modulo) {
+  if (modulo && a->ii != b->ii) return a->ii < b->ii;
   if (a->objective != b->objective) return a->objective < b->objective;
   return a->length < b->length;
 }
@@ -63,7 +65,24 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
   twill_gaus_model *m = NULL;
   int rc = -1;
   if (!asap || !tc || !mu0 || !r->t || !r->mu || !r->sigma) goto out;
-  long cp = gaus_asap(p, asap, NULL);
+  int *order = calloc((size_t)n + 1, sizeof(int));
+  long cp = order ? gaus_asap(p, asap, order) : -1;
+  long levels = 0; /* nodes on the longest path (GS-Schedule's depth) */
+  if (cp >= 0) {
+    long *lv = calloc((size_t)n + 1, sizeof(long));
+    if (lv) {
+      for (int k = 0; k < n; k++) {
+        int v = order[k];
+        if (lv[v] + 1 > levels) levels = lv[v] + 1;
+        for (int j = p->out_off[v]; j < p->out_off[v + 1]; j++) {
+          int e = p->out_e[j];
+          if (!p->edist[e] && lv[p->edst[e]] < lv[v] + 1) lv[p->edst[e]] = lv[v] + 1;
+        }
+      }
+      free(lv);
+    }
+  }
+  free(order);
   if (cp < 0) {
     if (log) fprintf(log, "gaus: the graph has a cycle of distance-0 edges\n");
     goto out;
@@ -96,6 +115,7 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
       else {
         long b = (long)ceil(1.25 * (double)rb);
         D = cp > b ? cp : b;
+        if (levels > D) D = levels;
       }
     }
     if (D < 1) D = 1;
@@ -133,7 +153,7 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
         if (iiL > 0 && twill_gaus_check(p, tc, iiL, NULL, 0) == 0) {
           twill_gaus_measure(p, o, tc, iiL, &ev);
           if (r->first_legal_step < 0) r->first_legal_step = nsteps;
-          if (!have || better(&ev, &best)) {
+          if (!have || better(&ev, &best, modulo)) {
             best = ev;
             have = true;
             memcpy(r->t, tc, (size_t)n * sizeof(long));
@@ -162,7 +182,9 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
       fprintf(log,
               "gaus: II %ld..%ld: relaxation not legalizable (recurrence or "
               "resource conflict); %s II %ld\n",
-              from, have ? ii - 1 : ii, have ? "legal at" : "optimizing at",
+              from, have ? ii - 1 : (ii >= ii_fb ? ii_fb - 1 : ii),
+              have ? "legal at"
+                   : ii >= ii_fb ? "using the list schedule at" : "optimizing at",
               have ? ii : (ii >= ii_fb ? ii_fb : ii + 1));
     if (have || ii >= ii_fb) break;
     ii++;

@@ -474,9 +474,9 @@ START_TEST(command_same_bytes_any_threads) {
   const char *forms[] = {"A", "B", "C"};
   for (int f = 0; f < 3; f++) {
     char *o1, *e1, *o2, *e2;
-    const char *a1[] = {"gaus", "--random", "300", "--iters", "100",
+    const char *a1[] = {"gaus", "--random", "120", "--iters", "60",
                         "--formulation", forms[f], "--threads", "1", "--json", NULL};
-    const char *a2[] = {"gaus", "--random", "300", "--iters", "100",
+    const char *a2[] = {"gaus", "--random", "120", "--iters", "60",
                         "--formulation", forms[f], "--threads", "2", "--json", NULL};
     ck_assert_int_eq(tu_run_twill(&o1, &e1, a1), 0);
     ck_assert_int_eq(tu_run_twill(&o2, &e2, a2), 0);

@@ -12,7 +12,8 @@
  * the softplus keeps it smooth.)
  *
  * Formulations (gaus.md section 1.1 and 5.2):
- *   A  min  sum_r tau*LSE_d(U_r(d)/tau) + alpha * L_com
+ *   A  min  sum_r tau*LSE_d(c_r U_r(d)/tau) + alpha * L_com
+ *      (c_r = 1 / max(1, busy_r / D): usage in units of the mean load)
  *      s.t. Dep, Lat, U_r(d) <= C_r (units with a finite capacity)
  *   B  min  tau*LSE_d(Reg(d)/tau)              s.t. Dep, Lat
  *   C  min  tau*LSE_s(MMem(s)/tau) at II        s.t. Dep+Rec, Lat, MRes <= C
