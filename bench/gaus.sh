@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 TWILL=${TWILL:-./bin/twill}
 S=${TWILL_SHARED:-../shared}/suites/gaus
 ITERS=${ITERS:-200}
-if ! python3 -c 'import torch' 2>/dev/null; then
+PY=${PY:-/usr/bin/python3}  # Debian python3-torch lives in the system python
+if ! "$PY" -c 'import torch' 2>/dev/null; then
   echo "note: python3-torch missing (apt-get install -y python3-torch); peer skipped"
   PEER=0
 else
@@ -34,8 +35,8 @@ for spec in $GRAPHS; do
   p1=skip; p2=skip
   case $g in *div.aig|*sqrt.aig) ;; *)
     if [ $PEER = 1 ]; then
-      p1=$(python3 bench/peers/gaus_torch.py "$S/$g" --formulation "$f" --threads 1 2>/dev/null || echo fail)
-      p2=$(python3 bench/peers/gaus_torch.py "$S/$g" --formulation "$f" --threads 2 2>/dev/null || echo fail)
+      p1=$("$PY" bench/peers/gaus_torch.py "$S/$g" --formulation "$f" --threads 1 2>/dev/null || echo fail)
+      p2=$("$PY" bench/peers/gaus_torch.py "$S/$g" --formulation "$f" --threads 2 2>/dev/null || echo fail)
     fi;;
   esac
   set -- $row

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """bench/peers/gaus_torch.py: the GauS relaxation of core/gaus in PyTorch
 (float64, CPU, eager), used only by bench/gaus.sh for the per-step time.
 
