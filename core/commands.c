@@ -8,6 +8,10 @@
 
 #include "twill/cli.h"
 #include "twill/gaus.h"
+#include "twill/ilp.h"
+#include "twill/modulo.h"
+#include "twill/sat.h"
+#include "twill/vipr.h"
 
 const twill_command twill_commands[] = {
     {"solve", NULL,
@@ -24,8 +28,21 @@ const twill_command twill_commands[] = {
      "  --arch A   machine: built-in name (hopper, blackwell) or .arch file\n"
      "  --json     print {kernel, arch, res_mii, rec_mii, mii, units,\n"
      "             saturated_unit, critical_cycle} as JSON\n"},
-    {"modulo", NULL, "optimal modulo schedule (Twill phase 1)",
-     "usage: twill modulo KERNEL [--json] [--cert FILE] [--time-limit S]\n"},
+    {"modulo", twill_cmd_modulo, "optimal modulo schedule (Twill phase 1)",
+     "usage: twill modulo KERNEL [--arch A] [--json] [--heuristic]\n"
+     "                    [--no-normalize] [--budget U] [--time-limit S]\n"
+     "                    [--node-limit N] [--cert FILE]\n"
+     "\n"
+     "Normalizes the costs (the program of twill.md 4, budget U = 300), then\n"
+     "for I = MII, MII+1, ... solves the modulo-scheduling integer program at\n"
+     "I, minimizing the length L; the first feasible I is optimal.  Prints\n"
+     "the bounds, the search log, I*, L and the schedule (start, stage,\n"
+     "slot).  --heuristic: iterative modulo scheduling only.  --time-limit\n"
+     "defaults to 60 s.  Exit 0 optimal,\n"
+     "3 limit reached (the best schedule and proven bounds are printed).\n"
+     "--cert FILE writes a certificate that `twill check KERNEL FILE`\n"
+     "verifies: MII re-derived, the schedule validated, and a VIPR proof\n"
+     "for every I in [MII, I*) (infeasible) and for I* (no shorter L).\n"},
     {"gaus", twill_cmd_gaus, "GauS differentiable scheduler for large graphs",
      "usage: twill gaus KERNEL|--random N [--ii I] [--steps D] [--iters K]\n"
      "                  [--threads T] [--seed S] [--formulation A|B|C]\n"
@@ -41,8 +58,14 @@ const twill_command twill_commands[] = {
      "time per optimizer step on stderr.  Exit 3 when the time limit cut it.\n"},
     {"emit", NULL, "pseudocode, CUDA skeleton, tables, Gantt, SVG, JSON, DOT",
      "usage: twill emit KERNEL|SCHEDULE.json --format F [-o FILE]\n"},
-    {"check", NULL, "verify a schedule and its optimality certificate",
-     "usage: twill check KERNEL CERT\n"},
+    {"check", twill_cmd_check, "verify a schedule and its optimality certificate",
+     "usage: twill check KERNEL CERT [--arch A]\n"
+     "\n"
+     "Rebuilds every model from KERNEL itself (never from CERT), re-derives\n"
+     "the MII, validates the schedule, checks that each proof starts only\n"
+     "from constraints of the rebuilt program, and verifies every proof with\n"
+     "exact arithmetic.  Prints s VERIFIED (exit 0) or s NOT VERIFIED with\n"
+     "the reason (exit 1).  Certificates of `twill modulo --cert` so far.\n"},
     {"validate", twill_cmd_validate,
      "parse and validate a kernel; print it back (.twill, JSON or DOT)",
      "usage: twill validate KERNEL [--arch A] [--json | --dot | --text]\n"
@@ -65,14 +88,28 @@ const twill_command twill_commands[] = {
      "U unit kinds of capacity 1..C, latencies 1..L; --gaps gives some ops\n"
      "reservation tables that use a unit at two offsets.  Same flags, same\n"
      "bytes.  Defaults: N 10, D 0.2, B 0.1, U 2, L 4, K 2, C 2, seed 1.\n"},
-    {"sat", NULL, "CDCL SAT solver on DIMACS CNF, with DRAT/LRAT proofs",
-     "usage: twill sat FILE.cnf [--proof FILE.drat] [--binary-proof]\n"
-     "                 [--time-limit S]\n"},
-    {"drat-check", NULL, "check a DRAT refutation of a CNF",
-     "usage: twill drat-check FILE.cnf FILE.drat\n"},
-    {"ilp", NULL, "LP/MIP solver on MPS files, with VIPR certificates",
-     "usage: twill ilp FILE.mps [--cert FILE.vipr] [--time-limit S] [--json]\n"},
-    {"vipr-check", NULL, "check a VIPR MIP certificate with exact arithmetic",
+    {"sat", twill_cmd_sat, "CDCL SAT solver on DIMACS CNF, with DRAT/LRAT proofs",
+     "usage: twill sat FILE.cnf [--proof FILE] [--binary-proof] [--lrat]\n"
+     "                 [--time-limit S]\n"
+     "\n"
+     "Exit 10 SAT (v lines give the model), 20 UNSAT, 0 unknown, 1 bad input.\n"
+     "  --proof FILE     write a DRAT proof (text; --binary-proof: binary;\n"
+     "                   --lrat: LRAT with hints)\n"},
+    {"drat-check", twill_cmd_drat_check, "check a DRAT refutation of a CNF",
+     "usage: twill drat-check FILE.cnf FILE.drat [--lrat]\n"
+     "\n"
+     "Backward DRAT check (text or binary); --lrat: check an LRAT proof.\n"
+     "Prints s VERIFIED (exit 0) or s NOT VERIFIED (exit 1).\n"},
+    {"ilp", twill_cmd_ilp, "LP/MIP solver on MPS files, with VIPR certificates",
+     "usage: twill ilp FILE.mps [--cert FILE.vipr] [--time-limit S]\n"
+     "                 [--node-limit N] [--json]\n"
+     "\n"
+     "Solves the LP or MIP (fixed or free MPS; OBJSENSE, RANGES, every bound\n"
+     "type but SC, integer markers) by bounded simplex and branch and bound.\n"
+     "Prints status, objective, nonzero values and statistics; --json prints\n"
+     "{status, objective, values, stats}.  --cert writes a VIPR certificate.\n"
+     "Exit 0 optimal, 2 infeasible or unbounded, 3 limit, 1 bad input.\n"},
+    {"vipr-check", twill_cmd_vipr_check, "check a VIPR MIP certificate with exact arithmetic",
      "usage: twill vipr-check FILE.vipr\n"},
     {NULL, NULL, NULL, NULL}};
 

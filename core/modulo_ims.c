@@ -171,6 +171,35 @@ static int try_ii(ims *s, int budget_ratio) {
   return 1;
 }
 
+/* Compaction: move ops earlier while they fit.  Only edges into v bound
+ * its start from below (moving v earlier relaxes every edge out of v), so
+ * the earliest slot with room at or after earliest_start keeps the
+ * schedule valid.  Each move lowers a start time, so this terminates. */
+static void compact(ims *s) {
+  const twill_graph *g = s->g;
+  for (int v = 0; v < g->nops; v++) s->placed[v] = 1;
+  int moved = 1;
+  while (moved) {
+    moved = 0;
+    for (int v = 0; v < g->nops; v++) {
+      long est = earliest_start(s, v);
+      if (est >= s->start[v]) continue;
+      mrt_apply(s, v, s->start[v], -1);
+      long t = s->start[v];
+      for (long c = est; c < s->start[v]; c++)
+        if (mrt_fits(s, v, c)) {
+          t = c;
+          break;
+        }
+      mrt_apply(s, v, t, +1);
+      if (t < s->start[v]) {
+        s->start[v] = t;
+        moved = 1;
+      }
+    }
+  }
+}
+
 int twill_modulo_ims(const twill_graph *g, const twill_ims_opts *o,
                      twill_schedule **out) {
   twill_ims_opts def;
@@ -215,6 +244,7 @@ int twill_modulo_ims(const twill_graph *g, const twill_ims_opts *o,
       goto done;
     }
     if (!try_ii(&s, o->budget_ratio)) continue;
+    compact(&s);
     twill_schedule *sc = twill_schedule_new(g->nops, ii);
     if (!sc) {
       rc = -1;

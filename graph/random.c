@@ -7,7 +7,9 @@
  *  - ops n0..n{N-1}, latencies in [1, max_lat]; each uses one random unit
  *    at offset 0 for 1..2 cycles and, with gaps, half of the ops a second
  *    random unit 1..2 cycles after the first use ends, for 1..2 cycles;
- *  - a forward edge u->v (u < v, distance 0) with probability density;
+ *  - a forward edge u->v (u < v, distance 0) with probability density
+ *    (independently per pair; for more than GEOMETRIC_ABOVE ops by
+ *    geometric jumps, so that a million-op graph takes O(ops + edges));
  *  - floor(back_edges*N) loop-carried edges, plus one with probability the
  *    fractional part, from v to u (u <= v, self-loops allowed), distance in
  *    [1, max_dist].
@@ -30,6 +32,11 @@ void twill_random_opts_default(twill_random_opts *o) {
   o->gaps = false;
   o->seed = 1;
 }
+
+/* Up to this many ops every pair u < v draws its own Bernoulli trial (no
+ * libm involved, so the graph is bit-identical everywhere); above it the
+ * gaps between forward edges are drawn geometrically with log1p(). */
+#define GEOMETRIC_ABOVE 2048
 
 typedef struct rng {
   unsigned long long s;
@@ -96,11 +103,28 @@ twill_graph *twill_graph_random(const twill_random_opts *o) {
         goto fail;
     }
   }
-  for (int u = 0; u < nodes; u++)
-    for (int v = u + 1; v < nodes; v++)
-      if (unit_real(&r) < density &&
-          twill_graph_add_edge(g, u, v, g->ops[u].lat, 0) < 0)
-        goto fail;
+  if (nodes <= GEOMETRIC_ABOVE || density >= 1) {
+    for (int u = 0; u < nodes; u++)
+      for (int v = u + 1; v < nodes; v++)
+        if (unit_real(&r) < density &&
+            twill_graph_add_edge(g, u, v, g->ops[u].lat, 0) < 0)
+          goto fail;
+  } else if (density > 0) {
+    /* Large graphs: jump from one edge to the next by a geometric number of
+     * skipped pairs (same distribution, O(nodes + edges) draws). */
+    double l1p = log1p(-density);
+    for (int u = 0; u < nodes; u++) {
+      long v = u;
+      for (;;) {
+        double skip = floor(log1p(-unit_real(&r)) / l1p);
+        if (!(skip < (double)nodes)) break;
+        v += 1 + (long)skip;
+        if (v >= nodes) break;
+        if (twill_graph_add_edge(g, u, (int)v, g->ops[u].lat, 0) < 0)
+          goto fail;
+      }
+    }
+  }
   double want = back * nodes;
   long nback = (long)floor(want);
   if (unit_real(&r) < want - floor(want)) nback++;

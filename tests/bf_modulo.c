@@ -23,9 +23,11 @@ static int slots_fit(const twill_graph *g, long ii, const long *slot) {
   return 1;
 }
 
-/* Longest-path feasibility of k(d) - k(s) >= w on stages. */
-static int stages_exist(const twill_graph *g, long ii, const long *slot) {
-  long k[16] = {0};
+/* Longest-path feasibility of k(d) - k(s) >= w on stages; the least
+ * stages (k >= 0) are left in k. */
+static int least_stages(const twill_graph *g, long ii, const long *slot,
+                        long *k) {
+  for (int v = 0; v < g->nops; v++) k[v] = 0;
   for (int it = 0; it <= g->nops; it++) {
     int changed = 0;
     for (int i = 0; i < g->nedges; i++) {
@@ -39,6 +41,30 @@ static int stages_exist(const twill_graph *g, long ii, const long *slot) {
     if (!changed) return 1;
   }
   return 0;
+}
+
+static int stages_exist(const twill_graph *g, long ii, const long *slot) {
+  long k[16];
+  return least_stages(g, ii, slot, k);
+}
+
+long bf_modulo_min_len(const twill_graph *g, long ii) {
+  long slot[16] = {0}, k[16], best = -1;
+  int n = g->nops;
+  if (n > 8) return -1;
+  for (;;) {
+    if (slots_fit(g, ii, slot) && least_stages(g, ii, slot, k)) {
+      long len = 0;
+      for (int v = 0; v < n; v++) {
+        long end = slot[v] + ii * k[v] + (g->ops[v].lat > 0 ? g->ops[v].lat : 1);
+        if (end > len) len = end;
+      }
+      if (best < 0 || len < best) best = len;
+    }
+    int i = 0;
+    while (i < n && ++slot[i] == ii) slot[i++] = 0;
+    if (i == n) return best;
+  }
 }
 
 int bf_modulo_feasible(const twill_graph *g, long ii) {

@@ -14,6 +14,10 @@
 
 /* 1 if a modulo schedule exists at I, 0 if not (n <= 8, I^n small). */
 int bf_modulo_feasible(const twill_graph *g, long ii);
+/* Least length L = max_v t(v) + max(lat(v), 1) of a schedule at I, or -1
+ * if none: for each feasible slot vector the least stages (longest paths
+ * from 0) minimize every start time at once. */
+long bf_modulo_min_len(const twill_graph *g, long ii);
 /* Least feasible I in [1, max_ii], or -1 if none. */
 long bf_modulo_min_ii(const twill_graph *g, long max_ii);
 

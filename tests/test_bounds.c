@@ -197,7 +197,7 @@ START_TEST(rec_mii_matches_brute_force) {
     twill_graph *g = twill_graph_new("bf");
     int n = 2 + (int)(rng_next(&r) % 6);
     for (int v = 0; v < n; v++) {
-      char name[8];
+      char name[16];
       snprintf(name, sizeof name, "v%d", v);
       twill_graph_add_op(g, name, 1);
     }

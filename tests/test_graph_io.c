@@ -853,6 +853,34 @@ START_TEST(random_graphs_are_valid_and_round_trip) {
 }
 END_TEST
 
+START_TEST(random_large_graph_density) {
+  /* Above 2048 ops forward edges come by geometric jumps: the count must
+   * match density * n(n-1)/2 = 0.01 * 3000 * 2999 / 2 = 44985 within 5
+   * standard deviations (sqrt(44985 * 0.99) = 211, so +-1055). */
+  twill_random_opts o;
+  twill_random_opts_default(&o);
+  o.nodes = 3000;
+  o.density = 0.01;
+  o.back_edges = 0;
+  o.seed = 5;
+  twill_graph *g = twill_graph_random(&o);
+  ck_assert_ptr_nonnull(g);
+  int fwd = 0;
+  for (int i = 0; i < g->nedges; i++) {
+    ck_assert_int_lt(g->edges[i].src, g->edges[i].dst);
+    ck_assert_int_eq(g->edges[i].dist, 0);
+    if (i > 0 && g->edges[i].src == g->edges[i - 1].src)
+      ck_assert_int_gt(g->edges[i].dst, g->edges[i - 1].dst);
+    fwd++;
+  }
+  ck_assert_int_ge(fwd, 44985 - 1055);
+  ck_assert_int_le(fwd, 44985 + 1055);
+  twill_diag d;
+  ck_assert_int_eq(twill_graph_validate(g, &d), 0);
+  twill_graph_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("graph_io");
   TCase *t = tcase_create("formats");
@@ -875,6 +903,7 @@ static Suite *make_suite(void) {
   tcase_add_test(t, dot_output);
   tcase_add_test(t, random_is_deterministic);
   tcase_add_test(t, random_graphs_are_valid_and_round_trip);
+  tcase_add_test(t, random_large_graph_density);
   suite_add_tcase(s, t);
   return s;
 }

@@ -65,5 +65,6 @@ int twill_cmd_kernels(int argc, char **argv);
 int twill_cmd_bounds(int argc, char **argv);
 int twill_cmd_random(int argc, char **argv);
 int twill_cmd_validate(int argc, char **argv);
+int twill_cmd_check(int argc, char **argv);
 
 #endif

@@ -34,4 +34,82 @@ void twill_ims_opts_default(twill_ims_opts *o);
 int twill_modulo_ims(const twill_graph *g, const twill_ims_opts *o,
                      twill_schedule **out);
 
+/* ---- exact search (Twill phase 1) ---------------------------------------
+ *
+ * For I = MII, MII+1, ...: the modulo-scheduling integer program at fixed I
+ * (core/modulo_ilp.c), minimizing the schedule length L.  The first I whose
+ * program is feasible is I*, and its optimum is the least L at I*.  The
+ * search never goes past the I of the heuristic schedule, which is known to
+ * be feasible.  A limit never reads as infeasibility: the result then says
+ * which I were proven infeasible and gives the best schedule known. */
+
+typedef enum twill_modulo_status {
+  TWILL_MODULO_OPTIMAL = 0, /* I* and L* proven */
+  TWILL_MODULO_LIMIT = 1,   /* time/node limit: best known + proven bounds */
+  TWILL_MODULO_ERROR = 2    /* out of memory or numerical failure */
+} twill_modulo_status;
+
+typedef struct twill_modulo_opts {
+  double time_limit; /* seconds for the whole search; <= 0: none */
+  long node_limit;   /* branch-and-bound nodes per I; <= 0: none */
+  int certify;       /* keep what certificates need */
+} twill_modulo_opts;
+
+typedef struct twill_modulo_try {
+  long ii;
+  int status;        /* TWILL_ILP_* of the program at this I */
+  double seconds;
+  long nodes;
+  char *vipr;        /* with opts.certify: the program's VIPR certificate
+                        (infeasible, or optimal L), NULL if none */
+  size_t vipr_len;
+} twill_modulo_try;
+
+typedef struct twill_modulo_result {
+  twill_modulo_status status;
+  long res_mii, rec_mii, mii;
+  long heuristic_ii;    /* I of the heuristic schedule (an upper bound) */
+  long heuristic_length;/* its L (caps L in the program at that I) */
+  long ii;              /* I of the schedule returned */
+  long ii_lower;        /* no schedule exists below this I (proven) */
+  long length;          /* L of the schedule returned */
+  long length_lower;    /* no schedule at ii is shorter (proven) */
+  twill_schedule *sched;
+  twill_modulo_try *tries;
+  int ntries;
+  long nodes;
+  double seconds;
+} twill_modulo_result;
+
+void twill_modulo_opts_default(twill_modulo_opts *o);
+/* g validated and bound.  Returns 0 (see r->status) or -1 on allocation
+ * failure.  Free r with twill_modulo_result_clear(). */
+int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
+                       twill_modulo_result *r);
+void twill_modulo_result_clear(twill_modulo_result *r);
+
+/* The program at fixed I (exposed for certificates and tests): variables
+ * per op v: slot binaries a[v][s] (s < I), stage k[v], start t[v]; then L.
+ * Upper bounds come from twill_modulo_horizon(), a function of (g, I)
+ * alone so a checker can rebuild the same program. */
+long twill_modulo_horizon(const twill_graph *g, long ii);
+/* Build the program at I (lmax_hint > 0: L <= lmax_hint); NULL on error.
+ * The checker rebuilds exactly this from the kernel. */
+struct twill_ilp *twill_modulo_program(const twill_graph *g, long ii,
+                                       long lmax_hint);
+
+/* Write the certificate of a search run with opts.certify (see
+ * core/cert_modulo.c for the format).  Returns 0, or -1 when the result is
+ * not proven (a limit) or a proof is missing. */
+int twill_modulo_write_cert(const twill_graph *g, const char *arch,
+                            long budget, const twill_modulo_result *r,
+                            FILE *f);
+/* Check a certificate against a kernel (already loaded, bound, and
+ * normalized as the certificate says).  Returns 0 when every claim is
+ * verified, 1 otherwise; a one-line report in msg. */
+int twill_modulo_check_cert(const twill_graph *g, const char *cert,
+                            size_t len, char *msg, size_t msglen);
+
+int twill_cmd_modulo(int argc, char **argv);
+
 #endif

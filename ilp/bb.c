@@ -1,0 +1,440 @@
+/* ilp/bb.c: LP-based branch and bound.
+ *
+ * Internally the problem is  min c'x  (c = -obj when maximizing).
+ * Node selection: best bound (smallest parent LP bound; ties: deeper, then
+ * older), with depth-first dives: after branching, the child on the side the
+ * LP value rounds to is processed next, its sibling goes to the open list.
+ * Each node re-solves the LP from its parent's basis (dual simplex).
+ * Branching: pseudo-costs (product rule) once both directions of a variable
+ * have been observed, most fractional otherwise.  Reduced-cost fixing (not
+ * in certificate mode): at an LP optimum z with incumbent U, a nonbasic
+ * integer x_j at its lower bound l with reduced cost d_j > 0 satisfies
+ * x_j <= l + floor((U - z)/d_j) in every better solution (symmetric at the
+ * upper bound).  Incumbents: rounding of each node's LP solution, and the
+ * dives.  Pruning: LP bound >= U - tol, or >= U - 1 + tol when the objective
+ * is integral (integer coefficients on integer variables only).
+ * Everything is deterministic; the time limit only stops the search.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lp.h"
+#include "model.h"
+
+#define INT_TOL 1e-6
+
+typedef struct node {
+  int rec;         /* tree record */
+  int depth;
+  double bound;    /* LP bound of the parent (minimize form) */
+  double pfrac;    /* distance the branching variable had to move */
+  int nchg;
+  int *cvar;       /* cumulative bound changes from the root */
+  double *clb, *cub;
+  signed char *basis;
+} node;
+
+static void node_free(node *nd) {
+  if (!nd) return;
+  free(nd->cvar); free(nd->clb); free(nd->cub); free(nd->basis);
+  free(nd);
+}
+
+static int add_rec(twill_ilp *m, int parent, int var, int dir, double val) {
+  if (m->nrec == m->reccap) {
+    int nc = m->reccap ? 2 * m->reccap : 64;
+    bb_rec *r = realloc(m->rec, (size_t)nc * sizeof *r);
+    if (!r) return -1;
+    m->rec = r;
+    m->reccap = nc;
+  }
+  bb_rec *r = &m->rec[m->nrec];
+  r->parent = parent;
+  r->var = var;
+  r->dir = dir;
+  r->val = val;
+  r->child[0] = r->child[1] = -1;
+  r->proof = -1;
+  r->farkas = 0;
+  r->y = NULL;
+  if (parent >= 0) m->rec[parent].child[dir] = m->nrec;
+  return m->nrec++;
+}
+
+static int add_hist(twill_ilp *m, double obj, long at) {
+  if (m->nhist == m->hcap) {
+    int nc = m->hcap ? 2 * m->hcap : 16;
+    double *a = realloc(m->hobj, (size_t)nc * sizeof *a);
+    if (!a) return 0;
+    m->hobj = a;
+    long *b = realloc(m->hnode, (size_t)nc * sizeof *b);
+    if (!b) return 0;
+    m->hnode = b;
+    m->hcap = nc;
+  }
+  m->hobj[m->nhist] = obj;
+  m->hnode[m->nhist++] = at;
+  return 1;
+}
+
+/* Is x (n structurals) feasible for rows and bounds within tol?  act gets
+ * the row activities. */
+static int feasible(const twill_ilp *m, const int *cbeg, const int *cidx,
+                    const double *cval, const double *x, double *act) {
+  for (int j = 0; j < m->n; j++) {
+    double t = 1e-6 * (1 + fabs(x[j]));
+    if (x[j] < m->vlb[j] - t || x[j] > m->vub[j] + t) return 0;
+    if (m->vtype[j] != TWILL_ILP_CONTINUOUS && fabs(x[j] - round(x[j])) > INT_TOL) return 0;
+  }
+  memset(act, 0, (size_t)m->m * sizeof(double));
+  for (int j = 0; j < m->n; j++)
+    for (int p = cbeg[j]; p < cbeg[j + 1]; p++) act[cidx[p]] += cval[p] * x[j];
+  for (int i = 0; i < m->m; i++) {
+    double t = 1e-6 * (1 + fabs(act[i]));
+    if (act[i] < m->rlo[i] - t || act[i] > m->rhi[i] + t) return 0;
+  }
+  return 1;
+}
+
+twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
+  double t0 = lps_clock();
+  double deadline = m->time_limit > 0 ? t0 + m->time_limit : 0;
+  int n = m->n, mr = m->m, N = n + mr;
+  int *cbeg = NULL, *cidx = NULL;
+  double *cval = NULL;
+  twill_ilp_status result = TWILL_ILP_ERROR;
+  double sgn = m->maximize ? -1.0 : 1.0;
+  double *c = calloc((size_t)n + 1, sizeof(double));
+  double *lb = calloc((size_t)N + 1, sizeof(double));
+  double *ub = calloc((size_t)N + 1, sizeof(double));
+  double *x = calloc((size_t)N + 1, sizeof(double));
+  double *xr = calloc((size_t)n + 1, sizeof(double));
+  double *act = calloc((size_t)mr + 1, sizeof(double));
+  double *dred = calloc((size_t)n + 1, sizeof(double));
+  double *pc = calloc(2 * (size_t)n + 1, sizeof(double));
+  int *pcn = calloc(2 * (size_t)n + 1, sizeof(int));
+  signed char *basis = calloc((size_t)N + 1, 1);
+  node **open = NULL;
+  int nopen = 0, opencap = 0;
+  lp_solver *lp = NULL;
+  node *cur = NULL;
+  if (!c || !lb || !ub || !x || !xr || !act || !dred || !pc || !pcn || !basis ||
+      !ilp_build_csc(m, &cbeg, &cidx, &cval))
+    goto done;
+  int nint = 0, objint = 1;
+  for (int j = 0; j < n; j++) {
+    c[j] = sgn * m->obj[j];
+    lb[j] = m->vlb[j];
+    ub[j] = m->vub[j];
+    if (m->vtype[j] != TWILL_ILP_CONTINUOUS) {
+      nint++;
+      lb[j] = ceil(lb[j] - INT_TOL);
+      ub[j] = floor(ub[j] + INT_TOL);
+      if (c[j] != round(c[j])) objint = 0;
+    } else if (c[j] != 0) {
+      objint = 0;
+    }
+  }
+  for (int i = 0; i < mr; i++) {
+    lb[n + i] = m->rlo[i];
+    ub[n + i] = m->rhi[i];
+  }
+  for (int j = 0; j < N; j++)
+    if (lb[j] > ub[j] || lb[j] == HUGE_VAL || ub[j] == -HUGE_VAL) {
+      result = TWILL_ILP_INFEASIBLE;
+      m->stats.best_bound = HUGE_VAL;
+      goto done;
+    }
+  lp_input in = {mr, n, cbeg, cidx, cval, c, lb, ub};
+  lp = lps_new(&in);
+  if (!lp) goto done;
+
+  double inc = HUGE_VAL; /* incumbent, minimize form */
+  int incomplete = 0, unbounded = 0;
+  long nodes = 0;
+  cur = calloc(1, sizeof *cur);
+  if (!cur) goto done;
+  cur->bound = -HUGE_VAL;
+  cur->rec = add_rec(m, -1, -1, 0, 0);
+  if (cur->rec < 0) goto done;
+  double root_bound = -HUGE_VAL;
+  double global_bound = -HUGE_VAL;
+
+  while (cur || nopen) {
+    if (!cur) {
+      /* best bound from the open list */
+      int bi = 0;
+      for (int k = 1; k < nopen; k++) {
+        node *a = open[k], *b = open[bi];
+        if (a->bound < b->bound || (a->bound == b->bound && (a->depth > b->depth ||
+            (a->depth == b->depth && a->rec < b->rec))))
+          bi = k;
+      }
+      cur = open[bi];
+      open[bi] = open[--nopen];
+    }
+    double cutoff = inc < HUGE_VAL ? (objint ? inc - 1 + 1e-6 : inc - 1e-9 * (1 + fabs(inc))) : HUGE_VAL;
+    if (cur->bound >= cutoff) {
+      /* pruned by the parent's bound: the parent's multipliers prove it */
+      int par = m->rec[cur->rec].parent;
+      m->rec[cur->rec].proof = par;
+      node_free(cur);
+      cur = NULL;
+      continue;
+    }
+    if ((m->node_limit > 0 && nodes >= m->node_limit) ||
+        (deadline > 0 && lps_clock() > deadline)) {
+      incomplete = 1;
+      if (cur->bound < global_bound || global_bound == -HUGE_VAL) global_bound = cur->bound;
+      node_free(cur);
+      cur = NULL;
+      while (nopen) {
+        node *o = open[--nopen];
+        if (o->bound < global_bound) global_bound = o->bound;
+        node_free(o);
+      }
+      break;
+    }
+    /* install the node's bounds */
+    for (int j = 0; j < n; j++) {
+      if (m->vtype[j] == TWILL_ILP_CONTINUOUS) continue;
+      double nl = lb[j], nu = ub[j];
+      for (int k = 0; k < cur->nchg; k++)
+        if (cur->cvar[k] == j) { nl = cur->clb[k]; nu = cur->cub[k]; }
+      double ol, ou;
+      lps_get_bounds(lp, j, &ol, &ou);
+      if (ol != nl || ou != nu) lps_set_bounds(lp, j, nl, nu);
+    }
+    if (cur->basis) lps_set_basis(lp, cur->basis);
+    nodes++;
+    if (cur->depth > m->stats.depth_max) m->stats.depth_max = cur->depth;
+    int st = lps_solve(lp, deadline);
+    bb_rec *rec = &m->rec[cur->rec];
+    if (getenv("TWILL_ILP_DEBUG") && st != LPS_OPTIMAL) fprintf(stderr, "node %ld lp status %d\n", nodes, st);
+    if (st == LPS_LIMIT || st == LPS_ERROR) {
+      incomplete = 1;
+      if (cur->bound < global_bound || global_bound == -HUGE_VAL) global_bound = cur->bound;
+      if (st == LPS_ERROR && !m->nhist) result = TWILL_ILP_ERROR;
+      node_free(cur);
+      cur = NULL;
+      if (st == LPS_LIMIT) {
+        while (nopen) {
+          node *o = open[--nopen];
+          if (o->bound < global_bound) global_bound = o->bound;
+          node_free(o);
+        }
+        break;
+      }
+      continue;
+    }
+    if (st == LPS_UNBOUNDED) {
+      unbounded = 1;
+      node_free(cur);
+      cur = NULL;
+      break;
+    }
+    if (st == LPS_INFEASIBLE) {
+      if (m->certify) {
+        rec->y = malloc((size_t)(mr ? mr : 1) * sizeof(double));
+        if (rec->y) lps_get_farkas(lp, rec->y);
+        rec->farkas = 1;
+      }
+      rec->proof = cur->rec;
+      if (nodes == 1) root_bound = HUGE_VAL;
+      node_free(cur);
+      cur = NULL;
+      continue;
+    }
+    double z = lps_obj(lp);
+    if (nodes == 1) root_bound = z;
+    lps_get_x(lp, x);
+    if (m->certify) {
+      rec->y = malloc((size_t)(mr ? mr : 1) * sizeof(double));
+      if (rec->y) lps_get_dual(lp, rec->y, NULL);
+    }
+    /* pseudo-cost update: objective degradation per unit of movement */
+    if (rec->var >= 0 && cur->bound > -HUGE_VAL && cur->pfrac > 0) {
+      double deg = z - cur->bound;
+      pc[2 * rec->var + rec->dir] += (deg > 0 ? deg : 0) / cur->pfrac;
+      pcn[2 * rec->var + rec->dir]++;
+    }
+    if (z >= cutoff) {
+      rec->proof = cur->rec;
+      node_free(cur);
+      cur = NULL;
+      continue;
+    }
+    /* fractional variables */
+    int bj = -1;
+    double bscore = -1;
+    int anyfrac = 0;
+    for (int j = 0; j < n; j++) {
+      if (m->vtype[j] == TWILL_ILP_CONTINUOUS) continue;
+      double v = x[j], f = v - floor(v);
+      if (f < INT_TOL || f > 1 - INT_TOL) continue;
+      anyfrac = 1;
+      double score;
+      if (pcn[2 * j] && pcn[2 * j + 1]) {
+        double dn = pc[2 * j] / pcn[2 * j] * f, upc = pc[2 * j + 1] / pcn[2 * j + 1] * (1 - f);
+        score = 1.0 + (dn > 1e-6 ? dn : 1e-6) * (upc > 1e-6 ? upc : 1e-6);
+      } else {
+        score = (f < 1 - f ? f : 1 - f); /* most fractional, in [0, 0.5] */
+      }
+      if (score > bscore) { bscore = score; bj = j; }
+    }
+    if (!anyfrac) {
+      /* integral LP optimum: new incumbent */
+      for (int j = 0; j < n; j++)
+        xr[j] = m->vtype[j] == TWILL_ILP_CONTINUOUS ? x[j] : round(x[j]);
+      if (z < inc) {
+        inc = z;
+        free(m->sol);
+        m->sol = malloc((size_t)(n ? n : 1) * sizeof(double));
+        if (!m->sol) goto done;
+        memcpy(m->sol, xr, (size_t)n * sizeof(double));
+        m->has_sol = 1;
+        if (!add_hist(m, sgn * inc + m->c0, nodes)) goto done;
+      }
+      rec->proof = cur->rec;
+      node_free(cur);
+      cur = NULL;
+      continue;
+    }
+    /* rounding heuristic */
+    for (int j = 0; j < n; j++)
+      xr[j] = m->vtype[j] == TWILL_ILP_CONTINUOUS ? x[j] : round(x[j]);
+    if (feasible(m, cbeg, cidx, cval, xr, act)) {
+      double zr = 0;
+      for (int j = 0; j < n; j++) zr += c[j] * xr[j];
+      if (zr < inc - 1e-9 * (1 + fabs(zr))) {
+        inc = zr;
+        free(m->sol);
+        m->sol = malloc((size_t)(n ? n : 1) * sizeof(double));
+        if (!m->sol) goto done;
+        memcpy(m->sol, xr, (size_t)n * sizeof(double));
+        m->has_sol = 1;
+        if (!add_hist(m, sgn * inc + m->c0, nodes)) goto done;
+        cutoff = objint ? inc - 1 + 1e-6 : inc - 1e-9 * (1 + fabs(inc));
+        if (z >= cutoff) {
+          rec->proof = cur->rec;
+          node_free(cur);
+          cur = NULL;
+          continue;
+        }
+      }
+    }
+    /* reduced-cost fixing, inherited by both children */
+    lps_get_basis(lp, basis);
+    if (!m->certify && inc < HUGE_VAL) {
+      lps_get_dual(lp, NULL, dred);
+      double gap = inc - z;
+      for (int j = 0; j < n; j++) {
+        if (m->vtype[j] == TWILL_ILP_CONTINUOUS || basis[j] == 0) continue;
+        double l, u;
+        lps_get_bounds(lp, j, &l, &u);
+        double nl = l, nu = u;
+        if (basis[j] == 1 && dred[j] > 1e-7 && u - l > gap / dred[j] + 1e-9)
+          nu = l + floor(gap / dred[j] + 1e-9);
+        else if (basis[j] == 2 && dred[j] < -1e-7 && u - l > gap / -dred[j] + 1e-9)
+          nl = u - floor(gap / -dred[j] + 1e-9);
+        if (nl == l && nu == u) continue;
+        int *cv = realloc(cur->cvar, (size_t)(cur->nchg + 1) * sizeof(int));
+        if (!cv) goto done;
+        cur->cvar = cv;
+        double *cl = realloc(cur->clb, (size_t)(cur->nchg + 1) * sizeof(double));
+        if (!cl) goto done;
+        cur->clb = cl;
+        double *cu = realloc(cur->cub, (size_t)(cur->nchg + 1) * sizeof(double));
+        if (!cu) goto done;
+        cur->cub = cu;
+        cur->cvar[cur->nchg] = j;
+        cur->clb[cur->nchg] = nl;
+        cur->cub[cur->nchg++] = nu;
+      }
+    }
+    /* branch on bj */
+    double v = x[bj];
+    double f = v - floor(v);
+    node *kid[2] = {NULL, NULL};
+    for (int dir = 0; dir < 2; dir++) {
+      node *k = calloc(1, sizeof *k);
+      if (!k) goto done;
+      kid[dir] = k;
+      k->depth = cur->depth + 1;
+      k->bound = z;
+      k->pfrac = dir ? ceil(v) - v : v - floor(v);
+      k->rec = add_rec(m, cur->rec, bj, dir, dir ? ceil(v) : floor(v));
+      rec = &m->rec[cur->rec];
+      k->nchg = cur->nchg + 1;
+      k->cvar = malloc((size_t)k->nchg * sizeof(int));
+      k->clb = malloc((size_t)k->nchg * sizeof(double));
+      k->cub = malloc((size_t)k->nchg * sizeof(double));
+      k->basis = malloc((size_t)N);
+      if (k->rec < 0 || !k->cvar || !k->clb || !k->cub || !k->basis) {
+        node_free(kid[0]);
+        node_free(kid[1]);
+        goto done;
+      }
+      if (cur->nchg) {
+        memcpy(k->cvar, cur->cvar, (size_t)cur->nchg * sizeof(int));
+        memcpy(k->clb, cur->clb, (size_t)cur->nchg * sizeof(double));
+        memcpy(k->cub, cur->cub, (size_t)cur->nchg * sizeof(double));
+      }
+      double l, u;
+      lps_get_bounds(lp, bj, &l, &u);
+      for (int t = 0; t < cur->nchg; t++)
+        if (cur->cvar[t] == bj) { l = cur->clb[t]; u = cur->cub[t]; }
+      if (dir) l = ceil(v);
+      else u = floor(v);
+      k->cvar[cur->nchg] = bj;
+      k->clb[cur->nchg] = l;
+      k->cub[cur->nchg] = u;
+      memcpy(k->basis, basis, (size_t)N);
+    }
+    int first = f < 0.5 ? 0 : 1;
+    if (nopen == opencap) {
+      int nc = opencap ? 2 * opencap : 64;
+      node **o = realloc(open, (size_t)nc * sizeof *o);
+      if (!o) { node_free(kid[0]); node_free(kid[1]); goto done; }
+      open = o;
+      opencap = nc;
+    }
+    open[nopen++] = kid[1 - first];
+    node_free(cur);
+    cur = kid[first];
+  }
+  m->stats.nodes = nodes;
+  m->complete = !incomplete && !unbounded;
+  if (unbounded) {
+    result = TWILL_ILP_UNBOUNDED;
+  } else if (incomplete) {
+    result = TWILL_ILP_LIMIT;
+    m->stats.best_bound = sgn * (global_bound > -HUGE_VAL ? (inc < global_bound ? inc : global_bound) : root_bound) + m->c0;
+  } else if (inc < HUGE_VAL) {
+    result = TWILL_ILP_OPTIMAL;
+    m->stats.best_bound = sgn * inc + m->c0;
+  } else {
+    result = TWILL_ILP_INFEASIBLE;
+    m->stats.best_bound = sgn * HUGE_VAL;
+  }
+  if (m->has_sol) {
+    m->objval = 0;
+    for (int j = 0; j < n; j++) m->objval += m->obj[j] * m->sol[j];
+    m->objval += m->c0;
+    double bb = m->stats.best_bound;
+    m->stats.gap = isinf(bb) ? HUGE_VAL : fabs(m->objval - bb) / fmax(1.0, fabs(m->objval));
+  }
+  m->stats.incumbents = m->nhist;
+done:
+  if (lp) m->stats.lp_iterations = lps_iterations(lp);
+  m->stats.seconds = lps_clock() - t0;
+  node_free(cur);
+  for (int k = 0; k < nopen; k++) node_free(open[k]);
+  free(open);
+  lps_free(lp);
+  free(cbeg); free(cidx); free(cval); free(c); free(lb); free(ub); free(x);
+  free(xr); free(act); free(dred); free(pc); free(pcn); free(basis);
+  return result;
+}

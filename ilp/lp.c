@@ -1,0 +1,812 @@
+/* ilp/lp.c: bounded revised simplex, primal (phase 1/2) and dual.
+ *
+ * Notation (scaled problem, see lp.h):  [A -I] z = 0, z = (x, s),
+ * lb <= z <= ub.  B is the basis matrix (columns head[0..m-1]); N the rest.
+ *   x_B = -B^{-1} N z_N                                (basic values)
+ *   y   = B^{-T} c_B,  d_j = c_j - y'a_j               (duals, reduced costs)
+ * For a logical n+i the column is -e_i, so d_{n+i} = y_i.
+ * Optimality (minimize): d_j >= 0 at lower, d_j <= 0 at upper, d_j = 0 free.
+ *
+ * Factorization: P B = L U computed in a dense m x m workspace with partial
+ * pivoting, stored as sparse columns; updates B_k = B_0 E_1 ... E_k in
+ * product form (E_t the identity with column r replaced by alpha = B^{-1}a_q),
+ * refactorized every REFACTOR updates.
+ */
+#include "lp.h"
+
+#include <assert.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define REFACTOR 100
+#define TOL_P 1e-9   /* primal feasibility (scaled) */
+#define TOL_D 1e-9   /* dual feasibility (scaled) */
+#define TOL_PIV 1e-9 /* smallest pivot accepted in ratio tests */
+#define TOL_SING 1e-10
+
+enum { B_BASIC = 0, B_LOWER = 1, B_UPPER = 2, B_FREE = 3, B_FIXED = 4 };
+
+struct lp_solver {
+  int m, n, N;
+  int *cbeg, *cidx;
+  double *cval;
+  double *cs, *rs;      /* column and row scale factors (powers of 2) */
+  double *cost, *pcost; /* scaled costs, perturbed costs in use */
+  double *lb, *ub, *x;  /* scaled, N */
+  signed char *st;
+  int *head, *pos;
+  /* factor */
+  double *W;
+  int *prow;
+  int *lbeg, *lidx, *ubeg, *uidx;
+  double *lval, *uval, *udiag;
+  int lcap, ucap;
+  int neta, *er, *ebeg, *eidx, ecap;
+  double *eval, *epiv;
+  int need_factor;
+  /* work */
+  double *y, *d, *wa, *wb, *farkas;
+  long iters;
+  int status;
+  int perturbed;
+  uint64_t rng;
+};
+
+double lps_clock(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void *xcalloc(size_t n, size_t sz) { return calloc(n ? n : 1, sz); }
+
+void lps_free(lp_solver *s) {
+  if (!s) return;
+  free(s->cbeg); free(s->cidx); free(s->cval); free(s->cs); free(s->rs);
+  free(s->cost); free(s->pcost); free(s->lb); free(s->ub); free(s->x);
+  free(s->st); free(s->head); free(s->pos); free(s->W); free(s->prow);
+  free(s->lbeg); free(s->lidx); free(s->ubeg); free(s->uidx); free(s->lval);
+  free(s->uval); free(s->udiag); free(s->er); free(s->ebeg); free(s->eidx);
+  free(s->eval); free(s->epiv); free(s->y); free(s->d); free(s->wa);
+  free(s->wb); free(s->farkas);
+  free(s);
+}
+
+static double nb_value(const lp_solver *s, int j) {
+  switch (s->st[j]) {
+  case B_LOWER: case B_FIXED: return s->lb[j];
+  case B_UPPER: return s->ub[j];
+  case B_FREE: return 0.0;
+  default: return s->x[j];
+  }
+}
+
+/* Nonbasic status for variable j given its bounds, keeping `pref` if it is
+ * still valid. */
+static signed char nb_status(const lp_solver *s, int j, int pref) {
+  double l = s->lb[j], u = s->ub[j];
+  if (l == u) return B_FIXED;
+  if (pref == B_UPPER && u < HUGE_VAL) return B_UPPER;
+  if (pref == B_LOWER && l > -HUGE_VAL) return B_LOWER;
+  if (l > -HUGE_VAL) return B_LOWER;
+  if (u < HUGE_VAL) return B_UPPER;
+  return B_FREE;
+}
+
+static void scale(lp_solver *s) {
+  int m = s->m, n = s->n;
+  double *rmin = xcalloc((size_t)m, sizeof *rmin), *rmax = xcalloc((size_t)m, sizeof *rmax);
+  for (int i = 0; i < m; i++) s->rs[i] = 1.0;
+  for (int j = 0; j < n; j++) s->cs[j] = 1.0;
+  if (!rmin || !rmax) { free(rmin); free(rmax); return; }
+  for (int pass = 0; pass < 6; pass++) {
+    for (int i = 0; i < m; i++) { rmin[i] = HUGE_VAL; rmax[i] = 0; }
+    for (int j = 0; j < n; j++)
+      for (int k = s->cbeg[j]; k < s->cbeg[j + 1]; k++) {
+        double a = fabs(s->cval[k]) * s->cs[j];
+        if (a == 0) continue;
+        int i = s->cidx[k];
+        if (a < rmin[i]) rmin[i] = a;
+        if (a > rmax[i]) rmax[i] = a;
+      }
+    for (int i = 0; i < m; i++)
+      if (rmax[i] > 0) s->rs[i] = 1.0 / sqrt(rmin[i] * rmax[i]);
+    for (int j = 0; j < n; j++) {
+      double mn = HUGE_VAL, mx = 0;
+      for (int k = s->cbeg[j]; k < s->cbeg[j + 1]; k++) {
+        double a = fabs(s->cval[k]) * s->rs[s->cidx[k]];
+        if (a == 0) continue;
+        if (a < mn) mn = a;
+        if (a > mx) mx = a;
+      }
+      if (mx > 0) s->cs[j] = 1.0 / sqrt(mn * mx);
+    }
+  }
+  /* powers of two: scaling is then exact */
+  for (int i = 0; i < m; i++) s->rs[i] = exp2(round(log2(s->rs[i])));
+  for (int j = 0; j < n; j++) s->cs[j] = exp2(round(log2(s->cs[j])));
+  for (int j = 0; j < n; j++)
+    for (int k = s->cbeg[j]; k < s->cbeg[j + 1]; k++)
+      s->cval[k] *= s->rs[s->cidx[k]] * s->cs[j];
+  free(rmin);
+  free(rmax);
+}
+
+lp_solver *lps_new(const lp_input *in) {
+  lp_solver *s = calloc(1, sizeof *s);
+  if (!s) return NULL;
+  int m = in->m, n = in->n, N = m + n, nz = in->cbeg[n];
+  s->m = m; s->n = n; s->N = N;
+  s->cbeg = xcalloc((size_t)n + 1, sizeof(int));
+  s->cidx = xcalloc((size_t)nz, sizeof(int));
+  s->cval = xcalloc((size_t)nz, sizeof(double));
+  s->cs = xcalloc((size_t)n, sizeof(double));
+  s->rs = xcalloc((size_t)m, sizeof(double));
+  s->cost = xcalloc((size_t)N, sizeof(double));
+  s->pcost = xcalloc((size_t)N, sizeof(double));
+  s->lb = xcalloc((size_t)N, sizeof(double));
+  s->ub = xcalloc((size_t)N, sizeof(double));
+  s->x = xcalloc((size_t)N, sizeof(double));
+  s->st = xcalloc((size_t)N, 1);
+  s->head = xcalloc((size_t)m, sizeof(int));
+  s->pos = xcalloc((size_t)N, sizeof(int));
+  s->W = xcalloc((size_t)m * (size_t)m, sizeof(double));
+  s->prow = xcalloc((size_t)m, sizeof(int));
+  s->lbeg = xcalloc((size_t)m + 1, sizeof(int));
+  s->ubeg = xcalloc((size_t)m + 1, sizeof(int));
+  s->udiag = xcalloc((size_t)m, sizeof(double));
+  s->lcap = s->ucap = 4 * m + 16;
+  s->lidx = xcalloc((size_t)s->lcap, sizeof(int));
+  s->uidx = xcalloc((size_t)s->ucap, sizeof(int));
+  s->lval = xcalloc((size_t)s->lcap, sizeof(double));
+  s->uval = xcalloc((size_t)s->ucap, sizeof(double));
+  s->er = xcalloc(REFACTOR + 1, sizeof(int));
+  s->epiv = xcalloc(REFACTOR + 1, sizeof(double));
+  s->ebeg = xcalloc(REFACTOR + 2, sizeof(int));
+  s->ecap = 4 * m + 16;
+  s->eidx = xcalloc((size_t)s->ecap, sizeof(int));
+  s->eval = xcalloc((size_t)s->ecap, sizeof(double));
+  s->y = xcalloc((size_t)m, sizeof(double));
+  s->d = xcalloc((size_t)N, sizeof(double));
+  s->wa = xcalloc((size_t)m, sizeof(double));
+  s->wb = xcalloc((size_t)m, sizeof(double));
+  s->farkas = xcalloc((size_t)m, sizeof(double));
+  if (!s->cbeg || !s->cidx || !s->cval || !s->cs || !s->rs || !s->cost ||
+      !s->pcost || !s->lb || !s->ub || !s->x || !s->st || !s->head ||
+      !s->pos || !s->W || !s->prow || !s->lbeg || !s->ubeg || !s->udiag ||
+      !s->lidx || !s->uidx || !s->lval || !s->uval || !s->er || !s->epiv ||
+      !s->ebeg || !s->eidx || !s->eval || !s->y || !s->d || !s->wa ||
+      !s->wb || !s->farkas) {
+    lps_free(s);
+    return NULL;
+  }
+  memcpy(s->cbeg, in->cbeg, ((size_t)n + 1) * sizeof(int));
+  memcpy(s->cidx, in->cidx, (size_t)nz * sizeof(int));
+  memcpy(s->cval, in->cval, (size_t)nz * sizeof(double));
+  scale(s);
+  for (int j = 0; j < n; j++) {
+    s->cost[j] = in->c[j] * s->cs[j];
+    s->lb[j] = in->lb[j] / s->cs[j];
+    s->ub[j] = in->ub[j] / s->cs[j];
+  }
+  for (int i = 0; i < m; i++) {
+    s->lb[n + i] = in->lb[n + i] * s->rs[i];
+    s->ub[n + i] = in->ub[n + i] * s->rs[i];
+  }
+  memcpy(s->pcost, s->cost, (size_t)N * sizeof(double));
+  /* slack basis */
+  for (int j = 0; j < n; j++) {
+    s->st[j] = nb_status(s, j, B_LOWER);
+    s->pos[j] = -1;
+    s->x[j] = nb_value(s, j);
+  }
+  for (int i = 0; i < m; i++) {
+    s->st[n + i] = B_BASIC;
+    s->head[i] = n + i;
+    s->pos[n + i] = i;
+  }
+  s->need_factor = 1;
+  s->rng = 0x9E3779B97F4A7C15ull;
+  return s;
+}
+
+/* ---- factorization ------------------------------------------------------ */
+
+static int grow(void **p, int *cap, int need, size_t sz) {
+  if (need <= *cap) return 1;
+  int nc = *cap;
+  while (nc < need) nc *= 2;
+  void *q = realloc(*p, (size_t)nc * sz);
+  if (!q) return 0;
+  *p = q;
+  *cap = nc;
+  return 1;
+}
+
+static int grow2(int **ip, double **vp, int *cap, int need) {
+  if (need <= *cap) return 1;
+  int c1 = *cap, c2 = *cap;
+  if (!grow((void **)ip, &c1, need, sizeof(int))) return 0;
+  if (!grow((void **)vp, &c2, need, sizeof(double))) return 0;
+  *cap = c1;
+  return 1;
+}
+
+/* Set variable j nonbasic after it left the basis with value v. */
+static void make_nonbasic(lp_solver *s, int j, double v) {
+  int pref = B_LOWER;
+  if (s->ub[j] < HUGE_VAL && (s->lb[j] == -HUGE_VAL || fabs(v - s->ub[j]) < fabs(v - s->lb[j])))
+    pref = B_UPPER;
+  s->st[j] = nb_status(s, j, pref);
+  s->pos[j] = -1;
+  s->x[j] = nb_value(s, j);
+}
+
+static int factor(lp_solver *s) {
+  int m = s->m, n = s->n;
+  double *W = s->W;
+  memset(W, 0, (size_t)m * (size_t)m * sizeof(double));
+  for (int k = 0; k < m; k++) {
+    int j = s->head[k];
+    double *col = W + (size_t)k * m;
+    if (j >= n) col[j - n] = -1.0;
+    else
+      for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) col[s->cidx[p]] += s->cval[p];
+  }
+  for (int i = 0; i < m; i++) s->prow[i] = i;
+  int *list = malloc((size_t)(m > 0 ? m : 1) * sizeof(int));
+  if (!list) return 0;
+  for (int k = 0; k < m; k++) {
+    double *ck = W + (size_t)k * m;
+    int p = -1;
+    double best = 0;
+    for (int i = k; i < m; i++)
+      if (fabs(ck[i]) > best) { best = fabs(ck[i]); p = i; }
+    if (best < TOL_SING) {
+      /* singular: replace column k by the logical of the row at position k
+       * (its transformed column is -e_k, see the note in ilp/lp.h) */
+      int old = s->head[k];
+      int nl = n + s->prow[k];
+      for (int i = 0; i < m; i++) ck[i] = 0;
+      ck[k] = -1.0;
+      s->head[k] = nl;
+      s->pos[nl] = k;
+      s->st[nl] = B_BASIC;
+      make_nonbasic(s, old, s->x[old]);
+      p = k;
+    }
+    if (p != k) {
+      for (int j = 0; j < m; j++) {
+        double t = W[(size_t)j * m + k];
+        W[(size_t)j * m + k] = W[(size_t)j * m + p];
+        W[(size_t)j * m + p] = t;
+      }
+      int t = s->prow[k]; s->prow[k] = s->prow[p]; s->prow[p] = t;
+    }
+    double piv = ck[k];
+    int nl = 0;
+    for (int i = k + 1; i < m; i++)
+      if (ck[i] != 0) { ck[i] /= piv; list[nl++] = i; }
+    if (!nl) continue;
+    for (int j = k + 1; j < m; j++) {
+      double *cj = W + (size_t)j * m;
+      double f = cj[k];
+      if (f == 0) continue;
+      for (int t = 0; t < nl; t++) cj[list[t]] -= ck[list[t]] * f;
+    }
+  }
+  free(list);
+  /* extract L (below diagonal) and U (above) as sparse columns */
+  int nlz = 0, nuz = 0;
+  for (int k = 0; k < m; k++) {
+    double *ck = W + (size_t)k * m;
+    s->lbeg[k] = nlz;
+    s->ubeg[k] = nuz;
+    for (int i = 0; i < k; i++)
+      if (ck[i] != 0) {
+        if (!grow2(&s->uidx, &s->uval, &s->ucap, nuz + 1)) return 0;
+        s->uidx[nuz] = i; s->uval[nuz++] = ck[i];
+      }
+    s->udiag[k] = ck[k];
+    for (int i = k + 1; i < m; i++)
+      if (ck[i] != 0) {
+        if (!grow2(&s->lidx, &s->lval, &s->lcap, nlz + 1)) return 0;
+        s->lidx[nlz] = i; s->lval[nlz++] = ck[i];
+      }
+  }
+  s->lbeg[m] = nlz;
+  s->ubeg[m] = nuz;
+  s->neta = 0;
+  s->ebeg[0] = 0;
+  s->need_factor = 0;
+  return 1;
+}
+
+/* v (indexed by row) := B^{-1} v (indexed by basis position). */
+static void ftran(lp_solver *s, double *v) {
+  int m = s->m;
+  double *t = s->wb;
+  for (int k = 0; k < m; k++) t[k] = v[s->prow[k]];
+  for (int k = 0; k < m; k++) {
+    double tk = t[k];
+    if (tk == 0) continue;
+    for (int p = s->lbeg[k]; p < s->lbeg[k + 1]; p++) t[s->lidx[p]] -= s->lval[p] * tk;
+  }
+  for (int k = m - 1; k >= 0; k--) {
+    if (t[k] == 0) continue;
+    double tk = t[k] /= s->udiag[k];
+    for (int p = s->ubeg[k]; p < s->ubeg[k + 1]; p++) t[s->uidx[p]] -= s->uval[p] * tk;
+  }
+  for (int e = 0; e < s->neta; e++) {
+    int r = s->er[e];
+    double tr = t[r];
+    if (tr == 0) continue;
+    tr /= s->epiv[e];
+    for (int p = s->ebeg[e]; p < s->ebeg[e + 1]; p++) t[s->eidx[p]] -= s->eval[p] * tr;
+    t[r] = tr;
+  }
+  memcpy(v, t, (size_t)m * sizeof(double));
+}
+
+/* v (indexed by basis position) := B^{-T} v (indexed by row). */
+static void btran(lp_solver *s, double *v) {
+  int m = s->m;
+  for (int e = s->neta - 1; e >= 0; e--) {
+    int r = s->er[e];
+    double sum = v[r];
+    for (int p = s->ebeg[e]; p < s->ebeg[e + 1]; p++) sum -= s->eval[p] * v[s->eidx[p]];
+    v[r] = sum / s->epiv[e];
+  }
+  for (int k = 0; k < m; k++) {
+    double sum = v[k];
+    for (int p = s->ubeg[k]; p < s->ubeg[k + 1]; p++) sum -= s->uval[p] * v[s->uidx[p]];
+    v[k] = sum / s->udiag[k];
+  }
+  for (int k = m - 1; k >= 0; k--) {
+    double sum = v[k];
+    for (int p = s->lbeg[k]; p < s->lbeg[k + 1]; p++) sum -= s->lval[p] * v[s->lidx[p]];
+    v[k] = sum;
+  }
+  double *t = s->wb;
+  for (int k = 0; k < m; k++) t[s->prow[k]] = v[k];
+  memcpy(v, t, (size_t)m * sizeof(double));
+}
+
+/* Replace the basic variable at position r by q; alpha = B^{-1} a_q. */
+static int basis_change(lp_solver *s, int r, int q, const double *alpha) {
+  int m = s->m;
+  int e = s->neta;
+  int base = s->ebeg[e], cnt = 0;
+  for (int i = 0; i < m; i++)
+    if (i != r && alpha[i] != 0) cnt++;
+  if (!grow2(&s->eidx, &s->eval, &s->ecap, base + cnt)) return 0;
+  for (int i = 0; i < m; i++)
+    if (i != r && alpha[i] != 0) { s->eidx[base] = i; s->eval[base++] = alpha[i]; }
+  s->er[e] = r;
+  s->epiv[e] = alpha[r];
+  s->ebeg[e + 1] = base;
+  s->neta = e + 1;
+  s->head[r] = q;
+  s->pos[q] = r;
+  s->st[q] = B_BASIC;
+  if (s->neta >= REFACTOR) s->need_factor = 1;
+  return 1;
+}
+
+/* Load column j of [A -I] into dense v (row indexed). */
+static void load_col(const lp_solver *s, int j, double *v) {
+  memset(v, 0, (size_t)s->m * sizeof(double));
+  if (j >= s->n) v[j - s->n] = -1.0;
+  else
+    for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) v[s->cidx[p]] = s->cval[p];
+}
+
+static double dot_col(const lp_solver *s, int j, const double *y) {
+  if (j >= s->n) return -y[j - s->n];
+  double sum = 0;
+  for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) sum += s->cval[p] * y[s->cidx[p]];
+  return sum;
+}
+
+static void compute_xb(lp_solver *s) {
+  int m = s->m, n = s->n;
+  double *v = s->wa;
+  memset(v, 0, (size_t)m * sizeof(double));
+  for (int j = 0; j < s->N; j++) {
+    if (s->st[j] == B_BASIC) continue;
+    double xj = s->x[j] = nb_value(s, j);
+    if (xj == 0) continue;
+    if (j >= n) v[j - n] += xj;
+    else
+      for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) v[s->cidx[p]] -= s->cval[p] * xj;
+  }
+  ftran(s, v);
+  for (int k = 0; k < m; k++) s->x[s->head[k]] = v[k];
+}
+
+static double infeas(const lp_solver *s, int j) {
+  double v = s->x[j];
+  if (v < s->lb[j] - TOL_P) return s->lb[j] - v;
+  if (v > s->ub[j] + TOL_P) return v - s->ub[j];
+  return 0;
+}
+
+/* duals for cost vector: phase1 ? sum-of-infeasibility costs : pcost */
+static void compute_duals(lp_solver *s, int phase1) {
+  int m = s->m;
+  for (int k = 0; k < m; k++) {
+    int j = s->head[k];
+    if (phase1) {
+      double v = s->x[j];
+      s->y[k] = v < s->lb[j] - TOL_P ? -1.0 : v > s->ub[j] + TOL_P ? 1.0 : 0.0;
+    } else
+      s->y[k] = s->pcost[j];
+  }
+  btran(s, s->y);
+  for (int j = 0; j < s->N; j++) {
+    if (s->st[j] == B_BASIC) { s->d[j] = 0; continue; }
+    s->d[j] = (phase1 ? 0.0 : s->pcost[j]) - dot_col(s, j, s->y);
+  }
+}
+
+static double urand(lp_solver *s) {
+  s->rng ^= s->rng << 13;
+  s->rng ^= s->rng >> 7;
+  s->rng ^= s->rng << 17;
+  return (double)(s->rng >> 11) / 9007199254740992.0;
+}
+
+static void perturb(lp_solver *s) {
+  for (int j = 0; j < s->N; j++) {
+    double c = s->cost[j];
+    double e = (1e-7 + 1e-6 * fabs(c)) * (0.5 + 0.5 * urand(s));
+    if (s->st[j] == B_UPPER) e = -e;
+    else if (s->st[j] == B_FREE || s->st[j] == B_FIXED) e = 0;
+    s->pcost[j] = c + e;
+  }
+  s->perturbed = 1;
+}
+
+static void unperturb(lp_solver *s) {
+  memcpy(s->pcost, s->cost, (size_t)s->N * sizeof(double));
+  s->perturbed = 0;
+}
+
+/* ---- primal simplex ------------------------------------------------------ */
+
+static int primal(lp_solver *s, double deadline, long maxit) {
+  int m = s->m;
+  double *alpha = s->wa;
+  int stall = 0;
+  for (long it = 0;; it++) {
+    if (it > maxit) return LPS_LIMIT;
+    if (deadline > 0 && (it & 63) == 0 && lps_clock() > deadline) return LPS_LIMIT;
+    if (s->need_factor) {
+      if (!factor(s)) return LPS_ERROR;
+      compute_xb(s);
+    }
+    int phase1 = 0;
+    for (int k = 0; k < m; k++)
+      if (infeas(s, s->head[k]) > 0) { phase1 = 1; break; }
+    if (!phase1 && !s->perturbed && stall > 50) perturb(s);
+    compute_duals(s, phase1);
+    /* pricing: Dantzig, or Bland (lowest index) when stalling long */
+    int q = -1;
+    double best = 0;
+    int bland = stall > 5000;
+    for (int j = 0; j < s->N; j++) {
+      signed char t = s->st[j];
+      if (t == B_BASIC || t == B_FIXED) continue;
+      double dj = s->d[j], score = 0;
+      if ((t == B_LOWER || t == B_FREE) && dj < -TOL_D) score = -dj;
+      if ((t == B_UPPER || t == B_FREE) && dj > TOL_D) score = dj;
+      if (score > best) {
+        best = score;
+        q = j;
+        if (bland) break;
+      }
+    }
+    if (q < 0) {
+      if (s->neta > 0) { s->need_factor = 1; continue; }
+      if (phase1) {
+        memcpy(s->farkas, s->y, (size_t)m * sizeof(double));
+        return LPS_INFEASIBLE;
+      }
+      if (s->perturbed) { unperturb(s); continue; }
+      return LPS_OPTIMAL;
+    }
+    double dir = s->d[q] < 0 ? 1.0 : -1.0;
+    load_col(s, q, alpha);
+    ftran(s, alpha);
+    /* Harris two-pass ratio test; x_B[k] moves at rate -dir*alpha[k] */
+    double tmax = HUGE_VAL;
+    for (int k = 0; k < m; k++) {
+      double a = alpha[k];
+      if (fabs(a) < TOL_PIV) continue;
+      int j = s->head[k];
+      double rate = -dir * a, v = s->x[j], bnd;
+      if (rate > 0) {
+        if (phase1 && v < s->lb[j] - TOL_P) bnd = s->lb[j];
+        else if (v > s->ub[j] + TOL_P) continue;
+        else bnd = s->ub[j];
+        if (bnd == HUGE_VAL) continue;
+        double r = (bnd + TOL_P - v) / rate;
+        if (r < tmax) tmax = r;
+      } else {
+        if (phase1 && v > s->ub[j] + TOL_P) bnd = s->ub[j];
+        else if (v < s->lb[j] - TOL_P) continue;
+        else bnd = s->lb[j];
+        if (bnd == -HUGE_VAL) continue;
+        double r = (bnd - TOL_P - v) / rate;
+        if (r < tmax) tmax = r;
+      }
+    }
+    double range = s->ub[q] - s->lb[q];
+    int r = -1;
+    double theta = 0, rbnd = 0, bigA = 0;
+    if (tmax < HUGE_VAL) {
+      for (int k = 0; k < m; k++) {
+        double a = alpha[k];
+        if (fabs(a) < TOL_PIV) continue;
+        int j = s->head[k];
+        double rate = -dir * a, v = s->x[j], bnd;
+        if (rate > 0) {
+          if (phase1 && v < s->lb[j] - TOL_P) bnd = s->lb[j];
+          else if (v > s->ub[j] + TOL_P) continue;
+          else bnd = s->ub[j];
+          if (bnd == HUGE_VAL) continue;
+        } else {
+          if (phase1 && v > s->ub[j] + TOL_P) bnd = s->ub[j];
+          else if (v < s->lb[j] - TOL_P) continue;
+          else bnd = s->lb[j];
+          if (bnd == -HUGE_VAL) continue;
+        }
+        double ratio = (bnd - v) / rate;
+        if (ratio <= tmax && fabs(a) > bigA) {
+          bigA = fabs(a);
+          r = k;
+          theta = ratio;
+          rbnd = bnd;
+        }
+      }
+    }
+    if (theta < 0) theta = 0;
+    if (range <= theta || (r < 0 && range < HUGE_VAL)) {
+      /* bound flip of the entering variable */
+      theta = range;
+      for (int k = 0; k < m; k++) s->x[s->head[k]] -= dir * theta * alpha[k];
+      s->st[q] = s->st[q] == B_LOWER ? B_UPPER : B_LOWER;
+      s->x[q] = nb_value(s, q);
+      s->iters++;
+      stall = 0;
+      continue;
+    }
+    if (r < 0) {
+      if (phase1 || s->neta > 0) {
+        /* cannot happen in exact arithmetic: refactor and retry */
+        if (s->neta == 0) return LPS_ERROR;
+        s->need_factor = 1;
+        continue;
+      }
+      if (s->perturbed) { unperturb(s); continue; }
+      return LPS_UNBOUNDED;
+    }
+    if (theta * best < 1e-12) stall++;
+    else stall = 0;
+    for (int k = 0; k < m; k++) s->x[s->head[k]] -= dir * theta * alpha[k];
+    int leave = s->head[r];
+    s->x[q] += dir * theta;
+    s->x[leave] = rbnd;
+    if (!basis_change(s, r, q, alpha)) return LPS_ERROR;
+    make_nonbasic(s, leave, rbnd);
+    s->iters++;
+  }
+}
+
+/* ---- dual simplex ---------------------------------------------------------
+ * From a dual feasible basis: pick the most infeasible basic x_r, compute
+ * row r of B^{-1}[A -I] (rho = B^{-T} e_r, alpha_rj = rho'a_j), choose the
+ * entering q by the (Harris) dual ratio |d_j|/|alpha_rj| among the j whose
+ * move drives x_r toward its violated bound; no candidate means the row
+ * x_r = -sum alpha_rj z_j cannot reach its bound: primal infeasible, with
+ * Farkas multipliers rho. */
+static int dual(lp_solver *s, double deadline, long maxit) {
+  int m = s->m;
+  double *rho = s->wa;
+  double *alpha = calloc((size_t)(m ? m : 1), sizeof(double));
+  double *arow = calloc((size_t)s->N, sizeof(double));
+  int ret = LPS_ERROR;
+  if (!alpha || !arow) goto out;
+  int stall = 0;
+  for (long it = 0;; it++) {
+    if (stall > 300) { ret = -1; goto out; } /* degenerate: let the primal finish */
+    if (it > maxit) { ret = LPS_LIMIT; goto out; }
+    if (deadline > 0 && (it & 63) == 0 && lps_clock() > deadline) { ret = LPS_LIMIT; goto out; }
+    if (s->need_factor) {
+      if (!factor(s)) goto out;
+      compute_xb(s);
+    }
+    compute_duals(s, 0);
+    /* dual feasibility: flip boxed variables, give up otherwise */
+    int flipped = 0;
+    for (int j = 0; j < s->N; j++) {
+      signed char t = s->st[j];
+      if (t == B_BASIC || t == B_FIXED) continue;
+      double dj = s->d[j];
+      if ((t == B_LOWER && dj < -TOL_D) || (t == B_UPPER && dj > TOL_D)) {
+        if (s->lb[j] > -HUGE_VAL && s->ub[j] < HUGE_VAL) {
+          s->st[j] = t == B_LOWER ? B_UPPER : B_LOWER;
+          flipped = 1;
+        } else { ret = -1; goto out; }
+      } else if (t == B_FREE && fabs(dj) > TOL_D) { ret = -1; goto out; }
+    }
+    if (flipped) compute_xb(s);
+    int r = -1;
+    double worst = 0;
+    for (int k = 0; k < m; k++) {
+      double f = infeas(s, s->head[k]);
+      if (f > worst) { worst = f; r = k; }
+    }
+    if (r < 0) {
+      if (s->neta > 0) { s->need_factor = 1; continue; }
+      ret = LPS_OPTIMAL;
+      goto out;
+    }
+    int jr = s->head[r];
+    int up = s->x[jr] < s->lb[jr]; /* x_r must increase */
+    double target = up ? s->lb[jr] : s->ub[jr];
+    memset(rho, 0, (size_t)m * sizeof(double));
+    rho[r] = 1.0;
+    btran(s, rho);
+    /* x_r changes by -t*alpha_rj when z_j changes by t */
+    double tmax = HUGE_VAL;
+    for (int j = 0; j < s->N; j++) {
+      signed char t = s->st[j];
+      arow[j] = 0;
+      if (t == B_BASIC || t == B_FIXED) continue;
+      double a = arow[j] = dot_col(s, j, rho);
+      if (fabs(a) < TOL_PIV) continue;
+      /* need sign(-t*a) = up ? + : -, i.e. t has sign of (up ? -a : a) */
+      double tsign = up ? -a : a;
+      if (tsign > 0 && !(t == B_LOWER || t == B_FREE)) continue;
+      if (tsign < 0 && !(t == B_UPPER || t == B_FREE)) continue;
+      double ratio = (fabs(s->d[j]) + TOL_D) / fabs(a);
+      if (ratio < tmax) tmax = ratio;
+    }
+    int q = -1;
+    double bigA = 0;
+    for (int j = 0; j < s->N; j++) {
+      double a = arow[j];
+      if (fabs(a) < TOL_PIV) continue;
+      signed char t = s->st[j];
+      double tsign = up ? -a : a;
+      if (tsign > 0 && !(t == B_LOWER || t == B_FREE)) continue;
+      if (tsign < 0 && !(t == B_UPPER || t == B_FREE)) continue;
+      if (fabs(s->d[j]) / fabs(a) <= tmax && fabs(a) > bigA) { bigA = fabs(a); q = j; }
+    }
+    if (q < 0) {
+      if (s->neta > 0) { s->need_factor = 1; continue; }
+      memcpy(s->farkas, rho, (size_t)m * sizeof(double));
+      ret = LPS_INFEASIBLE;
+      goto out;
+    }
+    load_col(s, q, alpha);
+    ftran(s, alpha);
+    if (fabs(alpha[r]) < TOL_PIV || fabs(alpha[r] - arow[q]) > 1e-6 * (1 + fabs(alpha[r]))) {
+      if (s->neta > 0) { s->need_factor = 1; continue; }
+      if (fabs(alpha[r]) < TOL_PIV) { ret = -1; goto out; }
+    }
+    double t = (s->x[jr] - target) / alpha[r];
+    if (fabs(s->d[q] * t) < 1e-12) stall++;
+    else stall = 0;
+    for (int k = 0; k < m; k++) s->x[s->head[k]] -= t * alpha[k];
+    s->x[q] += t;
+    s->x[jr] = target;
+    if (!basis_change(s, r, q, alpha)) goto out;
+    make_nonbasic(s, jr, target);
+    s->iters++;
+  }
+out:
+  free(alpha);
+  free(arow);
+  return ret;
+}
+
+int lps_solve(lp_solver *s, double deadline) {
+  long maxit = 20L * (s->N + s->m) + 20000;
+  int ret = -1;
+  if (s->iters > 0) {
+    ret = dual(s, deadline, maxit);
+    if (ret == LPS_INFEASIBLE || ret == LPS_LIMIT) return s->status = ret;
+    if (ret == LPS_OPTIMAL) {
+      /* confirm with the primal on the original costs */
+      ret = -1;
+    }
+  }
+  unperturb(s);
+  s->need_factor = 1;
+  ret = primal(s, deadline, maxit);
+  unperturb(s);
+  return s->status = ret;
+}
+
+void lps_set_bounds(lp_solver *s, int j, double lb, double ub) {
+  double f = j < s->n ? 1.0 / s->cs[j] : s->rs[j - s->n];
+  s->lb[j] = lb * f;
+  s->ub[j] = ub * f;
+  if (s->st[j] != B_BASIC) {
+    s->st[j] = nb_status(s, j, s->st[j]);
+    s->x[j] = nb_value(s, j);
+  }
+  s->need_factor = 1;
+}
+
+void lps_get_bounds(const lp_solver *s, int j, double *lb, double *ub) {
+  double f = j < s->n ? s->cs[j] : 1.0 / s->rs[j - s->n];
+  *lb = s->lb[j] * f;
+  *ub = s->ub[j] * f;
+}
+
+double lps_obj(const lp_solver *s) {
+  double z = 0;
+  for (int j = 0; j < s->n; j++) z += s->cost[j] * s->x[j];
+  return z;
+}
+
+void lps_get_x(const lp_solver *s, double *x) {
+  for (int j = 0; j < s->n; j++) x[j] = s->x[j] * s->cs[j];
+  for (int i = 0; i < s->m; i++) x[s->n + i] = s->x[s->n + i] / s->rs[i];
+}
+
+void lps_get_dual(const lp_solver *s, double *y, double *d) {
+  /* recompute with the true costs */
+  lp_solver *w = (lp_solver *)s;
+  double *save = malloc((size_t)w->N * sizeof(double));
+  if (save) {
+    memcpy(save, w->pcost, (size_t)w->N * sizeof(double));
+    memcpy(w->pcost, w->cost, (size_t)w->N * sizeof(double));
+  }
+  compute_duals(w, 0);
+  if (save) {
+    memcpy(w->pcost, save, (size_t)w->N * sizeof(double));
+    free(save);
+  }
+  if (y)
+    for (int i = 0; i < s->m; i++) y[i] = s->y[i] * s->rs[i];
+  if (d)
+    for (int j = 0; j < s->n; j++) d[j] = s->d[j] / s->cs[j];
+}
+
+void lps_get_farkas(const lp_solver *s, double *y) {
+  for (int i = 0; i < s->m; i++) y[i] = s->farkas[i] * s->rs[i];
+}
+
+void lps_get_basis(const lp_solver *s, signed char *st) { memcpy(st, s->st, (size_t)s->N); }
+
+void lps_set_basis(lp_solver *s, const signed char *st) {
+  int k = 0;
+  for (int j = 0; j < s->N; j++) {
+    if (st[j] == B_BASIC && k < s->m) {
+      s->st[j] = B_BASIC;
+      s->head[k] = j;
+      s->pos[j] = k++;
+    } else {
+      s->st[j] = nb_status(s, j, st[j] == B_BASIC ? B_LOWER : st[j]);
+      s->pos[j] = -1;
+      s->x[j] = nb_value(s, j);
+    }
+  }
+  /* fill missing positions with logicals that are not basic */
+  for (int i = 0; i < s->m && k < s->m; i++)
+    if (s->st[s->n + i] != B_BASIC) {
+      s->st[s->n + i] = B_BASIC;
+      s->head[k] = s->n + i;
+      s->pos[s->n + i] = k++;
+    }
+  s->need_factor = 1;
+}
+
+long lps_iterations(const lp_solver *s) { return s->iters; }

@@ -1,0 +1,72 @@
+/* ilp/lp.h: bounded revised simplex (private to ilp/).
+ *
+ * Problem (computational form, as in GLPK):
+ *
+ *     minimize  c'x + c0
+ *     subject to  s = A x,     lb_j <= x_j <= ub_j   (j < n, structurals)
+ *                              lb_{n+i} <= s_i <= ub_{n+i}  (row i, logicals)
+ *
+ * i.e. [A  -I] (x, s) = 0 with every one of the n+m variables bounded
+ * (bounds may be -inf/+inf; lb == ub fixes).  Ranged rows are simply
+ * logicals with two finite bounds.
+ *
+ * The solver keeps a basis (m basic variables) between calls, so that after
+ * bound changes (branch and bound) a re-solve starts from the previous basis
+ * and runs the dual simplex (the basis stays dual feasible: reduced costs do
+ * not depend on bounds).  A fresh solve runs the primal simplex, phase 1
+ * (minimize the sum of infeasibilities) then phase 2.
+ *
+ * Numerics: powers-of-two geometric scaling (exact), dense-workspace LU with
+ * partial pivoting stored sparse, product-form eta updates with periodic
+ * refactorization, Harris two-pass ratio tests, cost perturbation against
+ * stalling (removed before the final optimality check).
+ */
+#ifndef TWILL_ILP_LP_H
+#define TWILL_ILP_LP_H
+
+#include <stdint.h>
+
+enum {
+  LPS_OPTIMAL = 0,
+  LPS_INFEASIBLE = 1,
+  LPS_UNBOUNDED = 2,
+  LPS_LIMIT = 3,
+  LPS_ERROR = 4
+};
+
+/* Input in compressed sparse columns (structurals only). */
+typedef struct lp_input {
+  int m, n;
+  const int *cbeg;     /* n+1 */
+  const int *cidx;     /* row indices */
+  const double *cval;  /* values */
+  const double *c;     /* n objective coefficients (minimize) */
+  const double *lb, *ub; /* n+m bounds: structurals, then rows */
+} lp_input;
+
+typedef struct lp_solver lp_solver;
+
+lp_solver *lps_new(const lp_input *in);
+void lps_free(lp_solver *s);
+/* Solve from the current basis.  deadline: absolute seconds of
+ * lps_clock() (0: none).  Returns LPS_*. */
+int lps_solve(lp_solver *s, double deadline);
+/* Change bounds of variable j (j < n structural, n+i row i), unscaled. */
+void lps_set_bounds(lp_solver *s, int j, double lb, double ub);
+void lps_get_bounds(const lp_solver *s, int j, double *lb, double *ub);
+/* Results, unscaled.  x: n+m (structurals then row activities). */
+double lps_obj(const lp_solver *s);
+void lps_get_x(const lp_solver *s, double *x);
+/* y: m row duals (d of logical n+i), d: n reduced costs c - A'y.  After
+ * LPS_INFEASIBLE, lps_get_farkas gives y with the infeasibility proof
+ * (see lp.c). */
+void lps_get_dual(const lp_solver *s, double *y, double *d);
+void lps_get_farkas(const lp_solver *s, double *y);
+/* Basis status per variable (n+m): 0 basic, 1 at lower, 2 at upper,
+ * 3 free (at zero), 4 fixed. */
+void lps_get_basis(const lp_solver *s, signed char *st);
+void lps_set_basis(lp_solver *s, const signed char *st);
+long lps_iterations(const lp_solver *s);
+double lps_clock(void);
+
+#endif

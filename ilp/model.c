@@ -1,0 +1,286 @@
+/* ilp/model.c: the modeling API of twill/ilp.h (storage and queries). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+static char *dupstr(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+twill_ilp *twill_ilp_new(void) {
+  twill_ilp *m = calloc(1, sizeof *m);
+  if (!m) return NULL;
+  m->status = TWILL_ILP_UNSOLVED;
+  return m;
+}
+
+void ilp_clear_results(twill_ilp *m) {
+  free(m->sol);
+  m->sol = NULL;
+  m->has_sol = 0;
+  m->objval = 0;
+  memset(&m->stats, 0, sizeof m->stats);
+  m->nhist = 0;
+  for (int i = 0; i < m->nrec; i++) free(m->rec[i].y);
+  m->nrec = 0;
+  m->complete = 0;
+  m->status = TWILL_ILP_UNSOLVED;
+}
+
+void twill_ilp_free(twill_ilp *m) {
+  if (!m) return;
+  ilp_clear_results(m);
+  for (int j = 0; j < m->n; j++) free(m->vname[j]);
+  for (int i = 0; i < m->m; i++) free(m->rname[i]);
+  free(m->vname); free(m->vtype); free(m->vlb); free(m->vub); free(m->obj);
+  free(m->rname); free(m->rlo); free(m->rhi);
+  free(m->zr); free(m->zc); free(m->zv);
+  free(m->hobj); free(m->hnode); free(m->rec);
+  free(m->name);
+  free(m);
+}
+
+static int grow(void **p, size_t sz, int need, int *cap) {
+  if (need <= *cap) return 1;
+  int nc = *cap ? *cap : 8;
+  while (nc < need) nc *= 2;
+  void *q = realloc(*p, (size_t)nc * sz);
+  if (!q) return 0;
+  *p = q;
+  return 1;
+}
+
+int twill_ilp_add_var(twill_ilp *m, const char *name, twill_ilp_vartype type,
+                      double lb, double ub, double obj) {
+  if (isnan(lb) || isnan(ub) || isnan(obj)) return -1;
+  if (type == TWILL_ILP_BINARY) {
+    if (lb < 0) lb = 0;
+    if (ub > 1) ub = 1;
+  }
+  int need = m->n + 1, cap = m->ncap, ok = 1;
+  int c1 = cap; ok &= grow((void **)&m->vname, sizeof(char *), need, &c1);
+  c1 = cap; ok &= grow((void **)&m->vtype, 1, need, &c1);
+  c1 = cap; ok &= grow((void **)&m->vlb, sizeof(double), need, &c1);
+  c1 = cap; ok &= grow((void **)&m->vub, sizeof(double), need, &c1);
+  c1 = cap; ok &= grow((void **)&m->obj, sizeof(double), need, &c1);
+  if (!ok) return -1;
+  if (need > m->ncap) {
+    int nc = m->ncap ? m->ncap : 8;
+    while (nc < need) nc *= 2;
+    m->ncap = nc;
+  }
+  char buf[32];
+  if (!name) {
+    snprintf(buf, sizeof buf, "x%d", m->n);
+    name = buf;
+  }
+  char *nm = dupstr(name);
+  if (!nm) return -1;
+  int j = m->n++;
+  m->vname[j] = nm;
+  m->vtype[j] = (signed char)type;
+  m->vlb[j] = lb;
+  m->vub[j] = ub;
+  m->obj[j] = obj;
+  m->status = TWILL_ILP_UNSOLVED;
+  return j;
+}
+
+int twill_ilp_add_row(twill_ilp *m, const char *name, int nnz, const int *idx,
+                      const double *val, char sense, double rhs, double range) {
+  double lo, hi;
+  if (isnan(rhs) || nnz < 0) return -1;
+  switch (sense) {
+  case 'L': lo = -TWILL_ILP_INF; hi = rhs; break;
+  case 'G': lo = rhs; hi = TWILL_ILP_INF; break;
+  case 'E': lo = hi = rhs; break;
+  case 'R':
+    if (!(range >= 0)) return -1;
+    lo = rhs; hi = rhs + range;
+    break;
+  default: return -1;
+  }
+  for (int k = 0; k < nnz; k++)
+    if (idx[k] < 0 || idx[k] >= m->n || isnan(val[k]) || isinf(val[k])) return -1;
+  int need = m->m + 1, cap = m->mcap, ok = 1;
+  int c1 = cap; ok &= grow((void **)&m->rname, sizeof(char *), need, &c1);
+  c1 = cap; ok &= grow((void **)&m->rlo, sizeof(double), need, &c1);
+  c1 = cap; ok &= grow((void **)&m->rhi, sizeof(double), need, &c1);
+  if (!ok) return -1;
+  if (need > m->mcap) {
+    int nc = m->mcap ? m->mcap : 8;
+    while (nc < need) nc *= 2;
+    m->mcap = nc;
+  }
+  int zneed = m->nz + nnz, zc = m->nzcap;
+  ok = 1;
+  c1 = zc; ok &= grow((void **)&m->zr, sizeof(int), zneed, &c1);
+  c1 = zc; ok &= grow((void **)&m->zc, sizeof(int), zneed, &c1);
+  c1 = zc; ok &= grow((void **)&m->zv, sizeof(double), zneed, &c1);
+  if (!ok) return -1;
+  if (zneed > m->nzcap) {
+    int nc = m->nzcap ? m->nzcap : 8;
+    while (nc < zneed) nc *= 2;
+    m->nzcap = nc;
+  }
+  char buf[32];
+  if (!name) {
+    snprintf(buf, sizeof buf, "r%d", m->m);
+    name = buf;
+  }
+  char *nm = dupstr(name);
+  if (!nm) return -1;
+  int i = m->m++;
+  m->rname[i] = nm;
+  m->rlo[i] = lo;
+  m->rhi[i] = hi;
+  for (int k = 0; k < nnz; k++) {
+    if (val[k] == 0) continue;
+    m->zr[m->nz] = i;
+    m->zc[m->nz] = idx[k];
+    m->zv[m->nz++] = val[k];
+  }
+  m->status = TWILL_ILP_UNSOLVED;
+  return i;
+}
+
+void twill_ilp_set_obj(twill_ilp *m, int var, double coef) {
+  if (var >= 0 && var < m->n) m->obj[var] = coef;
+}
+void twill_ilp_set_obj_const(twill_ilp *m, double c0) { m->c0 = c0; }
+void twill_ilp_set_maximize(twill_ilp *m, int maximize) { m->maximize = !!maximize; }
+void twill_ilp_set_bounds(twill_ilp *m, int var, double lb, double ub) {
+  if (var < 0 || var >= m->n) return;
+  m->vlb[var] = lb;
+  m->vub[var] = ub;
+}
+void twill_ilp_set_name(twill_ilp *m, const char *name) {
+  char *d = dupstr(name ? name : "");
+  if (!d) return;
+  free(m->name);
+  m->name = d;
+}
+void twill_ilp_set_certify(twill_ilp *m, int on) { m->certify = !!on; }
+void twill_ilp_set_time_limit(twill_ilp *m, double seconds) { m->time_limit = seconds; }
+void twill_ilp_set_node_limit(twill_ilp *m, long nodes) { m->node_limit = nodes; }
+
+int twill_ilp_num_vars(const twill_ilp *m) { return m->n; }
+int twill_ilp_num_rows(const twill_ilp *m) { return m->m; }
+const char *twill_ilp_var_name(const twill_ilp *m, int var) {
+  return var >= 0 && var < m->n ? m->vname[var] : NULL;
+}
+const char *twill_ilp_row_name(const twill_ilp *m, int row) {
+  return row >= 0 && row < m->m ? m->rname[row] : NULL;
+}
+twill_ilp_vartype twill_ilp_var_type(const twill_ilp *m, int var) {
+  return (twill_ilp_vartype)m->vtype[var];
+}
+void twill_ilp_var_bounds(const twill_ilp *m, int var, double *lb, double *ub) {
+  *lb = m->vlb[var];
+  *ub = m->vub[var];
+}
+void twill_ilp_row_bounds(const twill_ilp *m, int row, double *lo, double *hi) {
+  *lo = m->rlo[row];
+  *hi = m->rhi[row];
+}
+double twill_ilp_coef(const twill_ilp *m, int row, int var) {
+  double s = 0;
+  for (int k = 0; k < m->nz; k++)
+    if (m->zr[k] == row && m->zc[k] == var) s += m->zv[k];
+  return s;
+}
+void twill_ilp_activity(const twill_ilp *m, const double *x, double *act) {
+  for (int i = 0; i < m->m; i++) act[i] = 0;
+  for (int k = 0; k < m->nz; k++) act[m->zr[k]] += m->zv[k] * x[m->zc[k]];
+}
+double twill_ilp_obj_coef(const twill_ilp *m, int var) { return m->obj[var]; }
+int twill_ilp_is_maximize(const twill_ilp *m) { return m->maximize; }
+
+twill_ilp_status twill_ilp_status_of(const twill_ilp *m) { return m->status; }
+const char *twill_ilp_status_name(twill_ilp_status s) {
+  switch (s) {
+  case TWILL_ILP_OPTIMAL: return "optimal";
+  case TWILL_ILP_INFEASIBLE: return "infeasible";
+  case TWILL_ILP_UNBOUNDED: return "unbounded";
+  case TWILL_ILP_LIMIT: return "limit";
+  case TWILL_ILP_ERROR: return "error";
+  default: return "unsolved";
+  }
+}
+int twill_ilp_has_solution(const twill_ilp *m) { return m->has_sol; }
+double twill_ilp_objective(const twill_ilp *m) { return m->objval; }
+double twill_ilp_value(const twill_ilp *m, int var) {
+  return m->has_sol && var >= 0 && var < m->n ? m->sol[var] : 0.0;
+}
+void twill_ilp_get_stats(const twill_ilp *m, twill_ilp_stats *st) { *st = m->stats; }
+int twill_ilp_history(const twill_ilp *m, int k, double *obj, long *node) {
+  if (k < 0 || k >= m->nhist) return 0;
+  *obj = m->hobj[k];
+  *node = m->hnode[k];
+  return 1;
+}
+
+int ilp_build_csc(const twill_ilp *m, int **cbeg, int **cidx, double **cval) {
+  int n = m->n, nz = m->nz;
+  int *beg = calloc((size_t)n + 2, sizeof(int));
+  int *idx = malloc((size_t)(nz ? nz : 1) * sizeof(int));
+  double *val = malloc((size_t)(nz ? nz : 1) * sizeof(double));
+  int *last = malloc((size_t)(m->m ? m->m : 1) * sizeof(int));
+  if (!beg || !idx || !val || !last) {
+    free(beg); free(idx); free(val); free(last);
+    return 0;
+  }
+  for (int k = 0; k < nz; k++) beg[m->zc[k] + 1]++;
+  for (int j = 0; j < n; j++) beg[j + 1] += beg[j];
+  int *fill = malloc((size_t)(n ? n : 1) * sizeof(int));
+  if (!fill) {
+    free(beg); free(idx); free(val); free(last);
+    return 0;
+  }
+  memcpy(fill, beg, (size_t)n * sizeof(int));
+  for (int k = 0; k < nz; k++) {
+    int p = fill[m->zc[k]]++;
+    idx[p] = m->zr[k];
+    val[p] = m->zv[k];
+  }
+  free(fill);
+  /* sum duplicates (rows are in increasing order within a column since
+   * triplets were added row by row) and drop zeros */
+  for (int i = 0; i < m->m; i++) last[i] = -1;
+  int out = 0;
+  for (int j = 0; j < n; j++) {
+    int start = out;
+    for (int p = beg[j]; p < beg[j + 1]; p++) {
+      int i = idx[p];
+      if (last[i] >= start) {
+        val[last[i]] += val[p];
+      } else {
+        last[i] = out;
+        idx[out] = i;
+        val[out++] = val[p];
+      }
+    }
+    int w = start;
+    for (int p = start; p < out; p++)
+      if (val[p] != 0) { idx[w] = idx[p]; val[w++] = val[p]; }
+    out = w;
+    beg[j] = start;
+  }
+  beg[n] = out;
+  free(last);
+  *cbeg = beg;
+  *cidx = idx;
+  *cval = val;
+  return 1;
+}
+
+twill_ilp_status twill_ilp_solve(twill_ilp *m) {
+  ilp_clear_results(m);
+  return m->status = ilp_branch_and_bound(m);
+}

@@ -1,0 +1,682 @@
+/* ilp/vipr_write.c: VIPR 1.0 certificates (Cheung, Gleixner, Steffy) of
+ * the last solve: LP optimality and LP infeasibility at every leaf of the
+ * branch-and-bound tree, folded by `uns` along the branchings (`asm`).
+ *
+ * The problem is written as the certificate's own data: every coefficient
+ * and bound is printed as the shortest decimal that reads back to the same
+ * double, and all arithmetic below is exact on those decimals (a small
+ * fixed-capacity decimal bignum: value = (-1)^neg * mag * 10^-e).
+ *
+ * Leaf closed by LP bound (minimize form  min s c'x, s = +1 or -1 for max):
+ * with float duals y of the node LP, rounded to 12 significant digits (and
+ * set to 0 where the row side they need does not exist), the reduced
+ * vector r = s c - A'y is computed exactly; every r_j != 0 is cancelled by
+ * the bound constraint x_j >= l_j (r_j > 0) or x_j <= u_j (r_j < 0) that holds
+ * at the node (a CON bound or a branching `asm`).  The combination is then
+ * exactly s c'x >= beta, beta = sum y_i side_i + sum r_j bound_j, which is
+ * what `lin` states.  Farkas leaves: the same with s c replaced by 0 and the
+ * multipliers' sign chosen so that beta > 0 (0 >= beta is absurd).
+ * When the objective is integral (integer coefficients on integer variables
+ * only), a leaf bound beta is strengthened to ceil(beta) by `rnd`.
+ * Inner nodes: OBJ >= min(beta_0, beta_1) by `uns` of the two children.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+/* ---- exact decimals ---- */
+#define DL 48 /* limbs of 10^9: 432 digits */
+typedef struct {
+  int neg, e, n;
+  uint32_t d[DL];
+} dec;
+
+static int overflow;
+
+static void dzero(dec *a) {
+  a->neg = 0;
+  a->e = 0;
+  a->n = 0;
+}
+
+static int dsign(const dec *a) { return a->n == 0 ? 0 : a->neg ? -1 : 1; }
+
+static void mag_mul_small(dec *a, uint32_t k) {
+  uint64_t carry = 0;
+  for (int i = 0; i < a->n; i++) {
+    uint64_t t = (uint64_t)a->d[i] * k + carry;
+    a->d[i] = (uint32_t)(t % 1000000000u);
+    carry = t / 1000000000u;
+  }
+  while (carry) {
+    if (a->n == DL) { overflow = 1; return; }
+    a->d[a->n++] = (uint32_t)(carry % 1000000000u);
+    carry /= 1000000000u;
+  }
+}
+
+/* divide magnitude by 10, returning the remainder */
+static uint32_t mag_div10(dec *a) {
+  uint64_t rem = 0;
+  for (int i = a->n - 1; i >= 0; i--) {
+    uint64_t cur = rem * 1000000000u + a->d[i];
+    a->d[i] = (uint32_t)(cur / 10);
+    rem = cur % 10;
+  }
+  while (a->n && !a->d[a->n - 1]) a->n--;
+  return (uint32_t)rem;
+}
+
+static void mag_scale(dec *a, int k) { /* mag *= 10^k */
+  while (k >= 9) { mag_mul_small(a, 1000000000u); k -= 9; }
+  static const uint32_t p10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+  if (k > 0) mag_mul_small(a, p10[k]);
+}
+
+static void normalize(dec *a) {
+  while (a->n && !a->d[a->n - 1]) a->n--;
+  if (!a->n) { a->neg = 0; a->e = 0; return; }
+  while (a->e > 0 && a->d[0] % 10 == 0) {
+    mag_div10(a);
+    a->e--;
+  }
+}
+
+/* parse "[-]digits[.digits][e[+-]digits]" */
+static int dparse(dec *a, const char *s) {
+  dzero(a);
+  if (*s == '-') { a->neg = 1; s++; }
+  else if (*s == '+') s++;
+  int frac = 0, seen = 0, dot = 0;
+  for (; *s; s++) {
+    if (*s >= '0' && *s <= '9') {
+      mag_mul_small(a, 10);
+      if (a->n == 0 && *s != '0') a->n = 1, a->d[0] = 0;
+      if (*s != '0') {
+        uint64_t carry = (uint64_t)(*s - '0');
+        for (int i = 0; carry && i < DL; i++) {
+          if (i == a->n) { a->d[a->n++] = 0; }
+          uint64_t t = a->d[i] + carry;
+          a->d[i] = (uint32_t)(t % 1000000000u);
+          carry = t / 1000000000u;
+        }
+      }
+      if (dot) frac++;
+      seen = 1;
+    } else if (*s == '.' && !dot) {
+      dot = 1;
+    } else break;
+  }
+  if (!seen) return 0;
+  int ex = 0;
+  if (*s == 'e' || *s == 'E') {
+    ex = atoi(s + 1);
+  }
+  a->e = frac - ex;
+  if (a->e < 0) {
+    mag_scale(a, -a->e);
+    a->e = 0;
+  }
+  normalize(a);
+  return !overflow;
+}
+
+/* the shortest %.Ng (N = 1..17) that reads back to x */
+static void shortest(char *buf, size_t n, double x) {
+  for (int p = 1; p <= 17; p++) {
+    snprintf(buf, n, "%.*g", p, x);
+    if (strtod(buf, NULL) == x) return;
+  }
+}
+
+static void dfrom(dec *a, double x) {
+  char buf[64];
+  shortest(buf, sizeof buf, x);
+  if (!dparse(a, buf)) overflow = 1;
+}
+
+static void dround(dec *a, double x, int sig) {
+  char buf[64];
+  snprintf(buf, sizeof buf, "%.*g", sig, x);
+  if (!dparse(a, buf)) overflow = 1;
+}
+
+/* compare magnitudes with equal exponents */
+static int mag_cmp(const dec *a, const dec *b) {
+  if (a->n != b->n) return a->n < b->n ? -1 : 1;
+  for (int i = a->n - 1; i >= 0; i--)
+    if (a->d[i] != b->d[i]) return a->d[i] < b->d[i] ? -1 : 1;
+  return 0;
+}
+
+static void dadd(dec *out, const dec *x, const dec *y) {
+  dec a = *x, b = *y;
+  if (!a.n) { *out = b; return; }
+  if (!b.n) { *out = a; return; }
+  if (a.e < b.e) { mag_scale(&a, b.e - a.e); a.e = b.e; }
+  if (b.e < a.e) { mag_scale(&b, a.e - b.e); b.e = a.e; }
+  dec r;
+  dzero(&r);
+  r.e = a.e;
+  if (a.neg == b.neg) {
+    uint64_t carry = 0;
+    int n = a.n > b.n ? a.n : b.n;
+    for (int i = 0; i < n || carry; i++) {
+      if (i == DL) { overflow = 1; break; }
+      uint64_t t = carry + (i < a.n ? a.d[i] : 0) + (i < b.n ? b.d[i] : 0);
+      r.d[i] = (uint32_t)(t % 1000000000u);
+      carry = t / 1000000000u;
+      r.n = i + 1;
+    }
+    r.neg = a.neg;
+  } else {
+    const dec *big = &a, *small = &b;
+    if (mag_cmp(&a, &b) < 0) { big = &b; small = &a; }
+    int64_t borrow = 0;
+    for (int i = 0; i < big->n; i++) {
+      int64_t t = (int64_t)big->d[i] - borrow - (i < small->n ? small->d[i] : 0);
+      borrow = t < 0;
+      if (t < 0) t += 1000000000;
+      r.d[i] = (uint32_t)t;
+    }
+    r.n = big->n;
+    r.neg = big->neg;
+  }
+  normalize(&r);
+  *out = r;
+}
+
+static void dmul(dec *out, const dec *a, const dec *b) {
+  dec r;
+  dzero(&r);
+  if (!a->n || !b->n) { *out = r; return; }
+  if (a->n + b->n > DL) { overflow = 1; *out = r; return; }
+  uint64_t t[2 * DL] = {0};
+  for (int i = 0; i < a->n; i++) {
+    uint64_t carry = 0;
+    for (int j = 0; j < b->n; j++) {
+      uint64_t cur = t[i + j] + (uint64_t)a->d[i] * b->d[j] + carry;
+      t[i + j] = cur % 1000000000u;
+      carry = cur / 1000000000u;
+    }
+    int k = i + b->n;
+    while (carry) {
+      uint64_t cur = t[k] + carry;
+      t[k++] = cur % 1000000000u;
+      carry = cur / 1000000000u;
+    }
+  }
+  r.n = a->n + b->n;
+  for (int i = 0; i < r.n; i++) r.d[i] = (uint32_t)t[i];
+  r.neg = a->neg != b->neg;
+  r.e = a->e + b->e;
+  normalize(&r);
+  *out = r;
+}
+
+static int dcmp(const dec *a, const dec *b) {
+  dec nb = *b, d;
+  nb.neg = !nb.neg;
+  if (!nb.n) nb.neg = 0;
+  dadd(&d, a, &nb);
+  return dsign(&d);
+}
+
+static void dneg(dec *a) {
+  if (a->n) a->neg = !a->neg;
+}
+
+/* ceil */
+static void dceil(dec *a) {
+  int frac = 0;
+  int neg = a->neg;
+  while (a->e > 0) {
+    if (mag_div10(a)) frac = 1;
+    a->e--;
+  }
+  if (frac && !neg) {
+    dec one;
+    dparse(&one, "1");
+    a->neg = 0;
+    dadd(a, a, &one);
+  } else if (!a->n) {
+    a->neg = 0;
+  }
+  normalize(a);
+}
+
+static void dprint(FILE *f, const dec *a) {
+  if (!a->n) { fputs("0", f); return; }
+  char digits[DL * 9 + 2];
+  int len = sprintf(digits, "%u", a->d[a->n - 1]);
+  for (int i = a->n - 2; i >= 0; i--) len += sprintf(digits + len, "%09u", a->d[i]);
+  if (a->neg) fputc('-', f);
+  if (a->e == 0) { fputs(digits, f); return; }
+  if (len <= a->e) {
+    fputs("0.", f);
+    for (int i = 0; i < a->e - len; i++) fputc('0', f);
+    fputs(digits, f);
+  } else {
+    fwrite(digits, 1, (size_t)(len - a->e), f);
+    fputc('.', f);
+    fputs(digits + len - a->e, f);
+  }
+}
+
+/* ---- writer ---- */
+typedef struct {
+  const twill_ilp *m;
+  FILE *out; /* DER body */
+  int nder, base;
+  int *cbeg, *cidx;
+  dec *aval, *cobj, *vl, *vu, *rl, *rh;
+  int *lidx, *uidx; /* current bound constraint index per variable */
+  int *rG, *rL;     /* row constraint indices for >= and <= sides */
+  double *curl, *curu;
+  dec *r;
+  int *used;
+  double s; /* +1 min, -1 max */
+  int objint;
+  int fail;
+} W;
+
+/* Derive the leaf bound from multipliers y (LP at proof node). Returns the
+ * derived index; *absurd set for Farkas; *beta the min-form bound. */
+static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
+  const twill_ilp *m = w->m;
+  int n = m->n, mr = m->m;
+  for (int attempt = 0; attempt < (farkas ? 2 : 1); attempt++) {
+    double sg = attempt ? -1.0 : 1.0;
+    dec b;
+    dzero(&b);
+    for (int j = 0; j < n; j++) {
+      if (farkas) dzero(&w->r[j]);
+      else {
+        w->r[j] = w->cobj[j];
+        if (w->s < 0) dneg(&w->r[j]);
+      }
+    }
+    /* rows */
+    dec *yr = calloc((size_t)mr + 1, sizeof(dec));
+    int *yc = calloc((size_t)mr + 1, sizeof(int));
+    if (!yr || !yc) { free(yr); free(yc); w->fail = 1; return -1; }
+    for (int i = 0; i < mr; i++) {
+      double v = sg * y[i];
+      yc[i] = -1;
+      if (fabs(v) < 1e-13) continue;
+      if (v > 0 && w->rG[i] < 0) continue;
+      if (v < 0 && w->rL[i] < 0) continue;
+      dround(&yr[i], v, 12);
+      yc[i] = v > 0 ? w->rG[i] : w->rL[i];
+      dec t;
+      dmul(&t, &yr[i], v > 0 ? &w->rl[i] : &w->rh[i]);
+      dadd(&b, &b, &t);
+    }
+    /* r = s c - A'y (column by column) */
+    for (int j = 0; j < n; j++)
+      for (int p = w->cbeg[j]; p < w->cbeg[j + 1]; p++) {
+        int i = w->cidx[p];
+        if (yc[i] < 0) continue;
+        dec t;
+        dmul(&t, &yr[i], &w->aval[p]);
+        dneg(&t);
+        dadd(&w->r[j], &w->r[j], &t);
+      }
+    int ok = 1;
+    for (int j = 0; j < n && ok; j++) {
+      int sgn = dsign(&w->r[j]);
+      if (!sgn) continue;
+      int ci = sgn > 0 ? w->lidx[j] : w->uidx[j];
+      if (ci < 0) { ok = 0; break; }
+      dec bv, t;
+      dfrom(&bv, sgn > 0 ? w->curl[j] : w->curu[j]);
+      dmul(&t, &w->r[j], &bv);
+      dadd(&b, &b, &t);
+    }
+    if (ok && farkas && dsign(&b) <= 0) ok = 0;
+    if (!ok || overflow) {
+      free(yr);
+      free(yc);
+      continue;
+    }
+    /* write it: multipliers of rows, then bounds (negated for max) */
+    int cnt = 0;
+    for (int i = 0; i < mr; i++) if (yc[i] >= 0) cnt++;
+    for (int j = 0; j < n; j++) if (dsign(&w->r[j])) cnt++;
+    double flip = (!farkas && w->s < 0) ? -1 : 1;
+    int idx = w->base + w->nder++;
+    fprintf(w->out, "D%d %s ", idx, flip < 0 ? "L" : "G");
+    dec shown = b;
+    if (flip < 0) dneg(&shown);
+    dprint(w->out, &shown);
+    fprintf(w->out, farkas ? " 0 { lin %d" : " OBJ { lin %d", cnt);
+    /* merge multipliers per constraint index (E rows: same index both
+     * sides is impossible for one row; bounds are distinct) */
+    for (int i = 0; i < mr; i++) {
+      if (yc[i] < 0) continue;
+      dec t = yr[i];
+      if (flip < 0) dneg(&t);
+      fprintf(w->out, "  %d ", yc[i]);
+      dprint(w->out, &t);
+    }
+    for (int j = 0; j < n; j++) {
+      int sgn = dsign(&w->r[j]);
+      if (!sgn) continue;
+      dec t = w->r[j];
+      if (flip < 0) dneg(&t);
+      fprintf(w->out, "  %d ", sgn > 0 ? w->lidx[j] : w->uidx[j]);
+      dprint(w->out, &t);
+    }
+    fprintf(w->out, " } -1\n");
+    free(yr);
+    free(yc);
+    *absurd = farkas;
+    *beta = b;
+    if (!farkas && w->objint) {
+      dec cb = b;
+      dceil(&cb);
+      if (dcmp(&cb, &b) != 0) {
+        int k = w->base + w->nder++;
+        dec shown2 = cb;
+        if (w->s < 0) dneg(&shown2);
+        fprintf(w->out, "D%d %s ", k, w->s < 0 ? "L" : "G");
+        dprint(w->out, &shown2);
+        fprintf(w->out, " OBJ { rnd 1  %d 1 } -1\n", idx);
+        *beta = cb;
+        return k;
+      }
+    }
+    return idx;
+  }
+  w->fail = 1;
+  return -1;
+}
+
+static int asm_line(W *w, int var, int dir, double val) {
+  int idx = w->base + w->nder++;
+  dec v;
+  dfrom(&v, val);
+  fprintf(w->out, "A%d %s ", idx, dir ? "G" : "L");
+  dprint(w->out, &v);
+  fprintf(w->out, " 1 %d 1 { asm } -1\n", var);
+  return idx;
+}
+
+static int walk(W *w, int v, dec *beta, int *absurd) {
+  const twill_ilp *m = w->m;
+  const bb_rec *r = &m->rec[v];
+  if (w->fail) return -1;
+  if (r->child[0] < 0 && r->child[1] < 0) {
+    if (r->proof < 0 || !m->rec[r->proof].y) { w->fail = 1; return -1; }
+    return leaf(w, m->rec[r->proof].y, m->rec[r->proof].farkas, beta, absurd);
+  }
+  if (r->child[0] < 0 || r->child[1] < 0) { w->fail = 1; return -1; }
+  int d[2], a[2], ab[2];
+  dec bt[2];
+  for (int k = 0; k < 2; k++) {
+    const bb_rec *c = &m->rec[r->child[k]];
+    int j = c->var;
+    int sl = w->lidx[j], su = w->uidx[j];
+    double sl_v = w->curl[j], su_v = w->curu[j];
+    a[k] = asm_line(w, j, c->dir, c->val);
+    if (c->dir) { w->lidx[j] = a[k]; w->curl[j] = c->val; }
+    else { w->uidx[j] = a[k]; w->curu[j] = c->val; }
+    d[k] = walk(w, r->child[k], &bt[k], &ab[k]);
+    w->lidx[j] = sl; w->uidx[j] = su;
+    w->curl[j] = sl_v; w->curu[j] = su_v;
+    if (w->fail) return -1;
+  }
+  int idx = w->base + w->nder++;
+  if (ab[0] && ab[1]) {
+    *absurd = 1;
+    *beta = dcmp(&bt[0], &bt[1]) <= 0 ? bt[0] : bt[1];
+    fprintf(w->out, "D%d G ", idx);
+    dprint(w->out, beta);
+    fprintf(w->out, " 0");
+  } else {
+    *absurd = 0;
+    if (ab[0]) *beta = bt[1];
+    else if (ab[1]) *beta = bt[0];
+    else *beta = dcmp(&bt[0], &bt[1]) <= 0 ? bt[0] : bt[1];
+    dec shown = *beta;
+    if (w->s < 0) dneg(&shown);
+    fprintf(w->out, "D%d %s ", idx, w->s < 0 ? "L" : "G");
+    dprint(w->out, &shown);
+    fprintf(w->out, " OBJ");
+  }
+  fprintf(w->out, " { uns %d %d  %d %d } -1\n", d[0], a[0], d[1], a[1]);
+  return idx;
+}
+
+static void name_out(FILE *f, const char *s) {
+  if (!*s) { fputc('_', f); return; }
+  for (; *s; s++) fputc((*s == ' ' || *s == '\t') ? '_' : *s, f);
+}
+
+int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
+  if (!m->complete || !m->nrec || !m->certify ||
+      (m->status != TWILL_ILP_OPTIMAL && m->status != TWILL_ILP_INFEASIBLE))
+    return -1;
+  int n = m->n, mr = m->m;
+  W w;
+  memset(&w, 0, sizeof w);
+  w.m = m;
+  w.s = m->maximize ? -1 : 1;
+  overflow = 0;
+  double *cval = NULL;
+  char *body = NULL;
+  size_t bodylen = 0;
+  int ret = -1;
+  if (!ilp_build_csc(m, &w.cbeg, &w.cidx, &cval)) return -1;
+  int nz = w.cbeg[n];
+  w.aval = calloc((size_t)nz + 1, sizeof(dec));
+  w.cobj = calloc((size_t)n + 1, sizeof(dec));
+  w.vl = calloc((size_t)n + 1, sizeof(dec));
+  w.vu = calloc((size_t)n + 1, sizeof(dec));
+  w.r = calloc((size_t)n + 1, sizeof(dec));
+  w.rl = calloc((size_t)mr + 1, sizeof(dec));
+  w.rh = calloc((size_t)mr + 1, sizeof(dec));
+  w.lidx = calloc((size_t)n + 1, sizeof(int));
+  w.uidx = calloc((size_t)n + 1, sizeof(int));
+  w.curl = calloc((size_t)n + 1, sizeof(double));
+  w.curu = calloc((size_t)n + 1, sizeof(double));
+  w.rG = calloc((size_t)mr + 1, sizeof(int));
+  w.rL = calloc((size_t)mr + 1, sizeof(int));
+  w.out = open_memstream(&body, &bodylen);
+  if (!w.aval || !w.cobj || !w.vl || !w.vu || !w.r || !w.rl || !w.rh || !w.lidx ||
+      !w.uidx || !w.curl || !w.curu || !w.rG || !w.rL || !w.out)
+    goto done;
+  for (int p = 0; p < nz; p++) dfrom(&w.aval[p], cval[p]);
+  w.objint = 1;
+  for (int j = 0; j < n; j++) {
+    dfrom(&w.cobj[j], m->obj[j]);
+    int isint = m->vtype[j] != TWILL_ILP_CONTINUOUS;
+    if (m->obj[j] != 0 && (!isint || m->obj[j] != round(m->obj[j]))) w.objint = 0;
+  }
+  /* bound constraints (integer bounds rounded inward, as the solver did) */
+  int ncon = 0;
+  for (int j = 0; j < n; j++) {
+    double l = m->vlb[j], u = m->vub[j];
+    if (m->vtype[j] != TWILL_ILP_CONTINUOUS) {
+      l = ceil(l - 1e-6);
+      u = floor(u + 1e-6);
+    }
+    w.curl[j] = l;
+    w.curu[j] = u;
+    w.lidx[j] = isinf(l) ? -1 : ncon++;
+    w.uidx[j] = isinf(u) ? -1 : ncon++;
+  }
+  int nbound = ncon;
+  for (int i = 0; i < mr; i++) {
+    double lo = m->rlo[i], hi = m->rhi[i];
+    if (lo == hi) w.rG[i] = w.rL[i] = ncon++;
+    else {
+      w.rG[i] = isinf(lo) ? -1 : ncon++;
+      w.rL[i] = isinf(hi) ? -1 : ncon++;
+    }
+    if (!isinf(lo)) dfrom(&w.rl[i], lo);
+    if (!isinf(hi)) dfrom(&w.rh[i], hi);
+  }
+  w.base = ncon;
+  dec beta;
+  int absurd = 0;
+  int last = walk(&w, 0, &beta, &absurd);
+  fclose(w.out);
+  w.out = NULL;
+  if (w.fail || overflow || last < 0) goto done;
+  if (m->status == TWILL_ILP_INFEASIBLE && !absurd) goto done;
+  if (m->status == TWILL_ILP_OPTIMAL && absurd) goto done;
+
+  /* header */
+  fprintf(f, "%% twill ilp certificate%s%s\nVER 1.0\nVAR %d\n", m->name ? ": " : "",
+          m->name ? m->name : "", n);
+  for (int j = 0; j < n; j++) {
+    name_out(f, m->vname[j]);
+    fputc(j + 1 < n ? ' ' : '\n', f);
+  }
+  if (!n) fputc('\n', f);
+  int nint = 0;
+  for (int j = 0; j < n; j++) nint += m->vtype[j] != TWILL_ILP_CONTINUOUS;
+  fprintf(f, "INT %d\n", nint);
+  for (int j = 0, k = 0; j < n; j++)
+    if (m->vtype[j] != TWILL_ILP_CONTINUOUS) fprintf(f, "%d%c", j, ++k < nint ? ' ' : '\n');
+  if (!nint) fputc('\n', f);
+  int nobj = 0;
+  for (int j = 0; j < n; j++) nobj += m->obj[j] != 0;
+  fprintf(f, "OBJ %s\n%d", m->maximize ? "max" : "min", nobj);
+  for (int j = 0; j < n; j++)
+    if (m->obj[j] != 0) {
+      fprintf(f, "  %d ", j);
+      dprint(f, &w.cobj[j]);
+    }
+  fprintf(f, "\nCON %d %d\n", ncon, nbound);
+  for (int j = 0; j < n; j++) {
+    dec v;
+    if (w.lidx[j] >= 0) {
+      dfrom(&v, w.curl[j]);
+      fprintf(f, "L%d G ", j);
+      dprint(f, &v);
+      fprintf(f, " 1 %d 1\n", j);
+    }
+    if (w.uidx[j] >= 0) {
+      dfrom(&v, w.curu[j]);
+      fprintf(f, "U%d L ", j);
+      dprint(f, &v);
+      fprintf(f, " 1 %d 1\n", j);
+    }
+  }
+  /* rows: count entries per row from the CSC */
+  {
+    int *rcnt = calloc((size_t)mr + 1, sizeof(int));
+    int *rbeg = calloc((size_t)mr + 2, sizeof(int));
+    int *rcol = calloc((size_t)nz + 1, sizeof(int));
+    int *rpos = calloc((size_t)nz + 1, sizeof(int));
+    if (!rcnt || !rbeg || !rcol || !rpos) {
+      free(rcnt); free(rbeg); free(rcol); free(rpos);
+      goto done;
+    }
+    for (int p = 0; p < nz; p++) rcnt[w.cidx[p]]++;
+    for (int i = 0; i < mr; i++) rbeg[i + 1] = rbeg[i] + rcnt[i];
+    memcpy(rcnt, rbeg, (size_t)mr * sizeof(int));
+    for (int j = 0; j < n; j++)
+      for (int p = w.cbeg[j]; p < w.cbeg[j + 1]; p++) {
+        int q = rcnt[w.cidx[p]]++;
+        rcol[q] = j;
+        rpos[q] = p;
+      }
+    for (int i = 0; i < mr; i++) {
+      for (int side = 0; side < 2; side++) {
+        int ci = side ? w.rL[i] : w.rG[i];
+        if (ci < 0 || (side && w.rL[i] == w.rG[i])) continue;
+        const char *sense = w.rL[i] == w.rG[i] ? "E" : side ? "L" : "G";
+        fprintf(f, "R%d%s %s ", i, w.rL[i] == w.rG[i] ? "" : side ? "u" : "l", sense);
+        dprint(f, side ? &w.rh[i] : &w.rl[i]);
+        fprintf(f, " %d", rbeg[i + 1] - rbeg[i]);
+        for (int q = rbeg[i]; q < rbeg[i + 1]; q++) {
+          fprintf(f, "  %d ", rcol[q]);
+          dprint(f, &w.aval[rpos[q]]);
+        }
+        fputc('\n', f);
+      }
+    }
+    /* SOL: exactly feasible incumbent, else none */
+    int solok = 0;
+    dec solobj;
+    dzero(&solobj);
+    if (m->status == TWILL_ILP_OPTIMAL && m->has_sol) {
+      solok = 1;
+      dec *xv = calloc((size_t)n + 1, sizeof(dec));
+      if (!xv) solok = 0;
+      for (int j = 0; solok && j < n; j++) {
+        dfrom(&xv[j], m->sol[j]);
+        if (m->sol[j] < w.curl[j] || m->sol[j] > w.curu[j]) solok = 0;
+        dec t;
+        dmul(&t, &xv[j], &w.cobj[j]);
+        dadd(&solobj, &solobj, &t);
+      }
+      for (int i = 0; solok && i < mr; i++) {
+        dec act;
+        dzero(&act);
+        for (int q = rbeg[i]; q < rbeg[i + 1]; q++) {
+          dec t;
+          dmul(&t, &w.aval[rpos[q]], &xv[rcol[q]]);
+          dadd(&act, &act, &t);
+        }
+        if (w.rG[i] >= 0 && dcmp(&act, &w.rl[i]) < 0) solok = 0;
+        if (w.rL[i] >= 0 && dcmp(&act, &w.rh[i]) > 0) solok = 0;
+      }
+      if (m->status == TWILL_ILP_OPTIMAL) {
+        if (m->status == TWILL_ILP_OPTIMAL && !overflow) {
+          /* RTP */
+          dec shown = beta;
+          if (w.s < 0) dneg(&shown);
+          fprintf(f, "RTP range ");
+          if (w.s > 0) {
+            dprint(f, &shown);
+            fputc(' ', f);
+            if (solok) dprint(f, &solobj);
+            else fputs("inf", f);
+          } else {
+            if (solok) dprint(f, &solobj);
+            else fputs("-inf", f);
+            fputc(' ', f);
+            dprint(f, &shown);
+          }
+          fputc('\n', f);
+        }
+        if (solok) {
+          int cnt = 0;
+          for (int j = 0; j < n; j++) cnt += m->sol[j] != 0;
+          fprintf(f, "SOL 1\nincumbent %d", cnt);
+          for (int j = 0; j < n; j++)
+            if (m->sol[j] != 0) {
+              fprintf(f, "  %d ", j);
+              dprint(f, &xv[j]);
+            }
+          fputc('\n', f);
+        } else {
+          fprintf(f, "SOL 0\n");
+        }
+      }
+      free(xv);
+    } else {
+      fprintf(f, "RTP infeas\nSOL 0\n");
+    }
+    free(rcnt); free(rbeg); free(rcol); free(rpos);
+  }
+  if (overflow) goto done;
+  fprintf(f, "DER %d\n", w.nder);
+  fwrite(body, 1, bodylen, f);
+  ret = ferror(f) ? -1 : 0;
+done:
+  if (w.out) fclose(w.out);
+  free(body);
+  free(w.cbeg); free(w.cidx); free(cval); free(w.aval); free(w.cobj); free(w.vl);
+  free(w.vu); free(w.r); free(w.rl); free(w.rh); free(w.lidx); free(w.uidx);
+  free(w.curl); free(w.curu); free(w.rG); free(w.rL);
+  return ret;
+}

@@ -1,0 +1,125 @@
+/* twill/ilp.h: LP/MIP modeling and solving (bounded simplex + branch and
+ * bound), MPS input, VIPR certificates.
+ *
+ * A model is an opaque handle:
+ *
+ *     twill_ilp *m = twill_ilp_new();
+ *     int x = twill_ilp_add_var(m, "x", TWILL_ILP_INTEGER, 0, 10, 1.0);
+ *     int y = twill_ilp_add_var(m, "y", TWILL_ILP_BINARY, 0, 1, -2.0);
+ *     int idx[] = {x, y}; double val[] = {1, 3};
+ *     twill_ilp_add_row(m, "c1", 2, idx, val, 'L', 4, 0);   // x + 3y <= 4
+ *     twill_ilp_set_maximize(m, 0);                           // minimize
+ *     if (twill_ilp_solve(m) == TWILL_ILP_OPTIMAL)
+ *       printf("%g\n", twill_ilp_objective(m));
+ *     twill_ilp_write_vipr(m, f);                              // certificate
+ *     twill_ilp_free(m);
+ *
+ * Bounds are doubles; TWILL_ILP_INF (= HUGE_VAL) means unbounded.  Indices of
+ * variables and rows are 0, 1, ... in order of creation.  Results are
+ * deterministic: same model and limits, same answer (the time limit can only
+ * turn a proof into TWILL_ILP_LIMIT).
+ */
+#ifndef TWILL_ILP_H
+#define TWILL_ILP_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define TWILL_ILP_INF HUGE_VAL
+
+typedef struct twill_ilp twill_ilp;
+
+typedef enum {
+  TWILL_ILP_CONTINUOUS = 0,
+  TWILL_ILP_INTEGER = 1,
+  TWILL_ILP_BINARY = 2 /* integer with bounds intersected with [0, 1] */
+} twill_ilp_vartype;
+
+typedef enum {
+  TWILL_ILP_OPTIMAL = 0,
+  TWILL_ILP_INFEASIBLE = 1,
+  TWILL_ILP_UNBOUNDED = 2,
+  TWILL_ILP_LIMIT = 3,   /* node/time limit: see has_solution, stats */
+  TWILL_ILP_ERROR = 4,   /* out of memory or numerical failure */
+  TWILL_ILP_UNSOLVED = 5 /* solve not called yet */
+} twill_ilp_status;
+
+typedef struct twill_ilp_stats {
+  long nodes;          /* branch-and-bound nodes solved */
+  long lp_iterations;  /* simplex iterations, all nodes */
+  double seconds;      /* wall clock of the last solve */
+  double best_bound;   /* proven bound on the objective */
+  double gap;          /* |incumbent - bound| / max(1, |incumbent|) */
+  int incumbents;      /* number of improving solutions found */
+  int depth_max;
+} twill_ilp_stats;
+
+twill_ilp *twill_ilp_new(void);
+void twill_ilp_free(twill_ilp *m);
+
+/* Variables: returns the index, or -1 (out of memory, lb > ub, NaN).
+ * name may be NULL (then "x<index>"). */
+int twill_ilp_add_var(twill_ilp *m, const char *name, twill_ilp_vartype type,
+                      double lb, double ub, double obj);
+/* Rows: sense 'L' (<= rhs), 'G' (>= rhs), 'E' (= rhs) or 'R' (ranged:
+ * rhs <= row <= rhs + range, range >= 0).  Duplicate indices are summed.
+ * Returns the row index or -1. */
+int twill_ilp_add_row(twill_ilp *m, const char *name, int nnz, const int *idx,
+                      const double *val, char sense, double rhs, double range);
+void twill_ilp_set_obj(twill_ilp *m, int var, double coef);
+void twill_ilp_set_obj_const(twill_ilp *m, double c0);
+void twill_ilp_set_maximize(twill_ilp *m, int maximize);
+void twill_ilp_set_bounds(twill_ilp *m, int var, double lb, double ub);
+void twill_ilp_set_name(twill_ilp *m, const char *name);
+
+int twill_ilp_num_vars(const twill_ilp *m);
+int twill_ilp_num_rows(const twill_ilp *m);
+const char *twill_ilp_var_name(const twill_ilp *m, int var);
+const char *twill_ilp_row_name(const twill_ilp *m, int row);
+twill_ilp_vartype twill_ilp_var_type(const twill_ilp *m, int var);
+void twill_ilp_var_bounds(const twill_ilp *m, int var, double *lb, double *ub);
+/* Row i: lower and upper limits of its activity (-INF/INF when absent). */
+void twill_ilp_row_bounds(const twill_ilp *m, int row, double *lo, double *hi);
+/* Coefficient of var in row (0 when absent); objective coefficient. */
+double twill_ilp_coef(const twill_ilp *m, int row, int var);
+/* act[i] = row i's activity at the point x (num_vars values). */
+void twill_ilp_activity(const twill_ilp *m, const double *x, double *act);
+double twill_ilp_obj_coef(const twill_ilp *m, int var);
+int twill_ilp_is_maximize(const twill_ilp *m);
+
+/* Record what a certificate needs (call before solve when you intend to
+ * call twill_ilp_write_vipr; disables reduced-cost fixing). */
+void twill_ilp_set_certify(twill_ilp *m, int on);
+
+/* Limits (<= 0: none). */
+void twill_ilp_set_time_limit(twill_ilp *m, double seconds);
+void twill_ilp_set_node_limit(twill_ilp *m, long nodes);
+
+twill_ilp_status twill_ilp_solve(twill_ilp *m);
+twill_ilp_status twill_ilp_status_of(const twill_ilp *m);
+const char *twill_ilp_status_name(twill_ilp_status s);
+/* Whether a feasible solution is known (always after OPTIMAL). */
+int twill_ilp_has_solution(const twill_ilp *m);
+double twill_ilp_objective(const twill_ilp *m);   /* incl. constant */
+double twill_ilp_value(const twill_ilp *m, int var);
+void twill_ilp_get_stats(const twill_ilp *m, twill_ilp_stats *st);
+/* Incumbent history: k-th improving solution's objective and node. */
+int twill_ilp_history(const twill_ilp *m, int k, double *obj, long *node);
+
+/* Write a VIPR 1.0 certificate of the last solve's result (optimal or
+ * infeasible) to f.  Returns 0 on success, -1 when no certificate can be
+ * given (limit, unbounded, or a multiplier could not be made exact). */
+int twill_ilp_write_vipr(const twill_ilp *m, FILE *f);
+
+/* MPS (fixed and free): parse text of length len (file name used in
+ * diagnostics).  Returns the model or NULL with "file:line:col: message"
+ * in err (errlen bytes). */
+twill_ilp *twill_ilp_parse_mps(const char *text, size_t len, const char *file,
+                               char *err, size_t errlen);
+twill_ilp *twill_ilp_read_mps(const char *path, char *err, size_t errlen);
+
+/* `twill ilp FILE.mps [--cert F] [--time-limit S] [--node-limit N] [--json]` */
+int twill_cmd_ilp(int argc, char **argv);
+
+#endif

@@ -1,0 +1,136 @@
+/* twill/sat.h: a CDCL SAT solver (libc only) with DRAT/LRAT proofs.
+ *
+ * Literals are DIMACS-style signed ints: variable v >= 1, literal v or -v.
+ * Variables are created with twill_sat_new_var() (or implicitly: a clause
+ * that names a variable above the current count creates it).
+ *
+ * Incremental use (IPASIR-like): add clauses, assume literals, solve; the
+ * assumptions hold for one solve only.  Variables and clauses may be added
+ * between solves.  After a solve that returned 20 under assumptions,
+ * twill_sat_failed(s, lit) tells whether assumption lit is part of the
+ * final conflict (the failed assumptions form an UNSAT core of them).
+ *
+ * Proofs: with twill_sat_set_proof() every learned clause (addition) and
+ * every removed clause (deletion) is written as the solver goes, in text
+ * DRAT, binary DRAT or LRAT (clause ids: the input clauses are 1..m in the
+ * order they were added, every added or derived clause gets the next id).
+ * A proof refutes the clauses added before the final solve; solving under
+ * assumptions writes no empty clause.
+ */
+#ifndef TWILL_SAT_H
+#define TWILL_SAT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct twill_sat twill_sat;
+
+enum { TWILL_SAT_UNKNOWN = 0, TWILL_SAT_SAT = 10, TWILL_SAT_UNSAT = 20 };
+
+enum {
+  TWILL_PROOF_DRAT_TEXT = 0,
+  TWILL_PROOF_DRAT_BINARY = 1,
+  TWILL_PROOF_LRAT = 2 /* text LRAT with hints */
+};
+
+/* Create / free a solver.  twill_sat_new returns NULL when out of memory. */
+twill_sat *twill_sat_new(void);
+void twill_sat_free(twill_sat *s);
+
+/* A new variable; returns its index (1-based), or 0 when out of memory. */
+int twill_sat_new_var(twill_sat *s);
+int twill_sat_num_vars(const twill_sat *s);
+
+/* Add a clause of n literals (no terminating 0).  Returns 0 when the clause
+ * set has become unsatisfiable at level 0 (further solves return 20), 1
+ * otherwise, -1 on out of memory or a literal 0. */
+int twill_sat_add_clause(twill_sat *s, const int *lits, int n);
+
+/* Assume lit for the next solve only. */
+void twill_sat_assume(twill_sat *s, int lit);
+
+/* Solve: 10 SAT, 20 UNSAT, 0 unknown (limit reached or interrupted). */
+int twill_sat_solve(twill_sat *s);
+
+/* After 10: value of a literal in the model: 1 true, -1 false (every
+ * variable has a value).  0 if there is no model. */
+int twill_sat_value(const twill_sat *s, int lit);
+/* After 20 under assumptions: 1 if assumption lit is a failed assumption. */
+int twill_sat_failed(const twill_sat *s, int lit);
+
+/* Limits for the following solves: conflicts (< 0: none), seconds of wall
+ * time (<= 0: none).  Interruption is clean: twill_sat_interrupt only sets a
+ * volatile sig_atomic_t flag, so it may be called from a signal handler or
+ * another thread; solve returns 0 soon after and the flag is cleared at the
+ * start of the next solve. */
+void twill_sat_set_conflict_limit(twill_sat *s, int64_t conflicts);
+void twill_sat_set_time_limit(twill_sat *s, double seconds);
+void twill_sat_interrupt(twill_sat *s);
+
+/* Options (for the self-tester and tuning), integer valued:
+ *   "seed"      seed for the initial variable order / phases (default 0:
+ *               no randomization; deterministic for a given seed)
+ *   "restart"   0 glucose-style EMA of LBD (default), 1 Luby (unit 100)
+ *   "minimize"  1 recursive clause minimization (default), 0 off
+ *   "phase"     initial phase: 0 false (default), 1 true
+ *   "reduce"    1 LBD-based learned clause reduction (default), 0 keep all
+ * Returns 0 for an unknown name. */
+int twill_sat_set_option(twill_sat *s, const char *name, int64_t value);
+
+/* Proof output: f == NULL turns proofs off.  Call before adding clauses.
+ * The solver does not close f (it flushes it at the end of each solve). */
+void twill_sat_set_proof(twill_sat *s, FILE *f, int format);
+
+/* Statistics. */
+typedef struct twill_sat_stats {
+  uint64_t conflicts, decisions, propagations, restarts, reductions;
+  uint64_t learned, learned_literals, minimized_literals, deleted;
+  uint64_t clauses, learnts; /* currently stored */
+} twill_sat_stats;
+void twill_sat_get_stats(const twill_sat *s, twill_sat_stats *out);
+
+/* ---- Theory propagators (hook for the integer/linear module) ----------
+ *
+ * A theory observes assignments and may imply literals or report conflicts.
+ *   propagate(ctx, s, lits, n): called whenever unit propagation reaches a
+ *       fixpoint, with the literals assigned since the previous call (in
+ *       trail order; after a backtrack the slice restarts at the new trail
+ *       end).  The theory calls twill_sat_theory_imply(s, lit) for each
+ *       literal it implies (the reason is asked lazily) and
+ *       twill_sat_theory_conflict(s, clause, n) with a clause all of whose
+ *       literals are false.  Returns 0 normally, nonzero to stop solving
+ *       (solve then returns 0).  The solver propagates the implied
+ *       literals and calls propagate again until nothing new happens.
+ *   explain(ctx, lit, &clause): the reason of an implied literal lit, as a
+ *       clause containing lit whose other literals were false before lit was
+ *       implied; returns its size, the array stays owned by the theory and
+ *       valid until the next call.  Called only during conflict analysis
+ *       (lazily), at most once per implied literal and assignment.
+ *   backtrack(ctx, level): the solver undid every assignment above level.
+ *   twill_sat_level(s) is the current decision level.
+ * Explanations and conflicts enter the clause database as learned clauses
+ * with their own clause ids; in a proof they are written as lemmas that a
+ * pure DRAT checker can only accept if they follow from the clauses (the
+ * integer module must also add its defining clauses, or certify them apart).
+ */
+typedef struct twill_sat_theory {
+  void *ctx;
+  int (*propagate)(void *ctx, twill_sat *s, const int *lits, int n);
+  int (*explain)(void *ctx, int lit, const int **clause);
+  void (*backtrack)(void *ctx, int level);
+} twill_sat_theory;
+
+void twill_sat_set_theory(twill_sat *s, const twill_sat_theory *t);
+/* Returns 1 if lit was implied (or already true), 0 if lit is false (the
+ * theory must then report a conflict). */
+int twill_sat_theory_imply(twill_sat *s, int lit);
+void twill_sat_theory_conflict(twill_sat *s, const int *clause, int n);
+int twill_sat_level(const twill_sat *s);
+/* Value of a literal in the current (partial) assignment: 1, -1, or 0. */
+int twill_sat_current_value(const twill_sat *s, int lit);
+
+/* ---- Front ends (argv[0] is the subcommand name) ---------------------- */
+int twill_cmd_sat(int argc, char **argv);
+int twill_cmd_drat_check(int argc, char **argv);
+
+#endif

@@ -1,0 +1,1415 @@
+/* sat/solver.c: the CDCL core of twill's SAT solver.
+ *
+ * In the spirit of MiniSat 2.2 / Glucose / Kissat (own code):
+ *  - clauses live in one uint32_t arena (4-word header: size, flags|lbd,
+ *    64-bit clause id), referenced by word offset (cref);
+ *  - two watched literals with blocking literals; binary clauses are
+ *    handled from the watch entry alone (the other literal is the blocker,
+ *    the arena is never touched while propagating them);
+ *  - VSIDS on a binary heap, phase saving, glucose EMA or Luby restarts;
+ *  - first-UIP learning, recursive minimization, LBD-based reduction;
+ *  - assumptions with failed-assumption analysis; limits; interruption;
+ *  - DRAT (text/binary) and LRAT written as the solver goes: every clause
+ *    has an id, conflict analysis records the antecedents (in trail order,
+ *    level-0 units first) of every learned clause;
+ *  - a lazy-explanation hook for theory propagators (twill_sat_theory).
+ * Internal literals are 2*v + sign with 0-based variables v.
+ */
+#include <assert.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "twill/sat.h"
+
+#define CREF_NONE UINT32_MAX
+#define CREF_LAZY (UINT32_MAX - 1) /* theory implication, not explained yet */
+#define BIN_FLAG 0x80000000u
+#define HDR 4u
+
+enum { F_LEARNT = 1, F_DELETED = 2, F_USED = 4, F_THEORY = 8 };
+
+typedef struct {
+  uint32_t blk;  /* blocking literal (binary: the other literal) */
+  uint32_t cref; /* BIN_FLAG set for binary clauses */
+} watch;
+
+typedef struct {
+  watch *w;
+  uint32_t n, cap;
+} wlist;
+
+typedef struct {
+  uint32_t *a;
+  size_t n, cap;
+} u32vec;
+
+struct twill_sat {
+  /* variables */
+  int nvars, capvars;
+  int8_t *val;        /* per literal: 1 true, -1 false, 0 unassigned */
+  int *level;         /* per var */
+  uint32_t *reason;   /* per var: cref, CREF_NONE or CREF_LAZY */
+  int *tpos;          /* per var: position on the trail */
+  double *act;        /* per var */
+  uint8_t *phase;     /* per var: saved phase (1 = negative literal) */
+  uint8_t *seen;      /* per var */
+  uint8_t *seen0;     /* per var: level-0 unit already hinted (LRAT) */
+  uint64_t *unit_id;  /* per var: id of the unit clause (proofs) */
+  int *heap_idx;      /* per var: position in heap or -1 */
+  int8_t *model;      /* per var after SAT: 1 / -1 */
+  uint8_t *failed;    /* per literal: failed assumption */
+  wlist *ws;          /* per literal */
+  int *heap, heap_n;
+
+  uint32_t *trail;
+  int trail_n, qhead, theory_head;
+  int *trail_lim, nlevels;
+  int units_derived; /* trail prefix at level 0 whose units are in proof */
+
+  /* clauses */
+  uint32_t *arena;
+  size_t arena_n, arena_cap, wasted;
+  u32vec orig, learnts;
+  uint64_t next_id;
+  int ok;
+  int empty_pending; /* empty clause to write at the next solve */
+  uint64_t empty_hint[2];
+
+  /* assumptions */
+  uint32_t *assumps;
+  int nassumps, capassumps;
+
+  /* scratch */
+  u32vec learnt, stack, toclear, chainv, tmp;
+  uint64_t *hints;
+  size_t nhints, caphints;
+  uint32_t *lvl_stamp;
+  uint32_t stamp;
+  int cap_stamp;
+
+  /* heuristics */
+  double var_inc, var_decay;
+  double ema_fast, ema_slow, ema_trail;
+  uint64_t conflicts_since_restart, luby_i, luby_limit;
+  uint64_t next_reduce, reduce_inc;
+  int simp_trail;
+  uint64_t simp_props;
+  uint64_t seed;
+  int opt_restart, opt_minimize, opt_phase, opt_reduce;
+
+  /* limits */
+  int64_t conflict_limit;
+  double time_limit;
+  volatile sig_atomic_t interrupted;
+  struct timespec t0;
+  int stopped;
+
+  /* proof */
+  FILE *proof;
+  int proof_fmt;
+  char *pbuf;
+  size_t pbuf_n;
+
+  /* theory */
+  twill_sat_theory th;
+  int has_theory;
+  uint32_t th_conflict; /* cref of a reported theory conflict */
+
+  twill_sat_stats st;
+  int oom;
+};
+
+/* ---------------------------------------------------------------- helpers */
+
+static inline uint32_t var_of(uint32_t l) { return l >> 1; }
+static inline uint32_t neg(uint32_t l) { return l ^ 1u; }
+static inline uint32_t to_int_lit(int lit) {
+  return lit > 0 ? 2u * (uint32_t)(lit - 1) : 2u * (uint32_t)(-lit - 1) + 1u;
+}
+static inline int to_ext_lit(uint32_t l) {
+  int v = (int)var_of(l) + 1;
+  return (l & 1u) ? -v : v;
+}
+
+static int grow(void *pp, size_t *cap, size_t need, size_t el) {
+  if (need <= *cap) return 1;
+  size_t nc = *cap ? *cap : 8;
+  while (nc < need) nc *= 2;
+  void *p = realloc(*(void **)pp, nc * el);
+  if (!p) return 0;
+  *(void **)pp = p;
+  *cap = nc;
+  return 1;
+}
+
+static int vpush(twill_sat *s, u32vec *v, uint32_t x) {
+  if (v->n == v->cap && !grow(&v->a, &v->cap, v->n + 1, sizeof *v->a)) {
+    s->oom = 1;
+    return 0;
+  }
+  v->a[v->n++] = x;
+  return 1;
+}
+
+static int wpush(twill_sat *s, wlist *l, uint32_t blk, uint32_t cref) {
+  if (l->n == l->cap) {
+    size_t cap = l->cap;
+    if (!grow(&l->w, &cap, (size_t)l->n + 1, sizeof *l->w)) {
+      s->oom = 1;
+      return 0;
+    }
+    l->cap = (uint32_t)cap;
+  }
+  l->w[l->n].blk = blk;
+  l->w[l->n].cref = cref;
+  l->n++;
+  return 1;
+}
+
+#define C_SIZE(s, c) ((s)->arena[(c)])
+#define C_FLAGS(s, c) ((s)->arena[(c) + 1])
+#define C_LITS(s, c) ((s)->arena + (c) + HDR)
+#define C_LBD(s, c) ((s)->arena[(c) + 1] >> 8)
+
+static inline uint64_t c_id(const twill_sat *s, uint32_t c) {
+  return (uint64_t)s->arena[c + 2] | ((uint64_t)s->arena[c + 3] << 32);
+}
+
+static inline int8_t lval(const twill_sat *s, uint32_t l) { return s->val[l]; }
+
+static double now_s(const twill_sat *s) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)(t.tv_sec - s->t0.tv_sec) +
+         1e-9 * (double)(t.tv_nsec - s->t0.tv_nsec);
+}
+
+static uint64_t rnd(twill_sat *s) {
+  uint64_t x = s->seed;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  s->seed = x;
+  return x;
+}
+
+/* ------------------------------------------------------------------ proof */
+
+static void pflush(twill_sat *s) {
+  if (s->proof && s->pbuf_n) fwrite(s->pbuf, 1, s->pbuf_n, s->proof);
+  s->pbuf_n = 0;
+}
+
+static void pbyte(twill_sat *s, char c) {
+  if (s->pbuf_n == 65536) pflush(s);
+  s->pbuf[s->pbuf_n++] = c;
+}
+
+static void ptext_u64(twill_sat *s, uint64_t x, int negative) {
+  char b[24];
+  int n = 0;
+  do {
+    b[n++] = (char)('0' + x % 10);
+    x /= 10;
+  } while (x);
+  if (negative) pbyte(s, '-');
+  while (n) pbyte(s, b[--n]);
+  pbyte(s, ' ');
+}
+
+static void pbin_u64(twill_sat *s, uint64_t x) {
+  while (x > 127) {
+    pbyte(s, (char)(0x80 | (x & 127)));
+    x >>= 7;
+  }
+  pbyte(s, (char)x);
+}
+
+static void plit(twill_sat *s, uint32_t l) {
+  if (s->proof_fmt == TWILL_PROOF_DRAT_BINARY)
+    pbin_u64(s, 2u * (uint64_t)(var_of(l) + 1) + (l & 1u));
+  else
+    ptext_u64(s, var_of(l) + 1, (int)(l & 1u));
+}
+
+/* Addition of a derived clause with id; hints used by LRAT only. */
+static void proof_add(twill_sat *s, uint64_t id, const uint32_t *lits, uint32_t n,
+                      const uint64_t *hints, size_t nh) {
+  if (!s->proof) return;
+  if (s->proof_fmt == TWILL_PROOF_DRAT_BINARY) {
+    pbyte(s, 'a');
+    for (uint32_t i = 0; i < n; i++) plit(s, lits[i]);
+    pbyte(s, 0);
+    return;
+  }
+  if (s->proof_fmt == TWILL_PROOF_LRAT) ptext_u64(s, id, 0);
+  for (uint32_t i = 0; i < n; i++) plit(s, lits[i]);
+  pbyte(s, '0');
+  if (s->proof_fmt == TWILL_PROOF_LRAT) {
+    pbyte(s, ' ');
+    for (size_t i = 0; i < nh; i++) ptext_u64(s, hints[i], 0);
+    pbyte(s, '0');
+  }
+  pbyte(s, '\n');
+}
+
+static void proof_delete(twill_sat *s, uint32_t c) {
+  if (!s->proof) return;
+  if (s->proof_fmt == TWILL_PROOF_LRAT) {
+    ptext_u64(s, s->next_id, 0);
+    pbyte(s, 'd');
+    pbyte(s, ' ');
+    ptext_u64(s, c_id(s, c), 0);
+    pbyte(s, '0');
+    pbyte(s, '\n');
+    return;
+  }
+  uint32_t n = C_SIZE(s, c);
+  const uint32_t *l = C_LITS(s, c);
+  if (s->proof_fmt == TWILL_PROOF_DRAT_BINARY) {
+    pbyte(s, 'd');
+    for (uint32_t i = 0; i < n; i++) plit(s, l[i]);
+    pbyte(s, 0);
+    return;
+  }
+  pbyte(s, 'd');
+  pbyte(s, ' ');
+  for (uint32_t i = 0; i < n; i++) plit(s, l[i]);
+  pbyte(s, '0');
+  pbyte(s, '\n');
+}
+
+static int hint_push(twill_sat *s, uint64_t id) {
+  if (s->nhints == s->caphints &&
+      !grow(&s->hints, &s->caphints, s->nhints + 1, sizeof *s->hints)) {
+    s->oom = 1;
+    return 0;
+  }
+  s->hints[s->nhints++] = id;
+  return 1;
+}
+
+/* ------------------------------------------------------------------- heap */
+
+static inline int heap_less(const twill_sat *s, int a, int b) {
+  return s->act[a] > s->act[b];
+}
+
+static void heap_up(twill_sat *s, int i) {
+  int v = s->heap[i];
+  while (i > 0) {
+    int p = (i - 1) >> 1;
+    if (!heap_less(s, v, s->heap[p])) break;
+    s->heap[i] = s->heap[p];
+    s->heap_idx[s->heap[i]] = i;
+    i = p;
+  }
+  s->heap[i] = v;
+  s->heap_idx[v] = i;
+}
+
+static void heap_down(twill_sat *s, int i) {
+  int v = s->heap[i];
+  for (;;) {
+    int c = 2 * i + 1;
+    if (c >= s->heap_n) break;
+    if (c + 1 < s->heap_n && heap_less(s, s->heap[c + 1], s->heap[c])) c++;
+    if (!heap_less(s, s->heap[c], v)) break;
+    s->heap[i] = s->heap[c];
+    s->heap_idx[s->heap[i]] = i;
+    i = c;
+  }
+  s->heap[i] = v;
+  s->heap_idx[v] = i;
+}
+
+static void heap_insert(twill_sat *s, int v) {
+  if (s->heap_idx[v] >= 0) return;
+  s->heap[s->heap_n] = v;
+  s->heap_idx[v] = s->heap_n++;
+  heap_up(s, s->heap_n - 1);
+}
+
+static int heap_pop(twill_sat *s) {
+  int v = s->heap[0];
+  s->heap_idx[v] = -1;
+  if (--s->heap_n > 0) {
+    s->heap[0] = s->heap[s->heap_n];
+    s->heap_idx[s->heap[0]] = 0;
+    heap_down(s, 0);
+  }
+  return v;
+}
+
+static void bump_var(twill_sat *s, int v) {
+  if ((s->act[v] += s->var_inc) > 1e100) {
+    for (int i = 0; i < s->nvars; i++) s->act[i] *= 1e-100;
+    s->var_inc *= 1e-100;
+  }
+  if (s->heap_idx[v] >= 0) heap_up(s, s->heap_idx[v]);
+}
+
+/* -------------------------------------------------------------- variables */
+
+twill_sat *twill_sat_new(void) {
+  twill_sat *s = calloc(1, sizeof *s);
+  if (!s) return NULL;
+  s->pbuf = malloc(65536);
+  if (!s->pbuf) {
+    free(s);
+    return NULL;
+  }
+  s->ok = 1;
+  s->var_inc = 1.0;
+  s->var_decay = 0.95;
+  s->next_reduce = 2000;
+  s->reduce_inc = 300;
+  s->conflict_limit = -1;
+  s->opt_minimize = 1;
+  s->opt_reduce = 1;
+  s->th_conflict = CREF_NONE;
+  s->luby_limit = 100;
+  return s;
+}
+
+static void free_vec(u32vec *v) { free(v->a); }
+
+void twill_sat_free(twill_sat *s) {
+  if (!s) return;
+  pflush(s);
+  free(s->val);
+  free(s->level);
+  free(s->reason);
+  free(s->tpos);
+  free(s->act);
+  free(s->phase);
+  free(s->seen);
+  free(s->seen0);
+  free(s->unit_id);
+  free(s->heap_idx);
+  free(s->model);
+  free(s->failed);
+  if (s->ws)
+    for (int i = 0; i < 2 * s->capvars; i++) free(s->ws[i].w);
+  free(s->ws);
+  free(s->heap);
+  free(s->trail);
+  free(s->trail_lim);
+  free(s->arena);
+  free_vec(&s->orig);
+  free_vec(&s->learnts);
+  free(s->assumps);
+  free_vec(&s->learnt);
+  free_vec(&s->stack);
+  free_vec(&s->toclear);
+  free_vec(&s->chainv);
+  free_vec(&s->tmp);
+  free(s->hints);
+  free(s->lvl_stamp);
+  free(s->pbuf);
+  free(s);
+}
+
+#define REALLOC_ARR(p, n)                                   \
+  do {                                                      \
+    void *q_ = realloc((p), (size_t)(n) * sizeof *(p));     \
+    if (!q_) return 0;                                      \
+    (p) = q_;                                               \
+  } while (0)
+
+static int grow_vars(twill_sat *s, int need) {
+  if (need <= s->capvars) return 1;
+  int nc = s->capvars ? s->capvars : 16;
+  while (nc < need) nc *= 2;
+  REALLOC_ARR(s->val, 2 * nc);
+  REALLOC_ARR(s->failed, 2 * nc);
+  REALLOC_ARR(s->ws, 2 * nc);
+  memset(s->ws + 2 * s->capvars, 0, sizeof *s->ws * 2 * (size_t)(nc - s->capvars));
+  REALLOC_ARR(s->level, nc);
+  REALLOC_ARR(s->reason, nc);
+  REALLOC_ARR(s->tpos, nc);
+  REALLOC_ARR(s->act, nc);
+  REALLOC_ARR(s->phase, nc);
+  REALLOC_ARR(s->seen, nc);
+  REALLOC_ARR(s->seen0, nc);
+  REALLOC_ARR(s->unit_id, nc);
+  REALLOC_ARR(s->heap_idx, nc);
+  REALLOC_ARR(s->model, nc);
+  REALLOC_ARR(s->heap, nc);
+  REALLOC_ARR(s->trail, nc);
+  REALLOC_ARR(s->trail_lim, nc + 1);
+  REALLOC_ARR(s->lvl_stamp, nc + 2);
+  memset(s->lvl_stamp + s->capvars, 0, sizeof *s->lvl_stamp * (size_t)(nc + 2 - s->capvars));
+  s->capvars = nc;
+  return 1;
+}
+
+int twill_sat_new_var(twill_sat *s) {
+  if (s->nvars >= (1 << 29) || !grow_vars(s, s->nvars + 1)) {
+    s->oom = 1;
+    return 0;
+  }
+  int v = s->nvars++;
+  s->val[2 * v] = s->val[2 * v + 1] = 0;
+  s->failed[2 * v] = s->failed[2 * v + 1] = 0;
+  s->level[v] = 0;
+  s->reason[v] = CREF_NONE;
+  s->tpos[v] = 0;
+  s->act[v] = s->seed ? (double)(rnd(s) % 1000000) * 1e-9 : 0.0;
+  s->phase[v] = s->opt_phase ? 0 : 1;
+  s->seen[v] = s->seen0[v] = 0;
+  s->unit_id[v] = 0;
+  s->model[v] = 0;
+  s->heap_idx[v] = -1;
+  heap_insert(s, v);
+  return v + 1;
+}
+
+int twill_sat_num_vars(const twill_sat *s) { return s->nvars; }
+
+/* ---------------------------------------------------------------- clauses */
+
+static uint32_t alloc_clause(twill_sat *s, const uint32_t *lits, uint32_t n,
+                             int learnt, uint64_t id) {
+  size_t need = s->arena_n + HDR + n;
+  if (need >= BIN_FLAG || !grow(&s->arena, &s->arena_cap, need, sizeof *s->arena)) {
+    s->oom = 1;
+    return CREF_NONE;
+  }
+  uint32_t c = (uint32_t)s->arena_n;
+  s->arena[c] = n;
+  s->arena[c + 1] = learnt ? F_LEARNT : 0;
+  s->arena[c + 2] = (uint32_t)id;
+  s->arena[c + 3] = (uint32_t)(id >> 32);
+  memcpy(s->arena + c + HDR, lits, n * sizeof *lits);
+  s->arena_n = need;
+  if (!vpush(s, learnt ? &s->learnts : &s->orig, c)) return CREF_NONE;
+  return c;
+}
+
+static int attach(twill_sat *s, uint32_t c) {
+  uint32_t *l = C_LITS(s, c);
+  uint32_t bin = C_SIZE(s, c) == 2 ? BIN_FLAG : 0;
+  return wpush(s, &s->ws[neg(l[0])], l[1], c | bin) &&
+         wpush(s, &s->ws[neg(l[1])], l[0], c | bin);
+}
+
+static void enqueue(twill_sat *s, uint32_t l, uint32_t reason) {
+  uint32_t v = var_of(l);
+  s->val[l] = 1;
+  s->val[neg(l)] = -1;
+  s->level[v] = s->nlevels;
+  s->reason[v] = reason;
+  s->tpos[v] = s->trail_n;
+  s->trail[s->trail_n++] = l;
+}
+
+static void mark_deleted(twill_sat *s, uint32_t c) {
+  if (C_FLAGS(s, c) & F_DELETED) return;
+  proof_delete(s, c);
+  C_FLAGS(s, c) |= F_DELETED;
+  s->wasted += HDR + C_SIZE(s, c);
+  s->st.deleted++;
+}
+
+static int locked(const twill_sat *s, uint32_t c) {
+  const uint32_t *l = C_LITS(s, c);
+  for (int k = 0; k < 2; k++) {
+    uint32_t v = var_of(l[k]);
+    if (s->reason[v] == c && s->val[l[k]] == 1) return 1;
+  }
+  return 0;
+}
+
+/* The real garbage collector: a two-pass scheme with a forwarding table. */
+static void gc(twill_sat *s) {
+  /* pass 1: compute new positions, stored in the flags word's upper bits is
+   * not enough room, so use a temporary copy */
+  size_t n = s->arena_n - s->wasted;
+  uint32_t *na = malloc((n ? n : 1) * sizeof *na);
+  if (!na) {
+    s->oom = 1;
+    return;
+  }
+  size_t to = 0;
+  for (int k = 0; k < 2; k++) {
+    u32vec *v = k ? &s->learnts : &s->orig;
+    size_t j = 0;
+    for (size_t i = 0; i < v->n; i++) {
+      uint32_t c = v->a[i];
+      uint32_t sz = s->arena[c];
+      if (s->arena[c + 1] & F_DELETED) continue;
+      memcpy(na + to, s->arena + c, (HDR + sz) * sizeof *na);
+      s->arena[c + 2] = (uint32_t)to; /* forward pointer (id is in na) */
+      s->arena[c + 1] |= 0x80; /* moved marker (bit 7, below the lbd) */
+      v->a[j++] = (uint32_t)to;
+      to += HDR + sz;
+    }
+    v->n = j;
+  }
+  for (int i = 0; i < s->trail_n; i++) {
+    uint32_t v = var_of(s->trail[i]);
+    uint32_t r = s->reason[v];
+    if (r == CREF_NONE || r == CREF_LAZY) continue;
+    if (s->arena[r + 1] & 0x80)
+      s->reason[v] = s->arena[r + 2];
+    else
+      s->reason[v] = CREF_NONE; /* reason deleted: only at level 0 */
+  }
+  free(s->arena);
+  s->arena = na;
+  s->arena_n = to;
+  s->arena_cap = n ? n : 1;
+  s->wasted = 0;
+  for (int i = 0; i < 2 * s->nvars; i++) s->ws[i].n = 0;
+  for (int k = 0; k < 2; k++) {
+    u32vec *v = k ? &s->learnts : &s->orig;
+    for (size_t i = 0; i < v->n; i++)
+      if (C_SIZE(s, v->a[i]) >= 2) attach(s, v->a[i]);
+  }
+}
+
+/* Derive (in the proof) the unit clauses of every level-0 literal that was
+ * implied by a clause, so that later deletions of satisfied clauses cannot
+ * lose them, and so that LRAT chains can cite them by id. */
+static uint32_t explain_lazy(twill_sat *s, uint32_t v);
+
+static void derive_units(twill_sat *s) {
+  if (!s->proof) {
+    s->units_derived = s->trail_n;
+    return;
+  }
+  for (; s->units_derived < s->trail_n; s->units_derived++) {
+    uint32_t l = s->trail[s->units_derived];
+    uint32_t v = var_of(l);
+    if (s->level[v] != 0 || s->unit_id[v]) continue;
+    uint32_t r = s->reason[v];
+    if (r == CREF_LAZY) r = explain_lazy(s, v);
+    if (r == CREF_NONE) continue;
+    s->nhints = 0;
+    const uint32_t *cl = C_LITS(s, r);
+    for (uint32_t k = 0; k < C_SIZE(s, r); k++)
+      if (var_of(cl[k]) != v) hint_push(s, s->unit_id[var_of(cl[k])]);
+    hint_push(s, c_id(s, r));
+    uint64_t id = ++s->next_id;
+    proof_add(s, id, &l, 1, s->hints, s->nhints);
+    s->unit_id[v] = id;
+  }
+}
+
+/* The empty clause from a conflict at level 0. */
+static void derive_empty(twill_sat *s, uint32_t confl) {
+  s->ok = 0;
+  if (!s->proof) return;
+  derive_units(s);
+  s->nhints = 0;
+  if (confl != CREF_NONE) {
+    const uint32_t *cl = C_LITS(s, confl);
+    for (uint32_t k = 0; k < C_SIZE(s, confl); k++)
+      hint_push(s, s->unit_id[var_of(cl[k])]);
+    hint_push(s, c_id(s, confl));
+  }
+  proof_add(s, ++s->next_id, NULL, 0, s->hints, s->nhints);
+  pflush(s);
+}
+
+static uint32_t propagate(twill_sat *s);
+static void backtrack(twill_sat *s, int lvl);
+
+int twill_sat_add_clause(twill_sat *s, const int *lits, int n) {
+  if (s->oom) return -1;
+  backtrack(s, 0);
+  uint64_t id = ++s->next_id;
+  if (!s->ok) return 0;
+  s->tmp.n = 0;
+  for (int i = 0; i < n; i++) {
+    int e = lits[i];
+    if (e == 0 || e == INT32_MIN) return -1;
+    int v = e > 0 ? e : -e;
+    while (s->nvars < v)
+      if (!twill_sat_new_var(s)) return -1;
+    if (!vpush(s, &s->tmp, to_int_lit(e))) return -1;
+  }
+  /* sort, drop duplicates, detect tautologies and level-0 values */
+  uint32_t *a = s->tmp.a;
+  size_t m = s->tmp.n;
+  for (size_t i = 1; i < m; i++) { /* insertion sort: clauses are short */
+    uint32_t x = a[i];
+    size_t j = i;
+    while (j > 0 && a[j - 1] > x) {
+      a[j] = a[j - 1];
+      j--;
+    }
+    a[j] = x;
+  }
+  /* Literals false at level 0 are removed only if their assignment has
+   * already been propagated; unpropagated ones (input units added before)
+   * are kept, propagation will visit the clause.  Thus a clause set added
+   * before the first solve writes no proof line, and input clause i keeps
+   * id i as LRAT requires. */
+  size_t k = 0;
+  int removed = 0;
+  for (size_t i = 0; i < m; i++) {
+    if (k && a[k - 1] == a[i]) continue;
+    if (k && a[k - 1] == neg(a[i])) return 1; /* tautology */
+    if (s->val[a[i]] == 1) return 1;          /* satisfied at level 0 */
+    if (s->val[a[i]] == -1 && s->tpos[var_of(a[i])] < s->qhead) {
+      removed = 1;
+      continue;
+    }
+    a[k++] = a[i];
+  }
+  if (removed && s->proof) {
+    /* the shortened clause is a RUP lemma: the removed literals' units,
+     * then the original clause */
+    derive_units(s);
+    s->nhints = 0;
+    for (int i = 0; i < n; i++) {
+      uint32_t l = to_int_lit(lits[i]);
+      if (s->val[l] == -1 && s->tpos[var_of(l)] < s->qhead && !s->seen0[var_of(l)]) {
+        s->seen0[var_of(l)] = 1;
+        hint_push(s, s->unit_id[var_of(l)]);
+      }
+    }
+    for (int i = 0; i < n; i++) s->seen0[var_of(to_int_lit(lits[i]))] = 0;
+    hint_push(s, id);
+    uint64_t nid = ++s->next_id;
+    proof_add(s, nid, a, (uint32_t)k, s->hints, s->nhints);
+    /* delete the original */
+    if (s->proof_fmt == TWILL_PROOF_LRAT) {
+      ptext_u64(s, s->next_id, 0);
+      pbyte(s, 'd');
+      pbyte(s, ' ');
+      ptext_u64(s, id, 0);
+      pbyte(s, '0');
+      pbyte(s, '\n');
+    } else if (s->proof_fmt == TWILL_PROOF_DRAT_BINARY) {
+      pbyte(s, 'd');
+      for (int i = 0; i < n; i++) plit(s, to_int_lit(lits[i]));
+      pbyte(s, 0);
+    } else {
+      pbyte(s, 'd');
+      pbyte(s, ' ');
+      for (int i = 0; i < n; i++) plit(s, to_int_lit(lits[i]));
+      pbyte(s, '0');
+      pbyte(s, '\n');
+    }
+    id = nid;
+  }
+  if (k == 0) { /* an empty input clause, or the shortened lemma above */
+    s->ok = 0;
+    pflush(s);
+    return 0;
+  }
+  if (k == 1) {
+    if (s->val[a[0]] == -1) {
+      /* its negation is an unpropagated level-0 unit: refuted; the empty
+       * clause is written by the next solve (after all input clauses) */
+      s->ok = 0;
+      s->empty_hint[0] = s->unit_id[var_of(a[0])];
+      s->empty_hint[1] = id;
+      s->empty_pending = 1;
+      return 0;
+    }
+    enqueue(s, a[0], CREF_NONE);
+    s->unit_id[var_of(a[0])] = id;
+    return s->oom ? -1 : 1;
+  }
+  uint32_t c = alloc_clause(s, a, (uint32_t)k, 0, id);
+  if (c == CREF_NONE || !attach(s, c)) return -1;
+  s->st.clauses++;
+  return 1;
+}
+
+/* ------------------------------------------------------------ propagation */
+
+static uint32_t propagate(twill_sat *s) {
+  uint32_t confl = CREF_NONE;
+  int8_t *val = s->val;
+  while (s->qhead < s->trail_n) {
+    uint32_t p = s->trail[s->qhead++];
+    uint32_t fl = neg(p);
+    wlist *wl = &s->ws[p];
+    watch *w = wl->w;
+    uint32_t i = 0, j = 0, n = wl->n;
+    s->st.propagations++;
+    while (i < n) {
+      watch cw = w[i++];
+      if (val[cw.blk] == 1) {
+        w[j++] = cw;
+        continue;
+      }
+      if (cw.cref & BIN_FLAG) {
+        w[j++] = cw;
+        if (val[cw.blk] == -1) {
+          confl = cw.cref & ~BIN_FLAG;
+          break;
+        }
+        enqueue(s, cw.blk, cw.cref & ~BIN_FLAG);
+        continue;
+      }
+      uint32_t c = cw.cref;
+      uint32_t *l = s->arena + c + HDR;
+      if (l[0] == fl) {
+        l[0] = l[1];
+        l[1] = fl;
+      }
+      uint32_t first = l[0];
+      if (first != cw.blk && val[first] == 1) {
+        w[j].blk = first;
+        w[j++].cref = c;
+        continue;
+      }
+      uint32_t sz = s->arena[c];
+      uint32_t k;
+      for (k = 2; k < sz; k++)
+        if (val[l[k]] != -1) break;
+      if (k < sz) {
+        l[1] = l[k];
+        l[k] = fl;
+        wpush(s, &s->ws[neg(l[1])], first, c);
+        continue;
+      }
+      w[j].blk = first;
+      w[j++].cref = c;
+      if (val[first] == -1) {
+        confl = c;
+        break;
+      }
+      enqueue(s, first, c);
+    }
+    while (i < n) w[j++] = w[i++];
+    wl->n = j;
+    if (confl != CREF_NONE) {
+      s->qhead = s->trail_n;
+      break;
+    }
+  }
+  return confl;
+}
+
+static void backtrack(twill_sat *s, int lvl) {
+  if (s->nlevels <= lvl) return;
+  int lim = s->trail_lim[lvl];
+  for (int i = s->trail_n - 1; i >= lim; i--) {
+    uint32_t l = s->trail[i];
+    uint32_t v = var_of(l);
+    s->val[l] = s->val[neg(l)] = 0;
+    s->reason[v] = CREF_NONE;
+    s->phase[v] = (uint8_t)(l & 1u);
+    heap_insert(s, (int)v);
+  }
+  s->trail_n = lim;
+  s->qhead = lim;
+  s->nlevels = lvl;
+  if (s->theory_head > lim) s->theory_head = lim;
+  if (s->has_theory && s->th.backtrack) s->th.backtrack(s->th.ctx, lvl);
+}
+
+/* ----------------------------------------------------------------- theory */
+
+void twill_sat_set_theory(twill_sat *s, const twill_sat_theory *t) {
+  if (t) {
+    s->th = *t;
+    s->has_theory = 1;
+  } else {
+    memset(&s->th, 0, sizeof s->th);
+    s->has_theory = 0;
+  }
+  s->theory_head = 0;
+}
+
+int twill_sat_level(const twill_sat *s) { return s->nlevels; }
+
+int twill_sat_current_value(const twill_sat *s, int lit) {
+  int v = lit > 0 ? lit : -lit;
+  if (lit == 0 || v > s->nvars) return 0;
+  return s->val[to_int_lit(lit)];
+}
+
+int twill_sat_theory_imply(twill_sat *s, int lit) {
+  int v = lit > 0 ? lit : -lit;
+  if (lit == 0 || v > s->nvars) return 0;
+  uint32_t l = to_int_lit(lit);
+  if (s->val[l] == 1) return 1;
+  if (s->val[l] == -1) return 0;
+  enqueue(s, l, CREF_LAZY);
+  return 1;
+}
+
+/* Store a theory clause (explanation or conflict) as a learned clause,
+ * written to the proof as a lemma.  Watches: the two literals of highest
+ * level (true before false, for explanations). */
+static uint32_t add_theory_clause(twill_sat *s, const int *lits, int n) {
+  s->tmp.n = 0;
+  for (int i = 0; i < n; i++) {
+    int v = lits[i] > 0 ? lits[i] : -lits[i];
+    if (lits[i] == 0 || v > s->nvars) continue;
+    vpush(s, &s->tmp, to_int_lit(lits[i]));
+  }
+  uint32_t *a = s->tmp.a;
+  uint32_t m = (uint32_t)s->tmp.n;
+  /* order: true literals first, then by decreasing level */
+  for (uint32_t i = 0; i < m && i < 2; i++) {
+    uint32_t best = i;
+    for (uint32_t k = i + 1; k < m; k++) {
+      int bk = s->val[a[k]] == 1, bb = s->val[a[best]] == 1;
+      if (bk > bb || (bk == bb && s->level[var_of(a[k])] > s->level[var_of(a[best])]))
+        best = k;
+    }
+    uint32_t t = a[i];
+    a[i] = a[best];
+    a[best] = t;
+  }
+  uint64_t id = ++s->next_id;
+  proof_add(s, id, a, m, NULL, 0);
+  if (m == 0) return CREF_NONE;
+  uint32_t c = alloc_clause(s, a, m, 1, id);
+  if (c == CREF_NONE) return CREF_NONE;
+  C_FLAGS(s, c) |= F_THEORY | (2u << 8);
+  if (m == 1) {
+    s->unit_id[var_of(a[0])] = id;
+    return c;
+  }
+  attach(s, c);
+  return c;
+}
+
+static uint32_t explain_lazy(twill_sat *s, uint32_t v) {
+  const int *cl = NULL;
+  int n = s->th.explain ? s->th.explain(s->th.ctx, to_ext_lit(s->val[2 * v] == 1 ? 2 * v : 2 * v + 1), &cl) : 0;
+  uint32_t c = add_theory_clause(s, cl, n);
+  s->reason[v] = c;
+  return c;
+}
+
+void twill_sat_theory_conflict(twill_sat *s, const int *clause, int n) {
+  if (s->th_conflict != CREF_NONE) return;
+  uint32_t c = add_theory_clause(s, clause, n);
+  s->th_conflict = c == CREF_NONE ? CREF_LAZY : c; /* LAZY: empty clause */
+}
+
+/* ---------------------------------------------------------------- analyze */
+
+static uint32_t reason_of(twill_sat *s, uint32_t v) {
+  uint32_t r = s->reason[v];
+  return r == CREF_LAZY ? explain_lazy(s, v) : r;
+}
+
+static uint32_t abstract_level(const twill_sat *s, uint32_t v) {
+  return 1u << (s->level[v] & 31);
+}
+
+static int lit_redundant(twill_sat *s, uint32_t p, uint32_t abs_levels) {
+  s->stack.n = 0;
+  vpush(s, &s->stack, p);
+  size_t top = s->toclear.n;
+  int lrat = s->proof && s->proof_fmt == TWILL_PROOF_LRAT;
+  while (s->stack.n > 0) {
+    uint32_t q = s->stack.a[--s->stack.n];
+    uint32_t r = reason_of(s, var_of(q));
+    const uint32_t *cl = C_LITS(s, r);
+    uint32_t sz = C_SIZE(s, r);
+    for (uint32_t i = 0; i < sz; i++) {
+      uint32_t x = cl[i];
+      uint32_t v = var_of(x);
+      if (v == var_of(q)) continue;
+      if (s->seen[v]) continue;
+      if (s->level[v] == 0) {
+        if (lrat && !s->seen0[v]) {
+          s->seen0[v] = 1;
+          vpush(s, &s->chainv, v | 0x80000000u);
+        }
+        continue;
+      }
+      if (s->reason[v] != CREF_NONE && (abstract_level(s, v) & abs_levels)) {
+        s->seen[v] = 1;
+        vpush(s, &s->stack, x);
+        vpush(s, &s->toclear, x);
+      } else {
+        for (size_t k = top; k < s->toclear.n; k++) s->seen[var_of(s->toclear.a[k])] = 0;
+        s->toclear.n = top;
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* First-UIP analysis; fills s->learnt (asserting literal first, a literal
+ * of the backjump level second) and returns the backjump level and lbd. */
+static int analyze(twill_sat *s, uint32_t confl, uint32_t *out_lbd) {
+  int lrat = s->proof && s->proof_fmt == TWILL_PROOF_LRAT;
+  int pathc = 0;
+  uint32_t p = UINT32_MAX;
+  int idx = s->trail_n - 1;
+  s->learnt.n = 0;
+  s->chainv.n = 0;
+  vpush(s, &s->learnt, 0);
+  uint32_t confl0 = confl;
+  do {
+    if (C_FLAGS(s, confl) & F_LEARNT) C_FLAGS(s, confl) |= F_USED;
+    const uint32_t *cl = C_LITS(s, confl);
+    uint32_t sz = C_SIZE(s, confl);
+    for (uint32_t i = 0; i < sz; i++) {
+      uint32_t q = cl[i];
+      uint32_t v = var_of(q);
+      if (p != UINT32_MAX && v == var_of(p)) continue;
+      if (s->seen[v]) continue;
+      if (s->level[v] > 0) {
+        s->seen[v] = 1;
+        bump_var(s, (int)v);
+        if (s->level[v] >= s->nlevels)
+          pathc++;
+        else
+          vpush(s, &s->learnt, q);
+      } else if (lrat && !s->seen0[v]) {
+        s->seen0[v] = 1;
+        vpush(s, &s->chainv, v | 0x80000000u);
+      }
+    }
+    while (!s->seen[var_of(s->trail[idx])]) idx--;
+    p = s->trail[idx--];
+    s->seen[var_of(p)] = 0;
+    pathc--;
+    if (pathc > 0) {
+      if (lrat) vpush(s, &s->chainv, var_of(p));
+      confl = reason_of(s, var_of(p));
+    }
+  } while (pathc > 0);
+  s->learnt.a[0] = neg(p);
+
+  /* minimization */
+  s->toclear.n = 0;
+  for (size_t i = 0; i < s->learnt.n; i++) vpush(s, &s->toclear, s->learnt.a[i]);
+  size_t orig_n = s->learnt.n;
+  size_t j = 1;
+  if (s->opt_minimize) {
+    uint32_t abs_levels = 0;
+    for (size_t i = 1; i < s->learnt.n; i++) abs_levels |= abstract_level(s, var_of(s->learnt.a[i]));
+    for (size_t i = 1; i < s->learnt.n; i++) {
+      uint32_t l = s->learnt.a[i];
+      if (s->reason[var_of(l)] == CREF_NONE || !lit_redundant(s, l, abs_levels))
+        s->learnt.a[j++] = l;
+      else if (lrat)
+        vpush(s, &s->chainv, var_of(l));
+    }
+  } else {
+    j = s->learnt.n;
+  }
+  s->st.minimized_literals += orig_n - j;
+  s->learnt.n = j;
+  if (lrat) {
+    /* redundancy-proven variables (toclear beyond the original clause) */
+    for (size_t i = orig_n; i < s->toclear.n; i++) vpush(s, &s->chainv, var_of(s->toclear.a[i]));
+    /* hints: level-0 units, then reasons in trail order, then conflict */
+    s->nhints = 0;
+    size_t nr = 0;
+    for (size_t i = 0; i < s->chainv.n; i++) {
+      uint32_t x = s->chainv.a[i];
+      if (x & 0x80000000u) {
+        uint32_t v = x & 0x7fffffffu;
+        hint_push(s, s->unit_id[v]);
+        s->seen0[v] = 0;
+      } else {
+        s->chainv.a[nr++] = x;
+      }
+    }
+    /* sort the variables by trail position: keys tpos << 32 | var, put
+     * after the unit hints in the hint buffer, then replaced by ids */
+    size_t base = s->nhints;
+    for (size_t i = 0; i < nr; i++)
+      hint_push(s, ((uint64_t)s->tpos[s->chainv.a[i]] << 32) | s->chainv.a[i]);
+    if (!s->oom) {
+      qsort(s->hints + base, nr, sizeof *s->hints, cmp_u64);
+      for (size_t i = base; i < base + nr; i++)
+        s->hints[i] = c_id(s, s->reason[(uint32_t)s->hints[i]]);
+    }
+    hint_push(s, c_id(s, confl0));
+  }
+  for (size_t i = 0; i < s->toclear.n; i++) s->seen[var_of(s->toclear.a[i])] = 0;
+
+  /* backjump level: the highest level below, its literal at position 1 */
+  int bt = 0;
+  if (s->learnt.n > 1) {
+    size_t mi = 1;
+    for (size_t i = 2; i < s->learnt.n; i++)
+      if (s->level[var_of(s->learnt.a[i])] > s->level[var_of(s->learnt.a[mi])]) mi = i;
+    uint32_t t = s->learnt.a[1];
+    s->learnt.a[1] = s->learnt.a[mi];
+    s->learnt.a[mi] = t;
+    bt = s->level[var_of(s->learnt.a[1])];
+  }
+  /* lbd */
+  s->stamp++;
+  uint32_t lbd = 0;
+  for (size_t i = 0; i < s->learnt.n; i++) {
+    int lv = s->level[var_of(s->learnt.a[i])];
+    if (s->lvl_stamp[lv] != s->stamp) {
+      s->lvl_stamp[lv] = s->stamp;
+      lbd++;
+    }
+  }
+  *out_lbd = lbd;
+  return bt;
+}
+
+/* Failed assumptions: a is an assumption found false.  Marks a and every
+ * assumption (decision above level 0) its falsification depends on. */
+static void analyze_final(twill_sat *s, uint32_t a) {
+  s->failed[a] = 1;
+  if (s->nlevels == 0 || s->level[var_of(a)] == 0) return;
+  s->seen[var_of(a)] = 1;
+  for (int i = s->trail_n - 1; i >= s->trail_lim[0]; i--) {
+    uint32_t x = s->trail[i];
+    uint32_t v = var_of(x);
+    if (!s->seen[v]) continue;
+    uint32_t r = reason_of(s, v);
+    if (r == CREF_NONE) {
+      s->failed[x] = 1;
+    } else {
+      const uint32_t *cl = C_LITS(s, r);
+      for (uint32_t k = 0; k < C_SIZE(s, r); k++) {
+        uint32_t u = var_of(cl[k]);
+        if (u != v && s->level[u] > 0) s->seen[u] = 1;
+      }
+    }
+    s->seen[v] = 0;
+  }
+}
+
+/* ----------------------------------------------------------------- reduce */
+
+static void reduce_db(twill_sat *s) {
+  s->st.reductions++;
+  u32vec *L = &s->learnts;
+  s->nhints = 0;
+  for (size_t i = 0; i < L->n; i++) {
+    uint32_t c = L->a[i];
+    uint32_t f = C_FLAGS(s, c);
+    if (f & F_DELETED) continue;
+    if (C_SIZE(s, c) <= 2 || (f >> 8) <= 2) continue;
+    if (f & F_USED) {
+      C_FLAGS(s, c) &= ~(uint32_t)F_USED;
+      continue;
+    }
+    if (locked(s, c)) continue;
+    /* key: worst first = highest lbd, then longest; ties by cref */
+    uint64_t key = ((uint64_t)(0xffffffu - (f >> 8)) << 40) |
+                   ((uint64_t)(0xffu - (C_SIZE(s, c) > 0xff ? 0xff : C_SIZE(s, c))) << 32) | c;
+    if (s->nhints == s->caphints &&
+        !grow(&s->hints, &s->caphints, s->nhints + 1, sizeof *s->hints)) {
+      s->oom = 1;
+      return;
+    }
+    s->hints[s->nhints++] = key;
+  }
+  qsort(s->hints, s->nhints, sizeof *s->hints, cmp_u64);
+  size_t ndel = s->nhints / 2;
+  for (size_t i = 0; i < ndel; i++) mark_deleted(s, (uint32_t)s->hints[i]);
+  s->nhints = 0;
+  s->st.learnts -= ndel;
+  gc(s);
+}
+
+/* At level 0: delete the clauses satisfied by the level-0 assignment. */
+static void simplify(twill_sat *s) {
+  if (s->trail_n == s->simp_trail || s->st.propagations < s->simp_props) return;
+  derive_units(s);
+  for (int k = 0; k < 2; k++) {
+    u32vec *v = k ? &s->learnts : &s->orig;
+    for (size_t i = 0; i < v->n; i++) {
+      uint32_t c = v->a[i];
+      if (C_FLAGS(s, c) & F_DELETED) continue;
+      const uint32_t *cl = C_LITS(s, c);
+      for (uint32_t q = 0; q < C_SIZE(s, c); q++)
+        if (s->val[cl[q]] == 1) {
+          if (s->reason[var_of(cl[q])] == c) s->reason[var_of(cl[q])] = CREF_NONE;
+          mark_deleted(s, c);
+          if (k) s->st.learnts--;
+          else s->st.clauses--;
+          break;
+        }
+    }
+  }
+  gc(s);
+  s->simp_trail = s->trail_n;
+  s->simp_props = s->st.propagations + s->arena_n / 4;
+}
+
+/* ----------------------------------------------------------------- search */
+
+static uint64_t luby(uint64_t i) {
+  /* Luby sequence 1,1,2,1,1,2,4,... (0-based i) */
+  uint64_t size = 1, seq = 0;
+  while (size < i + 1) {
+    seq++;
+    size = 2 * size + 1;
+  }
+  while (size - 1 != i) {
+    size = (size - 1) >> 1;
+    seq--;
+    i = i % size;
+  }
+  return (uint64_t)1 << seq;
+}
+
+static int should_stop(twill_sat *s) {
+  if (s->interrupted) return 1;
+  if (s->conflict_limit >= 0 && (int64_t)s->st.conflicts >= s->conflict_limit) return 1;
+  if (s->time_limit > 0 && (s->st.conflicts & 63) == 0 && now_s(s) > s->time_limit) return 1;
+  return 0;
+}
+
+/* Run the theory after a propagation fixpoint.  Returns a conflict cref,
+ * CREF_NONE if nothing happened to stop, CREF_LAZY for 'new literals'. */
+static uint32_t theory_round(twill_sat *s, int *stop) {
+  if (!s->has_theory || !s->th.propagate || s->theory_head >= s->trail_n) return CREF_NONE;
+  int from = s->theory_head;
+  s->theory_head = s->trail_n;
+  int before = s->trail_n;
+  s->tmp.n = 0;
+  int *ext = malloc(sizeof(int) * (size_t)(before - from));
+  if (!ext) {
+    s->oom = 1;
+    *stop = 1;
+    return CREF_NONE;
+  }
+  for (int i = from; i < before; i++) ext[i - from] = to_ext_lit(s->trail[i]);
+  int r = s->th.propagate(s->th.ctx, s, ext, before - from);
+  free(ext);
+  if (r) *stop = 1;
+  if (s->th_conflict != CREF_NONE) {
+    uint32_t c = s->th_conflict;
+    s->th_conflict = CREF_NONE;
+    return c == CREF_LAZY ? CREF_NONE - 2 : c; /* NONE-2: empty clause */
+  }
+  return s->trail_n > before ? CREF_LAZY : CREF_NONE;
+}
+
+static int max_level_of(const twill_sat *s, uint32_t c) {
+  int m = 0;
+  const uint32_t *cl = C_LITS(s, c);
+  for (uint32_t i = 0; i < C_SIZE(s, c); i++)
+    if (s->level[var_of(cl[i])] > m && s->val[cl[i]] == -1) m = s->level[var_of(cl[i])];
+  return m;
+}
+
+static int search(twill_sat *s) {
+  for (;;) {
+    uint32_t confl = propagate(s);
+    if (confl == CREF_NONE && s->has_theory) {
+      int stop = 0;
+      uint32_t t = theory_round(s, &stop);
+      if (t == CREF_NONE - 2) {
+        derive_empty(s, CREF_NONE);
+        return TWILL_SAT_UNSAT;
+      }
+      if (t == CREF_LAZY) continue;
+      if (t != CREF_NONE) {
+        int ml = max_level_of(s, t);
+        if (ml < s->nlevels) backtrack(s, ml);
+        confl = t;
+      }
+      if (stop && confl == CREF_NONE) return TWILL_SAT_UNKNOWN;
+    }
+    if (s->oom) return TWILL_SAT_UNKNOWN;
+    if (confl != CREF_NONE) {
+      s->st.conflicts++;
+      s->conflicts_since_restart++;
+      if (s->nlevels == 0) {
+        derive_empty(s, confl);
+        return TWILL_SAT_UNSAT;
+      }
+      uint32_t lbd;
+      int bt = analyze(s, confl, &lbd);
+      backtrack(s, bt);
+      uint32_t *a = s->learnt.a;
+      uint32_t n = (uint32_t)s->learnt.n;
+      uint64_t id = ++s->next_id;
+      proof_add(s, id, a, n, s->hints, s->nhints);
+      s->st.learned++;
+      s->st.learned_literals += n;
+      if (n == 1) {
+        enqueue(s, a[0], CREF_NONE);
+        s->unit_id[var_of(a[0])] = id;
+      } else {
+        uint32_t c = alloc_clause(s, a, n, 1, id);
+        if (c == CREF_NONE) return TWILL_SAT_UNKNOWN;
+        C_FLAGS(s, c) |= (lbd > 0xffffff ? 0xffffff : lbd) << 8;
+        attach(s, c);
+        s->st.learnts++;
+        enqueue(s, a[0], c);
+      }
+      s->var_inc /= s->var_decay;
+      /* restart bookkeeping */
+      double l = (double)lbd;
+      if (s->st.conflicts == 1) s->ema_fast = s->ema_slow = l;
+      s->ema_fast += (l - s->ema_fast) / 32.0;
+      s->ema_slow += (l - s->ema_slow) / 4096.0;
+      s->ema_trail += ((double)s->trail_n - s->ema_trail) / 5000.0;
+      if (s->opt_restart == 0 && s->st.conflicts > 10000 &&
+          (double)s->trail_n > 1.4 * s->ema_trail)
+        s->conflicts_since_restart = 0; /* blocked restart */
+      if (should_stop(s)) return TWILL_SAT_UNKNOWN;
+      continue;
+    }
+    /* no conflict */
+    int restart;
+    if (s->opt_restart == 1)
+      restart = s->conflicts_since_restart >= s->luby_limit;
+    else
+      restart = s->conflicts_since_restart >= 50 && s->ema_fast > 1.25 * s->ema_slow;
+    if (restart) {
+      s->st.restarts++;
+      s->conflicts_since_restart = 0;
+      if (s->opt_restart == 1) s->luby_limit = 100 * luby(++s->luby_i);
+      backtrack(s, 0);
+      if (s->time_limit > 0 && now_s(s) > s->time_limit) return TWILL_SAT_UNKNOWN;
+      if (s->interrupted) return TWILL_SAT_UNKNOWN;
+      continue;
+    }
+    if (s->nlevels == 0) {
+      derive_units(s);
+      simplify(s);
+    }
+    if (s->opt_reduce && s->st.conflicts >= s->next_reduce) {
+      s->next_reduce = s->st.conflicts + 2000 + s->reduce_inc * s->st.reductions;
+      reduce_db(s);
+    }
+    /* decide: assumptions first */
+    uint32_t next = UINT32_MAX;
+    while (s->nlevels < s->nassumps) {
+      uint32_t a = s->assumps[s->nlevels];
+      if (s->val[a] == 1) {
+        s->trail_lim[s->nlevels++] = s->trail_n;
+      } else if (s->val[a] == -1) {
+        analyze_final(s, a);
+        return TWILL_SAT_UNSAT;
+      } else {
+        next = a;
+        break;
+      }
+    }
+    if (next == UINT32_MAX) {
+      while (s->heap_n > 0) {
+        int v = heap_pop(s);
+        if (s->val[2 * v] == 0) {
+          next = 2u * (uint32_t)v + s->phase[v];
+          break;
+        }
+      }
+      if (next == UINT32_MAX) {
+        if (s->has_theory && s->theory_head < s->trail_n) continue;
+        return TWILL_SAT_SAT;
+      }
+      s->st.decisions++;
+      if ((s->st.decisions & 4095) == 0 &&
+          ((s->time_limit > 0 && now_s(s) > s->time_limit) || s->interrupted))
+        return TWILL_SAT_UNKNOWN;
+    }
+    s->trail_lim[s->nlevels++] = s->trail_n;
+    enqueue(s, next, CREF_NONE);
+  }
+}
+
+int twill_sat_solve(twill_sat *s) {
+  s->interrupted = 0;
+  clock_gettime(CLOCK_MONOTONIC, &s->t0);
+  for (int i = 0; i < 2 * s->nvars; i++) s->failed[i] = 0;
+  for (int i = 0; i < s->nvars; i++) s->model[i] = 0;
+  int r = TWILL_SAT_UNSAT;
+  if (s->empty_pending) {
+    s->empty_pending = 0;
+    proof_add(s, ++s->next_id, NULL, 0, s->empty_hint, 2);
+  }
+  if (s->ok && !s->oom) {
+    int64_t saved_limit = s->conflict_limit;
+    if (saved_limit >= 0) s->conflict_limit = (int64_t)s->st.conflicts + saved_limit;
+    backtrack(s, 0);
+    r = search(s);
+    s->conflict_limit = saved_limit;
+    if (s->oom) r = TWILL_SAT_UNKNOWN;
+  }
+  if (r == TWILL_SAT_SAT)
+    for (int v = 0; v < s->nvars; v++) s->model[v] = s->val[2 * v] == 1 ? 1 : -1;
+  backtrack(s, 0);
+  s->nassumps = 0;
+  pflush(s);
+  if (s->proof) fflush(s->proof);
+  return r;
+}
+
+/* -------------------------------------------------------------------- API */
+
+void twill_sat_assume(twill_sat *s, int lit) {
+  int v = lit > 0 ? lit : -lit;
+  if (lit == 0 || lit == INT32_MIN) return;
+  while (s->nvars < v)
+    if (!twill_sat_new_var(s)) return;
+  if (s->nassumps == s->capassumps) {
+    size_t cap = (size_t)s->capassumps;
+    if (!grow(&s->assumps, &cap, cap + 1, sizeof *s->assumps)) {
+      s->oom = 1;
+      return;
+    }
+    s->capassumps = (int)cap;
+  }
+  s->assumps[s->nassumps++] = to_int_lit(lit);
+}
+
+int twill_sat_value(const twill_sat *s, int lit) {
+  int v = lit > 0 ? lit : -lit;
+  if (lit == 0 || v > s->nvars) return 0;
+  int m = s->model[v - 1];
+  return lit > 0 ? m : -m;
+}
+
+int twill_sat_failed(const twill_sat *s, int lit) {
+  int v = lit > 0 ? lit : -lit;
+  if (lit == 0 || v > s->nvars) return 0;
+  return s->failed[to_int_lit(lit)];
+}
+
+void twill_sat_set_conflict_limit(twill_sat *s, int64_t conflicts) {
+  s->conflict_limit = conflicts;
+}
+void twill_sat_set_time_limit(twill_sat *s, double seconds) { s->time_limit = seconds; }
+void twill_sat_interrupt(twill_sat *s) { s->interrupted = 1; }
+
+int twill_sat_set_option(twill_sat *s, const char *name, int64_t value) {
+  if (!strcmp(name, "seed")) {
+    s->seed = value ? (uint64_t)value * 0x9E3779B97F4A7C15ull : 0;
+    if (s->seed)
+      for (int v = 0; v < s->nvars; v++) {
+        s->act[v] += (double)(rnd(s) % 1000000) * 1e-9;
+        if (s->heap_idx[v] >= 0) heap_up(s, s->heap_idx[v]);
+      }
+  } else if (!strcmp(name, "restart"))
+    s->opt_restart = value ? 1 : 0;
+  else if (!strcmp(name, "minimize"))
+    s->opt_minimize = value ? 1 : 0;
+  else if (!strcmp(name, "phase"))
+    s->opt_phase = value ? 1 : 0;
+  else if (!strcmp(name, "reduce"))
+    s->opt_reduce = value ? 1 : 0;
+  else
+    return 0;
+  return 1;
+}
+
+void twill_sat_set_proof(twill_sat *s, FILE *f, int format) {
+  pflush(s);
+  s->proof = f;
+  s->proof_fmt = format;
+}
+
+void twill_sat_get_stats(const twill_sat *s, twill_sat_stats *out) { *out = s->st; }

@@ -1,0 +1,384 @@
+/* tests/test_ilp.c: the LP/MIP solver on small hand-made models (answers
+ * derived by hand next to each test), random small MIPs against brute-force
+ * enumeration, and the `twill ilp` front end. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "testutil.h"
+#include "twill/ilp.h"
+
+#define INF TWILL_ILP_INF
+
+static void row(twill_ilp *m, int n, const double *a, char sense, double rhs, double range) {
+  int idx[16];
+  for (int k = 0; k < n; k++) idx[k] = k;
+  ck_assert_int_ge(twill_ilp_add_row(m, NULL, n, idx, a, sense, rhs, range), 0);
+}
+
+START_TEST(lp_textbook_max) {
+  /* max 3x + 5y, x <= 4, 2y <= 12, 3x + 2y <= 18, x, y >= 0: optimum at
+   * (2, 6), value 36 (Hillier-Lieberman's Wyndor example). */
+  twill_ilp *m = twill_ilp_new();
+  twill_ilp_add_var(m, "x", TWILL_ILP_CONTINUOUS, 0, INF, 3);
+  twill_ilp_add_var(m, "y", TWILL_ILP_CONTINUOUS, 0, INF, 5);
+  twill_ilp_set_maximize(m, 1);
+  row(m, 2, (double[]){1, 0}, 'L', 4, 0);
+  row(m, 2, (double[]){0, 2}, 'L', 12, 0);
+  row(m, 2, (double[]){3, 2}, 'L', 18, 0);
+  ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_OPTIMAL);
+  ck_assert_double_eq_tol(twill_ilp_objective(m), 36, 1e-9);
+  ck_assert_double_eq_tol(twill_ilp_value(m, 0), 2, 1e-9);
+  ck_assert_double_eq_tol(twill_ilp_value(m, 1), 6, 1e-9);
+  twill_ilp_free(m);
+}
+END_TEST
+
+START_TEST(lp_infeasible) {
+  /* x + y <= 1 and x + y >= 2: no point. */
+  twill_ilp *m = twill_ilp_new();
+  twill_ilp_add_var(m, "x", TWILL_ILP_CONTINUOUS, 0, INF, 1);
+  twill_ilp_add_var(m, "y", TWILL_ILP_CONTINUOUS, 0, INF, 1);
+  row(m, 2, (double[]){1, 1}, 'L', 1, 0);
+  row(m, 2, (double[]){1, 1}, 'G', 2, 0);
+  ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_INFEASIBLE);
+  ck_assert_int_eq(twill_ilp_has_solution(m), 0);
+  twill_ilp_free(m);
+}
+END_TEST
+
+START_TEST(lp_unbounded) {
+  /* min -x - y with x - y <= 1: (t+1, t) has objective -2t-1 -> -inf. */
+  twill_ilp *m = twill_ilp_new();
+  twill_ilp_add_var(m, "x", TWILL_ILP_CONTINUOUS, 0, INF, -1);
+  twill_ilp_add_var(m, "y", TWILL_ILP_CONTINUOUS, 0, INF, -1);
+  row(m, 2, (double[]){1, -1}, 'L', 1, 0);
+  ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_UNBOUNDED);
+  twill_ilp_free(m);
+}
+END_TEST
+
+START_TEST(lp_empty) {
+  /* no variables, no rows: optimal, objective = constant 2.5 */
+  twill_ilp *m = twill_ilp_new();
+  twill_ilp_set_obj_const(m, 2.5);
+  ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_OPTIMAL);
+  ck_assert_double_eq_tol(twill_ilp_objective(m), 2.5, 1e-12);
+  twill_ilp_free(m);
+  /* variables but no rows: each at its cheaper bound: min x - y, x in
+   * [1, 3], y in [-2, 5]: x = 1, y = 5, value -4 */
+  m = twill_ilp_new();
+  twill_ilp_add_var(m, "x", TWILL_ILP_CONTINUOUS, 1, 3, 1);
+  twill_ilp_add_var(m, "y", TWILL_ILP_CONTINUOUS, -2, 5, -1);
+  ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_OPTIMAL);
+  ck_assert_double_eq_tol(twill_ilp_objective(m), -4, 1e-12);
+  twill_ilp_free(m);
+}
+END_TEST
+
+START_TEST(lp_equality_free_vars) {
+  /* free x, y: x + y = 4, x - y = 2 -> (3, 1); min x + 2y = 5 */
+  twill_ilp *m = twill_ilp_new();
+  twill_ilp_add_var(m, "x", TWILL_ILP_CONTINUOUS, -INF, INF, 1);
+  twill_ilp_add_var(m, "y", TWILL_ILP_CONTINUOUS, -INF, INF, 2);
+  row(m, 2, (double[]){1, 1}, 'E', 4, 0);
+  row(m, 2, (double[]){1, -1}, 'E', 2, 0);
+  ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_OPTIMAL);
+  ck_assert_double_eq_tol(twill_ilp_objective(m), 5, 1e-9);
+  ck_assert_double_eq_tol(twill_ilp_value(m, 0), 3, 1e-9);
+  twill_ilp_free(m);
+}
+END_TEST
+
+START_TEST(lp_ranged_rows) {
+  /* min x - y, 2 <= x + y <= 5 (ranged), x - y >= -1 (G), x, y free:
+   * x - y is bounded below by -1 only: optimum -1 (any point with
+   * x - y = -1 and x + y in [2, 5]). max x - y adds nothing above: use
+   * x <= 3: then max x - y subject to x + y >= 2 gives y >= 2 - x... */
+  twill_ilp *m = twill_ilp_new();
+  twill_ilp_add_var(m, "x", TWILL_ILP_CONTINUOUS, -INF, INF, 1);
+  twill_ilp_add_var(m, "y", TWILL_ILP_CONTINUOUS, -INF, INF, -1);
+  row(m, 2, (double[]){1, 1}, 'R', 2, 3);
+  row(m, 2, (double[]){1, -1}, 'G', -1, 0);
+  ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_OPTIMAL);
+  ck_assert_double_eq_tol(twill_ilp_objective(m), -1, 1e-9);
+  double s = twill_ilp_value(m, 0) + twill_ilp_value(m, 1);
+  ck_assert(s >= 2 - 1e-9 && s <= 5 + 1e-9);
+  /* now maximize x + 2y with y <= x (row 2): the range's top x + y = 5
+   * binds and y = x = 2.5 gives 7.5 */
+  twill_ilp_set_obj(m, 0, 1);
+  twill_ilp_set_obj(m, 1, 2);
+  twill_ilp_set_maximize(m, 1);
+  row(m, 2, (double[]){-1, 1}, 'L', 0, 0);
+  ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_OPTIMAL);
+  ck_assert_double_eq_tol(twill_ilp_objective(m), 7.5, 1e-9);
+  twill_ilp_free(m);
+}
+END_TEST
+
+START_TEST(lp_degenerate) {
+  /* Beale's cycling example (Chvatal, Linear Programming, p. 31):
+   * max 10x1 - 57x2 - 9x3 - 24x4 s.t.
+   *   0.5x1 - 5.5x2 - 2.5x3 + 9x4 <= 0
+   *   0.5x1 - 1.5x2 - 0.5x3 +  x4 <= 0
+   *    x1                          <= 1
+   * optimum 1 at x = (1, 0, 1, 0). */
+  twill_ilp *m = twill_ilp_new();
+  double c[] = {10, -57, -9, -24};
+  for (int j = 0; j < 4; j++) twill_ilp_add_var(m, NULL, TWILL_ILP_CONTINUOUS, 0, INF, c[j]);
+  twill_ilp_set_maximize(m, 1);
+  row(m, 4, (double[]){0.5, -5.5, -2.5, 9}, 'L', 0, 0);
+  row(m, 4, (double[]){0.5, -1.5, -0.5, 1}, 'L', 0, 0);
+  row(m, 4, (double[]){1, 0, 0, 0}, 'L', 1, 0);
+  ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_OPTIMAL);
+  ck_assert_double_eq_tol(twill_ilp_objective(m), 1, 1e-9);
+  twill_ilp_free(m);
+}
+END_TEST
+
+START_TEST(mip_knapsack) {
+  /* max 5a + 4b + 3c, 2a + 3b + c <= 5, 4a + b + 2c <= 11, 3a + 4b + 2c
+   * <= 8, binaries: all three need 6 > 5 in row 1; a = b = 1 uses 5, 5, 7
+   * (fits), value 9, the best of the pairs (a+c: 8, b+c: 7). */
+  twill_ilp *m = twill_ilp_new();
+  double c[] = {5, 4, 3};
+  for (int j = 0; j < 3; j++) twill_ilp_add_var(m, NULL, TWILL_ILP_BINARY, 0, 1, c[j]);
+  twill_ilp_set_maximize(m, 1);
+  row(m, 3, (double[]){2, 3, 1}, 'L', 5, 0);
+  row(m, 3, (double[]){4, 1, 2}, 'L', 11, 0);
+  row(m, 3, (double[]){3, 4, 2}, 'L', 8, 0);
+  ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_OPTIMAL);
+  ck_assert_double_eq_tol(twill_ilp_objective(m), 9, 1e-9);
+  twill_ilp_stats st;
+  twill_ilp_get_stats(m, &st);
+  ck_assert_int_ge(st.nodes, 1);
+  ck_assert_int_ge(st.incumbents, 1);
+  twill_ilp_free(m);
+}
+END_TEST
+
+START_TEST(mip_infeasible_parity) {
+  /* 2x - 2y = 1 has no integer solution (left side even), LP feasible. */
+  twill_ilp *m = twill_ilp_new();
+  twill_ilp_add_var(m, "x", TWILL_ILP_INTEGER, 0, 10, 1);
+  twill_ilp_add_var(m, "y", TWILL_ILP_INTEGER, 0, 10, 1);
+  row(m, 2, (double[]){2, -2}, 'E', 1, 0);
+  ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_INFEASIBLE);
+  twill_ilp_free(m);
+}
+END_TEST
+
+START_TEST(mip_node_limit) {
+  /* sum of 12 binaries with odd coefficients 2 = 2*sum x_j = 13: infeasible
+   * by parity, which branch and bound only proves after many nodes; a
+   * limit of 5 nodes stops it with status LIMIT. */
+  twill_ilp *m = twill_ilp_new();
+  double a[12];
+  for (int j = 0; j < 12; j++) {
+    twill_ilp_add_var(m, NULL, TWILL_ILP_BINARY, 0, 1, 1);
+    a[j] = 2;
+  }
+  row(m, 12, a, 'E', 13, 0);
+  twill_ilp_set_node_limit(m, 5);
+  ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_LIMIT);
+  twill_ilp_free(m);
+}
+END_TEST
+
+/* ---- random MIPs against enumeration ---- */
+static unsigned long long rng_state;
+static int rnd(int lo, int hi) {
+  rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+  return lo + (int)((rng_state >> 33) % (unsigned long long)(hi - lo + 1));
+}
+
+START_TEST(mip_random_vs_brute_force) {
+  int rounds = tu_under_valgrind() ? 10 : 300;
+  rng_state = 12345;
+  for (int t = 0; t < rounds; t++) {
+    int n = rnd(2, 5), r = rnd(1, 4), U = 3;
+    double A[4][5], lo[4], hi[4], c[5];
+    twill_ilp *m = twill_ilp_new();
+    int maxim = rnd(0, 1);
+    for (int j = 0; j < n; j++) {
+      c[j] = rnd(-6, 6);
+      twill_ilp_add_var(m, NULL, TWILL_ILP_INTEGER, 0, U, c[j]);
+    }
+    twill_ilp_set_maximize(m, maxim);
+    for (int i = 0; i < r; i++) {
+      for (int j = 0; j < n; j++) A[i][j] = rnd(-4, 5);
+      int kind = rnd(0, 3), b = rnd(-4, 12);
+      char sense = kind == 0 ? 'L' : kind == 1 ? 'G' : kind == 2 ? 'R' : 'E';
+      double range = sense == 'R' ? rnd(0, 4) : 0;
+      lo[i] = sense == 'L' ? -INF : b;
+      hi[i] = sense == 'G' ? INF : sense == 'R' ? b + range : b;
+      row(m, n, A[i], sense, b, range);
+    }
+    /* enumerate {0..U}^n */
+    double best = NAN;
+    int pt[5] = {0};
+    for (;;) {
+      int ok = 1;
+      for (int i = 0; i < r && ok; i++) {
+        double s = 0;
+        for (int j = 0; j < n; j++) s += A[i][j] * pt[j];
+        ok = s >= lo[i] && s <= hi[i];
+      }
+      if (ok) {
+        double z = 0;
+        for (int j = 0; j < n; j++) z += c[j] * pt[j];
+        if (isnan(best) || (maxim ? z > best : z < best)) best = z;
+      }
+      int j = 0;
+      while (j < n && pt[j] == U) pt[j++] = 0;
+      if (j == n) break;
+      pt[j]++;
+    }
+    twill_ilp_status st = twill_ilp_solve(m);
+    if (isnan(best)) {
+      ck_assert_msg(st == TWILL_ILP_INFEASIBLE, "round %d: expected infeasible, got %s", t,
+                    twill_ilp_status_name(st));
+    } else {
+      ck_assert_msg(st == TWILL_ILP_OPTIMAL, "round %d: status %s", t, twill_ilp_status_name(st));
+      ck_assert_msg(fabs(twill_ilp_objective(m) - best) < 1e-6, "round %d: %g vs brute force %g",
+                    t, twill_ilp_objective(m), best);
+    }
+    twill_ilp_free(m);
+  }
+}
+END_TEST
+
+/* ---- front end ---- */
+static char *write_tmp(const char *text) {
+  char *path = strdup("/tmp/twill-ilp-test-XXXXXX");
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  ck_assert_int_eq(write(fd, text, strlen(text)), (long)strlen(text));
+  close(fd);
+  return path;
+}
+
+/* max x + y, x + 2y <= 4 (row C1), 3x + y <= 6 (C2), x, y integer >= 0:
+ * LP optimum (1.6, 1.2); integer points with x + y = 3: (2,1)? 2+2=4 ok,
+ * 6+1=7 > 6 no; (1,1) gives 2; (2,0) gives 2; (0,2) gives 2: optimum 2. */
+static const char *small_mip =
+    "NAME SMALL\n"
+    "OBJSENSE\n"
+    "    MAX\n"
+    "ROWS\n"
+    " N  OBJ\n"
+    " L  C1\n"
+    " L  C2\n"
+    "COLUMNS\n"
+    "    MARKER   'MARKER'  'INTORG'\n"
+    "    X  OBJ  1  C1  1\n"
+    "    X  C2   3\n"
+    "    Y  OBJ  1  C1  2\n"
+    "    Y  C2   1\n"
+    "    MARKER   'MARKER'  'INTEND'\n"
+    "RHS\n"
+    "    RHS  C1  4  C2  6\n"
+    "BOUNDS\n"
+    " UP BND X 10\n"
+    " UP BND Y 10\n"
+    "ENDATA\n";
+
+START_TEST(cli_text_and_json) {
+  char *path = write_tmp(small_mip);
+  char *out = NULL, *err = NULL;
+  const char *args[] = {"ilp", path, NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, args), 0);
+  ck_assert_ptr_nonnull(strstr(out, "status: optimal"));
+  ck_assert_ptr_nonnull(strstr(out, "objective: 2\n"));
+  free(out);
+  free(err);
+  const char *args2[] = {"ilp", path, "--json", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, args2), 0);
+  ck_assert_ptr_nonnull(strstr(out, "{\"status\": \"optimal\", \"objective\": 2, \"values\": {"));
+  ck_assert_ptr_nonnull(strstr(out, "\"stats\": {\"nodes\": "));
+  /* deterministic: same bytes twice */
+  char *out2 = NULL, *err2 = NULL;
+  ck_assert_int_eq(tu_run_twill(&out2, &err2, args2), 0);
+  ck_assert_str_eq(out, out2);
+  free(out);
+  free(err);
+  free(out2);
+  free(err2);
+  unlink(path);
+  free(path);
+}
+END_TEST
+
+START_TEST(cli_exit_codes) {
+  char *out = NULL, *err = NULL;
+  /* infeasible: x >= 2 and x <= 1 -> exit 2 */
+  char *path = write_tmp("NAME\nROWS\n N obj\n G r1\n L r2\nCOLUMNS\n x obj 1 r1 1\n x r2 1\n"
+                         "RHS\n rhs r1 2 r2 1\nENDATA\n");
+  const char *a1[] = {"ilp", path, NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, a1), 2);
+  ck_assert_ptr_nonnull(strstr(out, "status: infeasible"));
+  free(out);
+  free(err);
+  unlink(path);
+  free(path);
+  /* bad input -> exit 1 with file:line:col */
+  path = write_tmp("NAME\nROWS\n Q r1\nENDATA\n");
+  const char *a2[] = {"ilp", path, NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, a2), 1);
+  ck_assert_ptr_nonnull(strstr(err, ":3:2: unknown row type 'Q'"));
+  free(out);
+  free(err);
+  unlink(path);
+  free(path);
+  /* unknown option -> 1 */
+  const char *a3[] = {"ilp", "--frob", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, a3), 1);
+  free(out);
+  free(err);
+  /* node limit -> 3 */
+  path = write_tmp("NAME\nROWS\n N obj\n E r1\nCOLUMNS\n"
+                   " MARKER 'MARKER' 'INTORG'\n"
+                   " a r1 2\n b r1 2\n c r1 2\n d r1 2\n e r1 2\n f r1 2\n g r1 2\n h r1 2\n"
+                   " MARKER 'MARKER' 'INTEND'\n"
+                   "RHS\n rhs r1 9\nBOUNDS\n UP b a 1\n UP b b 1\n UP b c 1\n UP b d 1\n"
+                   " UP b e 1\n UP b f 1\n UP b g 1\n UP b h 1\nENDATA\n");
+  const char *a4[] = {"ilp", path, "--node-limit", "3", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, a4), 3);
+  ck_assert_ptr_nonnull(strstr(out, "status: limit"));
+  free(out);
+  free(err);
+  unlink(path);
+  free(path);
+}
+END_TEST
+
+static Suite *make_suite(void) {
+  Suite *s = suite_create("ilp");
+  TCase *tc = tcase_create("lp");
+  tcase_add_test(tc, lp_textbook_max);
+  tcase_add_test(tc, lp_infeasible);
+  tcase_add_test(tc, lp_unbounded);
+  tcase_add_test(tc, lp_empty);
+  tcase_add_test(tc, lp_equality_free_vars);
+  tcase_add_test(tc, lp_ranged_rows);
+  tcase_add_test(tc, lp_degenerate);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("mip");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, mip_knapsack);
+  tcase_add_test(tc, mip_infeasible_parity);
+  tcase_add_test(tc, mip_node_limit);
+  tcase_add_test(tc, mip_random_vs_brute_force);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("cli");
+  tcase_set_timeout(tc, 30);
+  tcase_add_test(tc, cli_text_and_json);
+  tcase_add_test(tc, cli_exit_codes);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+TWILL_CHECK_MAIN

@@ -1,0 +1,160 @@
+/* tests/test_ilp_suites.c: the Netlib LP suite and the easy part of the
+ * MIPLIB 3 suite under ../shared/suites (read only).
+ *
+ * Expected values: answers.tsv, the published optimum (Netlib readme,
+ * MIPLIB catalogue) re-checked with CBC and GLPK (see the suites' README).
+ * An LP passes when the objective is within 1e-6 relative of the published
+ * value or of CBC's (the Netlib table is inexact on a few problems: NESM,
+ * FINNIS, ...; E226 follows CBC's objective-constant convention, which is
+ * ours), and when the solution satisfies every row and bound to 1e-6
+ * relative, as checked here from the model itself.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "testutil.h"
+#include "twill/ilp.h"
+
+/* Largest relative violation of rows, bounds and integrality. */
+static double violation(const twill_ilp *m) {
+  int n = twill_ilp_num_vars(m), r = twill_ilp_num_rows(m);
+  double worst = 0;
+  double *act = calloc((size_t)r + 1, sizeof(double));
+  ck_assert_ptr_nonnull(act);
+  for (int j = 0; j < n; j++) {
+    double x = twill_ilp_value(m, j), lb, ub;
+    twill_ilp_var_bounds(m, j, &lb, &ub);
+    if (x < lb) worst = fmax(worst, (lb - x) / (1 + fabs(lb)));
+    if (x > ub) worst = fmax(worst, (x - ub) / (1 + fabs(ub)));
+    if (twill_ilp_var_type(m, j) != TWILL_ILP_CONTINUOUS)
+      worst = fmax(worst, fabs(x - round(x)));
+  }
+  double *x = calloc((size_t)n + 1, sizeof(double));
+  ck_assert_ptr_nonnull(x);
+  for (int j = 0; j < n; j++) x[j] = twill_ilp_value(m, j);
+  twill_ilp_activity(m, x, act);
+  free(x);
+  for (int i = 0; i < r; i++) {
+    double lo, hi;
+    twill_ilp_row_bounds(m, i, &lo, &hi);
+    if (act[i] < lo) worst = fmax(worst, (lo - act[i]) / (1 + fabs(lo)));
+    if (act[i] > hi) worst = fmax(worst, (act[i] - hi) / (1 + fabs(hi)));
+  }
+  free(act);
+  return worst;
+}
+
+typedef struct {
+  char file[64];
+  double published, cbc;
+} answer;
+
+static int load_answers(const char *rel, answer *a, int cap) {
+  char *path = tu_shared_path(rel);
+  char *text = tu_read_file(path, NULL);
+  free(path);
+  if (!text) return -1;
+  int n = 0;
+  char *save = NULL;
+  for (char *line = strtok_r(text, "\n", &save); line && n < cap; line = strtok_r(NULL, "\n", &save)) {
+    if (!strncmp(line, "file\t", 5)) continue;
+    char *f[8] = {0};
+    int k = 0;
+    char *p = line;
+    while (k < 8) {
+      f[k++] = p;
+      char *t = strchr(p, '\t');
+      if (!t) break;
+      *t = 0;
+      p = t + 1;
+    }
+    if (k < 5) continue;
+    snprintf(a[n].file, sizeof a[n].file, "%s", f[0]);
+    a[n].published = strtod(f[1], NULL);
+    a[n].cbc = *f[4] ? strtod(f[4], NULL) : NAN;
+    n++;
+  }
+  free(text);
+  return n;
+}
+
+static int close_rel(double x, double want, double tol) {
+  return fabs(x - want) <= tol * fmax(1.0, fabs(want));
+}
+
+static void solve_file(const char *dir, const answer *a, double tlimit, int is_mip) {
+  char rel[128];
+  snprintf(rel, sizeof rel, "%s/%s", dir, a->file);
+  char *path = tu_shared_path(rel);
+  char err[512];
+  twill_ilp *m = twill_ilp_read_mps(path, err, sizeof err);
+  free(path);
+  ck_assert_msg(m != NULL, "%s", err);
+  twill_ilp_set_time_limit(m, tlimit);
+  twill_ilp_status st = twill_ilp_solve(m);
+  ck_assert_msg(st == TWILL_ILP_OPTIMAL, "%s: status %s", a->file, twill_ilp_status_name(st));
+  double z = twill_ilp_objective(m);
+  ck_assert_msg(close_rel(z, a->published, is_mip ? 1e-6 : 1e-6) ||
+                    (!isnan(a->cbc) && close_rel(z, a->cbc, 1e-6)) ||
+                    (is_mip && fabs(z - a->published) <= 1e-4),
+                "%s: objective %.12g, published %.12g, cbc %.12g", a->file, z,
+                a->published, a->cbc);
+  double v = violation(m);
+  ck_assert_msg(v <= 1e-6, "%s: solution violates the model by %g", a->file, v);
+  twill_ilp_free(m);
+}
+
+/* ---- LP suite ---- */
+static answer lp_ans[128];
+static int lp_n = -1;
+
+START_TEST(netlib_lp) {
+  if (lp_n < 0) lp_n = load_answers("suites/lp/answers.tsv", lp_ans, 128);
+  ck_assert_msg(lp_n > 0, "cannot read suites/lp/answers.tsv (TWILL_SHARED)");
+  if (_i >= lp_n) return;
+  /* under valgrind: only the small ones */
+  if (tu_under_valgrind() && _i % 8) return;
+  solve_file("suites/lp", &lp_ans[_i], 0, 0);
+}
+END_TEST
+
+/* ---- MIP suite: the instances this solver closes within seconds (no
+ * cutting planes, no presolve yet).  Skipped, with the reason: every other
+ * instance of answers.tsv needs cuts or much stronger branching than ours
+ * (the search does not close within ~30 s: egout, gt2, vpm1, bell5,
+ * p0201, ...); hard.tsv lists the ones CBC itself does not close. */
+static const char *mip_easy[] = {"p0033.mps", "flugpl.mps", "lseu.mps", "mod008.mps",
+                                 "stein27.mps"};
+
+START_TEST(miplib_easy) {
+  answer all[128];
+  int n = load_answers("suites/mip/answers.tsv", all, 128);
+  ck_assert_msg(n > 0, "cannot read suites/mip/answers.tsv");
+  if (tu_under_valgrind() && _i > 0) return;
+  const char *want = mip_easy[_i];
+  for (int k = 0; k < n; k++)
+    if (!strcmp(all[k].file, want)) {
+      solve_file("suites/mip", &all[k], 60, 1);
+      return;
+    }
+  ck_abort_msg("%s not in answers.tsv", want);
+}
+END_TEST
+
+static Suite *make_suite(void) {
+  Suite *s = suite_create("ilp_suites");
+  TCase *tc = tcase_create("lp");
+  tcase_set_timeout(tc, 300);
+  tcase_add_loop_test(tc, netlib_lp, 0, 60);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("mip");
+  tcase_set_timeout(tc, 300);
+  tcase_add_loop_test(tc, miplib_easy, 0, (int)(sizeof mip_easy / sizeof *mip_easy));
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+TWILL_CHECK_MAIN

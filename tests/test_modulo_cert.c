@@ -1,0 +1,251 @@
+/* tests/test_modulo_cert.c: certificates of phase 1 pass the checker, and
+ * corrupted ones fail. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "testutil.h"
+#include "twill/cli.h"
+#include "twill/modulo.h"
+#include "twill/normalize.h"
+
+static char *certify(const twill_graph *g, size_t *len) {
+  twill_modulo_opts o;
+  twill_modulo_opts_default(&o);
+  o.certify = 1;
+  twill_modulo_result r;
+  ck_assert_int_eq(twill_modulo_solve(g, &o, &r), 0);
+  ck_assert_int_eq(r.status, TWILL_MODULO_OPTIMAL);
+  char *buf = NULL;
+  FILE *f = open_memstream(&buf, len);
+  ck_assert_int_eq(twill_modulo_write_cert(g, "hopper", 0, &r, f), 0);
+  fclose(f);
+  twill_modulo_result_clear(&r);
+  return buf;
+}
+
+static int check(const twill_graph *g, const char *c, size_t len, char *msg) {
+  return twill_modulo_check_cert(g, c, len, msg, 600);
+}
+
+/* The gap kernel: MII 2 but no schedule at 2 (see test_modulo_exact):
+ * its certificate holds a VIPR infeasibility proof at I = 2. */
+static twill_graph *gap(void) {
+  twill_graph *g = twill_graph_new("gap");
+  int u = twill_graph_declare_unit(g, "U", 1);
+  int a = twill_graph_add_op(g, "a", 3);
+  twill_graph_add_use(g, a, u, 0, 1, 1);
+  twill_graph_add_use(g, a, u, 2, 1, 1);
+  int b = twill_graph_add_op(g, "b", 1);
+  twill_graph_add_edge(g, a, b, 3, 0);
+  return g;
+}
+
+START_TEST(gap_certificate_verifies) {
+  twill_graph *g = gap();
+  size_t len;
+  char *c = certify(g, &len);
+  ck_assert_ptr_nonnull(strstr(c, "vipr 2 infeasible"));
+  ck_assert_ptr_nonnull(strstr(c, "vipr 3 optimal"));
+  char msg[600];
+  ck_assert_msg(check(g, c, len, msg) == 0, "%s", msg);
+  ck_assert_ptr_nonnull(strstr(msg, "1 program(s) at I in [2, 3) proven infeasible"));
+  free(c);
+  twill_graph_free(g);
+}
+END_TEST
+
+/* Replace the first occurrence of `from` after `after` with `to`. */
+static char *edit(const char *c, const char *after, const char *from,
+                  const char *to) {
+  const char *a = strstr(c, after);
+  ck_assert_ptr_nonnull(a);
+  const char *p = strstr(a, from);
+  ck_assert_ptr_nonnull(p);
+  size_t n = strlen(c) - strlen(from) + strlen(to) + 1;
+  char *out = malloc(n);
+  size_t k = (size_t)(p - c);
+  memcpy(out, c, k);
+  strcpy(out + k, to);
+  strcat(out, p + strlen(from));
+  return out;
+}
+
+static void expect_reject(const twill_graph *g, char *bad, const char *why) {
+  char msg[600];
+  ck_assert_msg(check(g, bad, strlen(bad), msg) == 1, "accepted: %s", why);
+  fprintf(stderr, "rejected (%s): %s\n", why, msg);
+  free(bad);
+}
+
+START_TEST(corrupted_certificates_fail) {
+  twill_graph *g = gap();
+  size_t len;
+  char *c = certify(g, &len);
+  /* a claimed I below the truth: needs a schedule that does not exist */
+  expect_reject(g, edit(c, "", "ii 3", "ii 2"), "ii lowered");
+  /* a claimed L shorter than the schedule's (hand: a at 0 holds U at 0
+   * and 2, b >= 3, so L = 4) */
+  ck_assert_ptr_nonnull(strstr(c, "length 4\n"));
+  expect_reject(g, edit(c, "", "length 4\n", "length 3\n"), "length lowered");
+  /* b moved to 0, before a's result (edge a -> b, lat 3) */
+  {
+    char *bad = strdup(c);
+    char *tb = strstr(bad, "time b ");
+    ck_assert_ptr_nonnull(tb);
+    char *e = strchr(tb, '\n');
+    memmove(tb + 8, e, strlen(e) + 1);
+    tb[7] = '0';
+    expect_reject(g, bad, "time moved");
+  }
+  /* the infeasibility proof dropped */
+  {
+    const char *v = strstr(c, "vipr 2 infeasible");
+    const char *w = strstr(c, "vipr 3 optimal");
+    size_t n = strlen(c) - (size_t)(w - v) + 1;
+    char *bad = malloc(n);
+    memcpy(bad, c, (size_t)(v - c));
+    strcpy(bad + (v - c), w);
+    expect_reject(g, bad, "dropped proof");
+  }
+  /* a derivation's first multiplier replaced by another number */
+  {
+    const char *lin = strstr(strstr(c, "vipr 2"), "{ lin ");
+    ck_assert_ptr_nonnull(lin);
+    const char *p = lin + 6;
+    for (int field = 0; field < 2; field++) { /* count, first index */
+      while (*p == ' ') p++;
+      while (*p != ' ') p++;
+    }
+    while (*p == ' ') p++;
+    const char *q = p;
+    while (*q != ' ' && *q != '}') q++;
+    size_t n = strlen(c) + 8;
+    char *bad = malloc(n);
+    memcpy(bad, c, (size_t)(p - c));
+    strcpy(bad + (p - c), "3");
+    strcat(bad, q);
+    expect_reject(g, bad, "multiplier changed");
+  }
+  /* a constraint of the proof tightened beyond the program: the first
+   * "<= 1" of the block (a binary's bound) made "<= 0" */
+  {
+    const char *blk = strstr(c, "vipr 2");
+    const char *cap = strstr(blk, " L 1 ");
+    ck_assert_ptr_nonnull(cap);
+    char *bad = strdup(c);
+    bad[cap - c + 3] = '0';
+    expect_reject(g, bad, "constraint tightened");
+  }
+  /* not a certificate at all */
+  expect_reject(g, strdup("hello\n"), "garbage");
+  expect_reject(g, edit(c, "", "end\n", ""), "missing end");
+  free(c);
+  twill_graph_free(g);
+}
+END_TEST
+
+static unsigned long long rnd(unsigned long long *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+START_TEST(random_certificates_verify) {
+  int trials = tu_under_valgrind() ? 8 : 60;
+  unsigned long long r = 4242;
+  for (int t = 0; t < trials; t++) {
+    twill_graph *g = twill_graph_new("r");
+    twill_graph_declare_unit(g, "u0", 1);
+    int n = 2 + (int)(rnd(&r) % 4);
+    for (int v = 0; v < n; v++) {
+      char nm[4] = {'v', (char)('0' + v), 0, 0};
+      twill_graph_add_op(g, nm, 1 + (int)(rnd(&r) % 3));
+      twill_graph_add_use(g, v, 0, 0, 1, 1);
+      if (rnd(&r) % 3 == 0) twill_graph_add_use(g, v, 0, 2, 1, 1);
+    }
+    for (int a = 0; a + 1 < n; a++)
+      if (rnd(&r) % 2) twill_graph_add_edge(g, a, a + 1, g->ops[a].lat, 0);
+    size_t len;
+    char *c = certify(g, &len);
+    char msg[600];
+    ck_assert_msg(check(g, c, len, msg) == 0, "trial %d: %s", t, msg);
+    free(c);
+    twill_graph_free(g);
+  }
+}
+END_TEST
+
+START_TEST(command_line_round_trip) {
+  char *out, *err;
+  const char *a[] = {"modulo", "fig1", "--cert", "/tmp/twill-test-fig1.cert", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, a), 0);
+  free(out);
+  free(err);
+  const char *b[] = {"check", "fig1", "/tmp/twill-test-fig1.cert", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, b), 0);
+  ck_assert_ptr_nonnull(strstr(out, "s VERIFIED"));
+  free(out);
+  free(err);
+  /* the same certificate does not prove anything about another kernel */
+  const char *d[] = {"check", "dragon", "/tmp/twill-test-fig1.cert", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, d), 1);
+  ck_assert_ptr_nonnull(strstr(out, "s NOT VERIFIED"));
+  free(out);
+  free(err);
+  remove("/tmp/twill-test-fig1.cert");
+}
+END_TEST
+
+/* A limit after I* is settled: the certificate proves I* and marks L
+ * unproven; removing the mark makes it claim more than it proves. */
+START_TEST(partial_certificate_when_length_unproven) {
+  twill_graph *g0;
+  twill_arch *m;
+  ck_assert_int_eq(twill_cli_load_kernel("fa3-fwd-hopper", NULL, &g0, &m), 0);
+  twill_norm nm;
+  twill_graph *g = twill_normalize_graph(g0, 300, 0, &nm);
+  ck_assert_ptr_nonnull(g);
+  twill_modulo_opts o;
+  twill_modulo_opts_default(&o);
+  o.certify = 1;
+  o.node_limit = 50; /* far too few to close L at I = 32 */
+  twill_modulo_result r;
+  ck_assert_int_eq(twill_modulo_solve(g, &o, &r), 0);
+  ck_assert_int_eq(r.status, TWILL_MODULO_LIMIT);
+  ck_assert_int_eq(r.ii, 32); /* = ResMII: TC 4 x 8 normalized cycles */
+  ck_assert_int_eq(r.ii_lower, 32);
+  char *c = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&c, &len);
+  ck_assert_int_eq(twill_modulo_write_cert(g, "hopper", 300, &r, f), 0);
+  fclose(f);
+  char msg[600];
+  ck_assert_msg(check(g, c, len, msg) == 0, "%s", msg);
+  ck_assert_ptr_nonnull(strstr(msg, "NOT proven minimal"));
+  expect_reject(g, edit(c, "", "length-proof none\n", ""), "unproven mark removed");
+  free(c);
+  twill_modulo_result_clear(&r);
+  twill_norm_clear(&nm);
+  twill_graph_free(g);
+  twill_graph_free(g0);
+  twill_arch_free(m);
+}
+END_TEST
+
+static Suite *make_suite(void) {
+  Suite *s = suite_create("modulo_cert");
+  TCase *tc = tcase_create("cert");
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, gap_certificate_verifies);
+  tcase_add_test(tc, corrupted_certificates_fail);
+  tcase_add_test(tc, random_certificates_verify);
+  tcase_add_test(tc, command_line_round_trip);
+  tcase_add_test(tc, partial_certificate_when_length_unproven);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+TWILL_CHECK_MAIN

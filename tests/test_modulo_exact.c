@@ -1,0 +1,141 @@
+/* tests/test_modulo_exact.c: optimal modulo scheduling (phase 1) against
+ * the paper's examples and an independent brute-force enumerator. */
+#include <stdio.h>
+
+#include "bf_modulo.h"
+#include "check_main.h"
+#include "testutil.h"
+#include "twill/cli.h"
+#include "twill/ilp.h"
+#include "twill/modulo.h"
+
+static void solve_ok(const twill_graph *g, twill_modulo_result *r) {
+  ck_assert_int_eq(twill_modulo_solve(g, NULL, r), 0);
+  ck_assert_int_eq(r->status, TWILL_MODULO_OPTIMAL);
+  char why[256] = "";
+  ck_assert_msg(twill_schedule_validate(g, NULL, r->sched, why, sizeof why) == 0,
+                "%s", why);
+  ck_assert_int_eq(r->ii_lower, r->ii);
+  ck_assert_int_eq(r->length_lower, r->length);
+}
+
+/* fig1: I = 2, L = 4, M(S) = 0, M(O) = 3 (twill.md 2.4, kernels.md 1):
+ * at I = 2, S and O share the TC, so they take different slots; S->P->O
+ * needs t(O) >= 2, and t(O) = 2 puts O in S's slot 0, so t(O) = 3, L = 4. */
+START_TEST(fig1_is_two_four) {
+  twill_graph *g;
+  twill_arch *m;
+  ck_assert_int_eq(twill_cli_load_kernel("fig1", NULL, &g, &m), 0);
+  twill_modulo_result r;
+  solve_ok(g, &r);
+  ck_assert_int_eq(r.ii, 2);
+  ck_assert_int_eq(r.length, 4);
+  ck_assert_int_eq(r.sched->start[twill_graph_find_op(g, "S")], 0);
+  ck_assert_int_eq(r.sched->start[twill_graph_find_op(g, "O")], 3);
+  twill_modulo_result_clear(&r);
+  twill_graph_free(g);
+  twill_arch_free(m);
+}
+END_TEST
+
+/* dragon: II = 3 (twill.md 2.2); L checked by brute force. */
+START_TEST(dragon_is_three) {
+  twill_graph *g;
+  twill_arch *m;
+  ck_assert_int_eq(twill_cli_load_kernel("dragon", NULL, &g, &m), 0);
+  twill_modulo_result r;
+  solve_ok(g, &r);
+  ck_assert_int_eq(r.ii, 3);
+  ck_assert_int_eq(r.length, bf_modulo_min_len(g, 3));
+  twill_modulo_result_clear(&r);
+  twill_graph_free(g);
+  twill_arch_free(m);
+}
+END_TEST
+
+/* A reservation table with a gap: MII = 2 but no schedule at 2; the search
+ * proves I = 2 infeasible and answers 3 (see test_modulo_heuristic). */
+START_TEST(gap_proves_mii_infeasible) {
+  twill_graph *g = twill_graph_new("gap");
+  int u = twill_graph_declare_unit(g, "U", 1);
+  int a = twill_graph_add_op(g, "a", 3);
+  twill_graph_add_use(g, a, u, 0, 1, 1);
+  twill_graph_add_use(g, a, u, 2, 1, 1);
+  int b = twill_graph_add_op(g, "b", 1);
+  twill_graph_add_edge(g, a, b, 3, 0);
+  twill_modulo_result r;
+  solve_ok(g, &r);
+  ck_assert_int_eq(r.mii, 2);
+  ck_assert_int_eq(r.ii, 3);
+  ck_assert_int_ge(r.ntries, 2);
+  ck_assert_int_eq(r.tries[0].ii, 2);
+  ck_assert_int_eq(r.tries[0].status, TWILL_ILP_INFEASIBLE);
+  ck_assert_int_eq(r.length, bf_modulo_min_len(g, 3));
+  twill_modulo_result_clear(&r);
+  twill_graph_free(g);
+}
+END_TEST
+
+static unsigned long long rnd(unsigned long long *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+START_TEST(random_vs_brute_force) {
+  int trials = tu_under_valgrind() ? 15 : 400, above_mii = 0;
+  unsigned long long r = 777;
+  for (int t = 0; t < trials; t++) {
+    twill_graph *g = twill_graph_new("r");
+    int nu = 1 + (int)(rnd(&r) % 2);
+    for (int u = 0; u < nu; u++) {
+      char nm[4] = {'u', (char)('0' + u), 0, 0};
+      twill_graph_declare_unit(g, nm, 1 + (int)(rnd(&r) % 2));
+    }
+    int n = 2 + (int)(rnd(&r) % 4);
+    for (int v = 0; v < n; v++) {
+      char nm[4] = {'v', (char)('0' + v), 0, 0};
+      twill_graph_add_op(g, nm, 1 + (int)(rnd(&r) % 3));
+      twill_graph_add_use(g, v, (int)(rnd(&r) % (unsigned)nu), 0, 1, 1);
+      if (rnd(&r) % 3 == 0)
+        twill_graph_add_use(g, v, (int)(rnd(&r) % (unsigned)nu), 2, 1, 1);
+    }
+    for (int a = 0; a < n; a++)
+      for (int b = a + 1; b < n; b++)
+        if (rnd(&r) % 3 == 0) twill_graph_add_edge(g, a, b, g->ops[a].lat, 0);
+    if (rnd(&r) % 2) {
+      int a = (int)(rnd(&r) % (unsigned)n), b = (int)(rnd(&r) % (unsigned)n);
+      if (b > a) { int x = a; a = b; b = x; }
+      twill_graph_add_edge(g, a, b, g->ops[a].lat, 1 + (int)(rnd(&r) % 2));
+    }
+    twill_modulo_result res;
+    solve_ok(g, &res);
+    long ii = bf_modulo_min_ii(g, 12);
+    ck_assert_msg(res.ii == ii, "trial %d: I %ld, brute force %ld", t, res.ii, ii);
+    long len = bf_modulo_min_len(g, ii);
+    ck_assert_msg(res.length == len, "trial %d: L %ld, brute force %ld", t,
+                  res.length, len);
+    above_mii += res.ii > res.mii;
+    twill_modulo_result_clear(&res);
+    twill_graph_free(g);
+  }
+  fprintf(stderr, "modulo: %d of %d random loops need I above the MII\n",
+          above_mii, trials);
+  ck_assert_int_gt(above_mii, 0); /* the gap cases are exercised */
+}
+END_TEST
+
+static Suite *make_suite(void) {
+  Suite *s = suite_create("modulo_exact");
+  TCase *tc = tcase_create("exact");
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, fig1_is_two_four);
+  tcase_add_test(tc, dragon_is_three);
+  tcase_add_test(tc, gap_proves_mii_infeasible);
+  tcase_add_test(tc, random_vs_brute_force);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+TWILL_CHECK_MAIN
