@@ -584,6 +584,7 @@ static void ph_aggregate(void *ctx, int c) {
           int e = p->out_e[k];
           if (p->edist[e]) continue;
           pr1 *= Fv(m, p->edst[e], d);
+          if (pr1 == 0) break; /* F >= 0: the product stays 0 */
         }
         pr[d] += p->w[i] * Fv(m, i, d) * (1.0 - pr1);
       }
@@ -699,6 +700,20 @@ static void ph_mem_adj(void *ctx, int c) {
     for (long d = m->lo[i]; d < m->rhi[i]; d++) {
       double A = m->aR[d];
       if (A == 0) continue;
+      /* two successors not started yet (F = 0): the product and every
+         product but one factor are 0, so only the own term remains
+         (scanned from the end: later successors tend to start later) */
+      int zeros = 0;
+      for (int k = deg - 1; k >= 0 && zeros < 2; k--) {
+        int e = p->out_e[k0 + k];
+        if (!p->edist[e] && Fv(m, p->edst[e], d) == 0) zeros++;
+      }
+      if (zeros >= 2) {
+        double gF0 = A * bi * (1 - 0.0);
+        m->omu[i] += gF0 * Fmv(m, i, d);
+        m->osig[i] += gF0 * Fsv(m, i, d);
+        continue;
+      }
       /* prefix/suffix products over the distance-0 successors */
       pre[0] = 1;
       for (int k = 0; k < deg; k++) {
