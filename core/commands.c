@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "twill/cli.h"
+#include "twill/gaus.h"
 #include "twill/ilp.h"
 #include "twill/modulo.h"
 #include "twill/sat.h"
@@ -42,9 +43,19 @@ const twill_command twill_commands[] = {
      "--cert FILE writes a certificate that `twill check KERNEL FILE`\n"
      "verifies: MII re-derived, the schedule validated, and a VIPR proof\n"
      "for every I in [MII, I*) (infeasible) and for I* (no shorter L).\n"},
-    {"gaus", NULL, "GauS differentiable scheduler for large graphs",
+    {"gaus", twill_cmd_gaus, "GauS differentiable scheduler for large graphs",
      "usage: twill gaus KERNEL|--random N [--ii I] [--steps D] [--iters K]\n"
-     "                  [--threads T] [--seed S] [--json]\n"},
+     "                  [--threads T] [--seed S] [--formulation A|B|C]\n"
+     "                  [--json] [--time-limit S] [--timing] [--arch A]\n"
+     "                  [--lr X] [--alpha X] [--tau X]\n"
+     "\n"
+     "Gaussian relaxation of start times (../shared/reference/gaus.md):\n"
+     "A: peak resource + alpha * communication, B: peak memory, C: modulo\n"
+     "memory at II under modulo resource caps and recurrences.  KERNEL is a\n"
+     "kernel (built-in or .twill/JSON) or a .gml / .aig graph.  Prints II,\n"
+     "length, peaks, objective terms and the schedule (a summary above 50\n"
+     "ops).  Same flags, same bytes, for any --threads.  --timing prints the\n"
+     "time per optimizer step on stderr.  Exit 3 when the time limit cut it.\n"},
     {"emit", NULL, "pseudocode, CUDA skeleton, tables, Gantt, SVG, JSON, DOT",
      "usage: twill emit KERNEL|SCHEDULE.json --format F [-o FILE]\n"},
     {"check", twill_cmd_check, "verify a schedule and its optimality certificate",

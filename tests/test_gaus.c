@@ -1,0 +1,528 @@
+/* tests/test_gaus.c: GauS (core/gaus*.c): gradients against central finite
+ * differences, legality of legalized schedules, II against a brute-force
+ * optimum, determinism across thread counts, the GML/AIG readers and the
+ * command. */
+#include <math.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "testutil.h"
+#include "twill/arch.h"
+#include "twill/cli.h"
+#include "twill/gaus.h"
+#include "twill/schedule.h"
+
+/* ---- a small deterministic RNG and random problems ---------------------- */
+
+static unsigned long long rng_state;
+static unsigned long long rnd(void) {
+  unsigned long long z = (rng_state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+static double urand(void) { return (double)(rnd() >> 11) / 9007199254740992.0; }
+static int irand(int lo, int hi) { return lo + (int)(rnd() % (unsigned)(hi - lo + 1)); }
+
+/* n ops, forward edges with probability dens, back edges with distance 1-2,
+ * nunits units of capacity 1-3, up to 2 uses per op. */
+static twill_gaus_problem *rand_problem(int n, double dens, int nback,
+                                        int nunits, int maxlat) {
+  int ne = 0, cap_e = n * 4 + nback + 1;
+  int *es = malloc((size_t)cap_e * sizeof(int)), *ed = malloc((size_t)cap_e * sizeof(int));
+  for (int j = 1; j < n; j++) {
+    int k = 0;
+    for (int i = j - 1; i >= 0 && k < 4; i--)
+      if (urand() < dens) {
+        es[ne] = i, ed[ne] = j, ne++, k++;
+      }
+  }
+  int nfwd = ne;
+  for (int b = 0; b < nback && n > 1; b++) {
+    int i = irand(1, n - 1), j = irand(i > 8 ? i - 8 : 0, i - 1); /* local loops */
+    es[ne] = i, ed[ne] = j, ne++;
+  }
+  int nuses = 0;
+  int *nu = malloc((size_t)n * sizeof(int));
+  for (int i = 0; i < n; i++)
+    nuses += (nu[i] = irand(0, nunits < 2 ? nunits : 2));
+  twill_gaus_problem *p = twill_gaus_problem_new(n, ne, nunits, nuses);
+  ck_assert_ptr_nonnull(p);
+  int u = 0;
+  for (int i = 0; i < n; i++) {
+    p->lat[i] = irand(0, maxlat);
+    p->w[i] = 0.5 + 2.5 * urand();
+    p->uoff[i] = u;
+    int base = nunits ? irand(0, nunits - 1) : 0;
+    for (int k = 0; k < nu[i]; k++, u++) { /* distinct units: always fits */
+      p->uunit[u] = (base + k) % nunits;
+      p->uoffset[u] = irand(0, 1);
+      p->ucycles[u] = irand(1, 2);
+      p->ucount[u] = 1;
+    }
+  }
+  p->uoff[n] = u;
+  for (int r = 0; r < nunits; r++) p->cap[r] = irand(1, 3);
+  for (int e = 0; e < ne; e++) {
+    p->esrc[e] = es[e];
+    p->edst[e] = ed[e];
+    p->elat[e] = e < nfwd ? p->lat[es[e]] : irand(1, maxlat + 1);
+    p->edist[e] = e < nfwd ? 0 : irand(1, 2);
+    p->ecost[e] = (double)irand(0, 2) + (urand() < 0.5 ? 0.5 : 0);
+  }
+  ck_assert_int_eq(twill_gaus_problem_finish(p), 0);
+  free(es);
+  free(ed);
+  free(nu);
+  return p;
+}
+
+/* ---- finite-difference gradient checks ---------------------------------- */
+
+/* Central differences with h = 1e-6 on every mu_i and s_i.  The loss is
+ * smooth except at measure-zero kinks (ReLU at U = C and at the horizon;
+ * the random points avoid them with probability 1).  Truncation error is
+ * O(h^2 f''') ~ 1e-10 and roundoff O(eps |f| / h) ~ 1e-10 |f| for |f| up
+ * to 1e3, so 1e-5 relative to max(1, |grad|) leaves two orders of
+ * magnitude of room while catching any wrong term (errors are O(1)). */
+static void fd_check(twill_gaus_problem *p, char form, int mask, long D,
+                     long ii) {
+  twill_gaus_opts o;
+  twill_gaus_opts_default(&o);
+  o.form = form;
+  o.tau = 0.7;
+  o.alpha = 0.8;
+  twill_gaus_model *m = twill_gaus_model_new(p, &o, D, ii);
+  ck_assert_ptr_nonnull(m);
+  double *lam = twill_gaus_model_lambda(m);
+  for (int k = 0; k < twill_gaus_model_nmult(m); k++) lam[k] = 2 * urand();
+  twill_gaus_model_set_rho(m, 1.5);
+  double *mu = twill_gaus_model_mu(m), *s = twill_gaus_model_s(m);
+  int n = p->n;
+  for (int i = 0; i < n; i++) {
+    mu[i] = -1.0 + (double)(D + 1) * urand(); /* some outside the horizon */
+    s[i] = -1.5 + 2.5 * urand();
+  }
+  double *gm = calloc((size_t)n, sizeof(double)), *gs = calloc((size_t)n, sizeof(double));
+  twill_gaus_terms t;
+  double f0 = twill_gaus_eval(m, mask, gm, gs, &t);
+  ck_assert(isfinite(f0));
+  const double h = 1e-6;
+  for (int which = 0; which < 2; which++)
+    for (int i = 0; i < n; i++) {
+      double *x = which ? &s[i] : &mu[i];
+      double x0 = *x;
+      *x = x0 + h;
+      double fp = twill_gaus_eval(m, mask, NULL, NULL, NULL);
+      *x = x0 - h;
+      double fm = twill_gaus_eval(m, mask, NULL, NULL, NULL);
+      *x = x0;
+      double num = (fp - fm) / (2 * h);
+      double an = which ? gs[i] : gm[i];
+      double tol = 1e-5 * fmax(1.0, fmax(fabs(an), fabs(num)));
+      ck_assert_msg(fabs(num - an) <= tol,
+                    "form %c mask %d d/d%s[%d]: analytic %.10g numeric %.10g",
+                    form, mask, which ? "s" : "mu", i, an, num);
+    }
+  free(gm);
+  free(gs);
+  twill_gaus_model_free(m);
+}
+
+static void fd_form(char form, const int *masks, int nm) {
+  int reps = tu_under_valgrind() ? 1 : 6;
+  for (int rep = 0; rep < reps; rep++) {
+    rng_state = 1000 + (unsigned long long)rep * 77 + (unsigned long long)form;
+    twill_gaus_problem *p = rand_problem(irand(4, 10), 0.4, 3, 2, 3);
+    for (int k = 0; k < nm; k++) fd_check(p, form, masks[k], 12, 3 + rep % 3);
+    fd_check(p, form, TWILL_GAUS_ALL, 12, 3);
+    twill_gaus_problem_free(p);
+  }
+}
+
+START_TEST(fd_formulation_a) {
+  int masks[] = {TWILL_GAUS_DEP, TWILL_GAUS_LAT, TWILL_GAUS_RES, TWILL_GAUS_CAP,
+                 TWILL_GAUS_COM};
+  fd_form('A', masks, 5);
+}
+END_TEST
+
+START_TEST(fd_formulation_b) {
+  int masks[] = {TWILL_GAUS_DEP, TWILL_GAUS_LAT, TWILL_GAUS_MEM};
+  fd_form('B', masks, 3);
+}
+END_TEST
+
+START_TEST(fd_formulation_c) {
+  int masks[] = {TWILL_GAUS_DEP, TWILL_GAUS_LAT, TWILL_GAUS_CAP, TWILL_GAUS_MEM};
+  fd_form('C', masks, 4);
+}
+END_TEST
+
+
+/* ---- legality, optimality, determinism ---------------------------------- */
+
+static void solve_legal(twill_gaus_problem *p, char form, long iters,
+                        int threads, twill_gaus_result *r) {
+  twill_gaus_opts o;
+  twill_gaus_opts_default(&o);
+  o.form = form;
+  o.iters = iters;
+  o.threads = threads;
+  o.legalize_every = 50;
+  ck_assert_int_eq(twill_gaus_solve(p, &o, r, stderr), 0);
+  if (getenv("GAUS_DEBUG"))
+    fprintf(stderr, "n %d form %c ii %ld steps %ld s/step %.3g\n", p->n, form,
+            r->ii, r->steps, r->seconds_per_step);
+  char why[200];
+  ck_assert_msg(twill_gaus_check(p, r->t, r->ii, why, sizeof why) == 0,
+                "illegal: %s", why);
+  ck_assert_int_ge(r->ii, 1);
+}
+
+START_TEST(legal_on_random_graphs) {
+  int sizes[] = {10, 50, 200, 2000};
+  int ns = tu_under_valgrind() ? 2 : 4;
+  const char forms[] = "ABC";
+  for (int k = 0; k < ns; k++)
+    for (int f = 0; f < 3; f++) {
+      rng_state = 5000 + (unsigned long long)k * 13 + (unsigned long long)f;
+      int n = sizes[k];
+      twill_gaus_problem *p = rand_problem(n, 0.3, n / 10 + 1, 2, 3);
+      twill_gaus_result r;
+      solve_legal(p, forms[f], n >= 2000 ? 30 : 150, 2, &r);
+      twill_gaus_result_free(&r);
+      twill_gaus_problem_free(p);
+    }
+}
+END_TEST
+
+/* Brute force: the smallest II with a legal modulo schedule.  For fixed
+ * slots s_i = t_i mod II the resource check is exact, and the start times
+ * t_i = s_i + II k_i exist iff the integer difference constraints
+ * k_j - k_i >= ceil((lat - II dist - s_j + s_i) / II) have no positive
+ * cycle (Bellman-Ford).  s_0 = 0 w.l.o.g. (shifting all slots is a
+ * symmetry). */
+static long cdiv(long a, long b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
+
+static int kfeasible(const twill_gaus_problem *p, long ii, const long *s) {
+  long k[16] = {0};
+  for (int sweep = 0; sweep <= p->n + 1; sweep++) {
+    int ch = 0;
+    for (int e = 0; e < p->ne; e++) {
+      int i = p->esrc[e], j = p->edst[e];
+      long w = cdiv(p->elat[e] - ii * p->edist[e] - s[j] + s[i], ii);
+      if (k[j] < k[i] + w) k[j] = k[i] + w, ch = 1;
+    }
+    if (!ch) return 1;
+  }
+  return 0;
+}
+
+static int bf_dfs(const twill_gaus_problem *p, long ii, long *s, int i,
+                  double *mrt) {
+  if (i == p->n) return kfeasible(p, ii, s);
+  for (long v = 0; v < (i == 0 ? 1 : ii); v++) {
+    int ok = 1;
+    for (int u = p->uoff[i]; u < p->uoff[i + 1]; u++)
+      for (int c = 0; c < p->ucycles[u]; c++)
+        mrt[(long)p->uunit[u] * ii + (v + p->uoffset[u] + c) % ii] += p->ucount[u];
+    for (int r = 0; r < p->nunits; r++)
+      for (long q = 0; q < ii; q++)
+        if (mrt[r * ii + q] > p->cap[r]) ok = 0;
+    s[i] = v;
+    if (ok && bf_dfs(p, ii, s, i + 1, mrt)) ok = 2;
+    for (int u = p->uoff[i]; u < p->uoff[i + 1]; u++)
+      for (int c = 0; c < p->ucycles[u]; c++)
+        mrt[(long)p->uunit[u] * ii + (v + p->uoffset[u] + c) % ii] -= p->ucount[u];
+    if (ok == 2) return 1;
+  }
+  return 0;
+}
+
+static long brute_ii(const twill_gaus_problem *p) {
+  for (long ii = 1;; ii++) {
+    long s[16];
+    double *mrt = calloc((size_t)(p->nunits * ii + 1), sizeof(double));
+    int f = bf_dfs(p, ii, s, 0, mrt);
+    free(mrt);
+    if (f) return ii;
+  }
+}
+
+START_TEST(ii_against_brute_force) {
+  int reps = tu_under_valgrind() ? 2 : 12;
+  for (int rep = 0; rep < reps; rep++) {
+    rng_state = 9000 + (unsigned long long)rep;
+    twill_gaus_problem *p = rand_problem(irand(4, 7), 0.35, 2, 1, 2);
+    long opt = brute_ii(p);
+    ck_assert_int_ge(opt, twill_gaus_mii(p)); /* MII is a lower bound */
+    twill_gaus_result r;
+    solve_legal(p, 'C', 200, 1, &r);
+    ck_assert_msg(r.ii <= 2 * opt, "rep %d: II %ld > 2 x optimum %ld", rep,
+                  r.ii, opt);
+    twill_gaus_result_free(&r);
+    twill_gaus_problem_free(p);
+  }
+}
+END_TEST
+
+START_TEST(threads_are_bit_identical) {
+  const char forms[] = "ABC";
+  int n = tu_under_valgrind() ? 300 : 1000;
+  for (int f = 0; f < 3; f++) {
+    rng_state = 777 + (unsigned long long)f;
+    twill_gaus_problem *p = rand_problem(n, 0.3, n / 20, 2, 3);
+    twill_gaus_result r1, r2;
+    solve_legal(p, forms[f], 40, 1, &r1);
+    solve_legal(p, forms[f], 40, 3, &r2);
+    ck_assert_int_eq(r1.ii, r2.ii);
+    ck_assert(!memcmp(r1.mu, r2.mu, (size_t)n * sizeof(double)));
+    ck_assert(!memcmp(r1.sigma, r2.sigma, (size_t)n * sizeof(double)));
+    ck_assert(!memcmp(r1.t, r2.t, (size_t)n * sizeof(long)));
+    twill_gaus_result_free(&r1);
+    twill_gaus_result_free(&r2);
+    twill_gaus_problem_free(p);
+  }
+}
+END_TEST
+
+
+/* ---- against the schedule validator ------------------------------------- */
+
+static void validate_on(const twill_graph *g, const twill_arch *m, char form,
+                        long iters) {
+  twill_gaus_problem *p = twill_gaus_problem_from_graph(g, NULL);
+  ck_assert_ptr_nonnull(p);
+  twill_gaus_result r;
+  solve_legal(p, form, iters, 2, &r);
+  twill_schedule *s = twill_schedule_new(g->nops, r.ii);
+  for (int i = 0; i < g->nops; i++) s->start[i] = r.t[i];
+  char why[512];
+  ck_assert_msg(twill_schedule_validate(g, m, s, why, sizeof why) == 0,
+                "%s form %c: %s", g->name, form, why);
+  twill_schedule_free(s);
+  twill_gaus_result_free(&r);
+  twill_gaus_problem_free(p);
+}
+
+START_TEST(builtin_kernels_validate) {
+  const char *names[] = {"dragon", "fig1", "gemm-hopper", "fa3-fwd-hopper",
+                         "fa3-bwd-hopper", "fa4-fwd-blackwell",
+                         "fa4-bwd-blackwell"};
+  for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+    twill_graph *g = NULL;
+    twill_arch *m = NULL;
+    ck_assert_int_eq(twill_cli_load_kernel(names[k], NULL, &g, &m), 0);
+    for (const char *f = "ABC"; *f; f++) validate_on(g, m, *f, 60);
+    twill_graph_free(g);
+    twill_arch_free(m);
+  }
+}
+END_TEST
+
+START_TEST(random_graphs_validate) {
+  int sizes[] = {10, 100, 400};
+  int ns = tu_under_valgrind() ? 2 : 3;
+  for (int k = 0; k < ns; k++) {
+    twill_random_opts ro;
+    twill_random_opts_default(&ro);
+    ro.nodes = sizes[k];
+    ro.density = sizes[k] > 100 ? 0.01 : 0.2;
+    ro.seed = 40 + (unsigned long long)k;
+    twill_graph *g = twill_graph_random(&ro);
+    ck_assert_ptr_nonnull(g);
+    twill_diag d;
+    ck_assert_int_eq(twill_graph_validate(g, &d), 0);
+    ck_assert_int_eq(twill_graph_bind(g, NULL, &d), 0);
+    for (const char *f = "ABC"; *f; f++) validate_on(g, NULL, *f, 100);
+    twill_graph_free(g);
+  }
+}
+END_TEST
+
+/* ---- readers ----------------------------------------------------------- */
+
+/* Node and edge counts from ../shared/suites/gaus/README.md (computed
+ * there from the files). */
+START_TEST(read_shared_gml_and_aig) {
+  char *path = tu_shared_path("suites/gaus/gs_schedule_rw/rand_graph_1000_1.gml");
+  size_t len;
+  char *text = tu_read_file(path, &len);
+  if (text) {
+    twill_diag d;
+    double *cost = NULL;
+    twill_graph *g = twill_gaus_read_gml(text, len, path, &cost, &d);
+    ck_assert_msg(g != NULL, "%s:%d:%d: %s", d.file, d.line, d.col, d.msg);
+    ck_assert_int_eq(g->nops, 949);
+    ck_assert_int_eq(g->nedges, 2730);
+    int pos = 0;
+    for (int e = 0; e < g->nedges; e++) pos += cost[e] > 0;
+    ck_assert_int_eq(pos, 1092);
+    free(cost);
+    twill_graph_free(g);
+    free(text);
+  }
+  free(path);
+  path = tu_shared_path("suites/gaus/epfl_aig/ctrl.aig");
+  text = tu_read_file(path, &len);
+  if (text) {
+    twill_diag d;
+    twill_graph *g = twill_gaus_read_aig(text, len, path, &d);
+    ck_assert_msg(g != NULL, "%s: %s", d.file, d.msg);
+    ck_assert_int_eq(g->nops, 181);
+    ck_assert_int_eq(g->nedges, 348);
+    twill_gaus_problem *p = twill_gaus_problem_from_graph(g, NULL);
+    long *asap = calloc((size_t)g->nops, sizeof(long));
+    long cp = 0;
+    for (int e = 0; e < g->nedges; e++) /* edges go from lower to higher ops */
+      ck_assert_int_lt(g->edges[e].src, g->edges[e].dst);
+    for (int e = 0; e < g->nedges; e++) {
+      long v = asap[g->edges[e].src] + 1;
+      if (v > asap[g->edges[e].dst]) asap[g->edges[e].dst] = v;
+    }
+    for (int i = 0; i < g->nops; i++)
+      if (asap[i] > cp) cp = asap[i];
+    ck_assert_int_eq(cp, 10); /* "AND levels" column of the README */
+    free(asap);
+    twill_gaus_problem_free(p);
+    twill_graph_free(g);
+    free(text);
+  }
+  free(path);
+}
+END_TEST
+
+static void gml_bad(const char *text, int line, int col, const char *msg) {
+  twill_diag d;
+  memset(&d, 0, sizeof d);
+  double *cost = NULL;
+  twill_graph *g = twill_gaus_read_gml(text, strlen(text), "t.gml", &cost, &d);
+  ck_assert_msg(g == NULL, "accepted: %s", text);
+  ck_assert_ptr_null(cost);
+  ck_assert_msg(d.line == line && d.col == col && strstr(d.msg, msg),
+                "got %d:%d: %s, want %d:%d: %s", d.line, d.col, d.msg, line,
+                col, msg);
+}
+
+START_TEST(gml_errors) {
+  gml_bad("", 1, 1, "expected 'graph ['");
+  gml_bad("graph\n[", 2, 2, "missing ']' of graph");
+  gml_bad("graph [\n  node [ label \"x\" ]\n]", 2, 3, "node without an id");
+  gml_bad("graph [\n  node [ id 0 ]\n  node [ id 0 ]\n]", 3, 3, "duplicate node id 0");
+  gml_bad("graph [\n  node [ id 0 ]\n  edge [ source 0 target 7 ]\n]", 3, 3,
+          "edge target 7 is not a node id");
+  gml_bad("graph [\n  node [ id -1 ]\n]", 2, 13, "out of range");
+  gml_bad("graph [\n  node [ id 0 label \"abc ]\n]", 2, 21, "unterminated string");
+  gml_bad("graph [ node [ id 0 ] node [ id 1 ] edge [ source 0 target 1 ]\n"
+          "edge [ source 1 target 0 ] ]",
+          2, 0, "zero-distance cycle");
+  gml_bad("graph [ ] x", 1, 11, "text after the end");
+  gml_bad("graph [ node [ id 1.5 ] ]", 1, 19, "expected an integer");
+  /* a good one: ids need not be in order */
+  const char *ok = "graph [ directed 1 node [ id 5 parameter 3 ] node [ id 2 ]"
+                   " edge [ source 5 target 2 parameter 9 ] ]";
+  twill_diag d;
+  double *cost = NULL;
+  twill_graph *g = twill_gaus_read_gml(ok, strlen(ok), "t.gml", &cost, &d);
+  ck_assert_ptr_nonnull(g);
+  ck_assert_int_eq(g->nops, 2);
+  ck_assert_int_eq(g->edges[0].src, 0);
+  ck_assert_int_eq(g->edges[0].dst, 1);
+  ck_assert(cost[0] == 1.0);
+  ck_assert_int_eq(g->ops[0].nuses, 1);
+  ck_assert_int_eq(g->ops[0].uses[0].count, 3);
+  free(cost);
+  twill_graph_free(g);
+}
+END_TEST
+
+static void aig_bad(const char *data, size_t len, const char *msg) {
+  twill_diag d;
+  memset(&d, 0, sizeof d);
+  twill_graph *g = twill_gaus_read_aig(data, len, "t.aig", &d);
+  ck_assert_ptr_null(g);
+  ck_assert_msg(strstr(d.msg, msg), "got '%s', want '%s'", d.msg, msg);
+}
+
+START_TEST(aig_errors) {
+  aig_bad("aag 1 1 0 0 0\n", 14, "expected binary AIGER header");
+  aig_bad("aig 7 2 0 1 5\n6\n", 16, "file too short");
+  aig_bad("aig 3 2 1 1 0\n6\n", 16, "latches are not supported");
+  aig_bad("aig 4 2 0 1 1\n6\n\x02\x01", 18, "M = 4 is not I + L + A = 3");
+  aig_bad("aig 3 2 0 1 1\n6\n\x07\x01", 18, "invalid deltas"); /* rhs0 < 0 */
+  aig_bad("aig 3 2 0 1 1\n6\n\x82\x80", 18, "end of file inside AND gate 0");
+  /* the AIGER spec's and-gate example: 3 = 1 AND 2 (lits 6 = 2 & 4) */
+  const char ok[] = "aig 3 2 0 1 1\n6\n\x02\x02";
+  twill_diag d;
+  twill_graph *g = twill_gaus_read_aig(ok, sizeof ok - 1, "t.aig", &d);
+  ck_assert_msg(g != NULL, "%s", d.msg);
+  ck_assert_int_eq(g->nops, 3);
+  ck_assert_int_eq(g->nedges, 2);
+  ck_assert_int_eq(g->edges[0].src, 1); /* rhs0 = 6 - 2 = 4: variable 2 */
+  ck_assert_int_eq(g->edges[1].src, 0); /* rhs1 = 4 - 2 = 2: variable 1 */
+  twill_graph_free(g);
+}
+END_TEST
+
+/* ---- the command ------------------------------------------------------- */
+
+START_TEST(command_same_bytes_any_threads) {
+  const char *forms[] = {"A", "B", "C"};
+  for (int f = 0; f < 3; f++) {
+    char *o1, *e1, *o2, *e2;
+    const char *a1[] = {"gaus", "--random", "120", "--iters", "60",
+                        "--formulation", forms[f], "--threads", "1", "--json", NULL};
+    const char *a2[] = {"gaus", "--random", "120", "--iters", "60",
+                        "--formulation", forms[f], "--threads", "2", "--json", NULL};
+    ck_assert_int_eq(tu_run_twill(&o1, &e1, a1), 0);
+    ck_assert_int_eq(tu_run_twill(&o2, &e2, a2), 0);
+    ck_assert_str_eq(o1, o2);
+    ck_assert_ptr_nonnull(strstr(o1, "\"ii\": "));
+    free(o1), free(e1), free(o2), free(e2);
+  }
+  char *o, *e;
+  const char *a3[] = {"gaus", "fig1", NULL};
+  ck_assert_int_eq(tu_run_twill(&o, &e, a3), 0);
+  ck_assert_ptr_nonnull(strstr(o, "schedule (op: start stage slot):"));
+  free(o), free(e);
+  const char *a4[] = {"gaus", "--formulation", "D", "fig1", NULL};
+  ck_assert_int_eq(tu_run_twill(&o, &e, a4), 1);
+  ck_assert_ptr_nonnull(strstr(e, "--formulation expects A, B or C"));
+  free(o), free(e);
+  const char *a5[] = {"gaus", NULL};
+  ck_assert_int_eq(tu_run_twill(&o, &e, a5), 1);
+  free(o), free(e);
+}
+END_TEST
+
+static Suite *make_suite(void) {
+  Suite *s = suite_create("gaus");
+  TCase *tc = tcase_create("gradients");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, fd_formulation_a);
+  tcase_add_test(tc, fd_formulation_b);
+  tcase_add_test(tc, fd_formulation_c);
+  suite_add_tcase(s, tc);
+  TCase *tl = tcase_create("legal");
+  tcase_set_timeout(tl, 120);
+  tcase_add_test(tl, legal_on_random_graphs);
+  tcase_add_test(tl, ii_against_brute_force);
+  tcase_add_test(tl, threads_are_bit_identical);
+  tcase_add_test(tl, builtin_kernels_validate);
+  tcase_add_test(tl, random_graphs_validate);
+  suite_add_tcase(s, tl);
+  TCase *tio = tcase_create("io");
+  tcase_set_timeout(tio, 120);
+  tcase_add_test(tio, read_shared_gml_and_aig);
+  tcase_add_test(tio, gml_errors);
+  tcase_add_test(tio, aig_errors);
+  tcase_add_test(tio, command_same_bytes_any_threads);
+  suite_add_tcase(s, tio);
+  return s;
+}
+
+TWILL_CHECK_MAIN
