@@ -355,6 +355,49 @@ START_TEST(cli_exit_codes) {
 }
 END_TEST
 
+/* Certificates: the small MIP above (optimum 2, so RTP range 2 2 with the
+ * incumbent in SOL) and the parity-infeasible one (RTP infeas).  The
+ * in-tree checker (twill vipr-check) verifies them where it is built. */
+START_TEST(vipr_written) {
+  char err[256];
+  twill_ilp *m = twill_ilp_parse_mps(small_mip, strlen(small_mip), "small.mps", err, sizeof err);
+  ck_assert_msg(m != NULL, "%s", err);
+  twill_ilp_set_certify(m, 1);
+  ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_OPTIMAL);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  ck_assert_int_eq(twill_ilp_write_vipr(m, f), 0);
+  fclose(f);
+  ck_assert_ptr_nonnull(strstr(buf, "VER 1.0\nVAR 2\nX Y\nINT 2\n0 1\nOBJ max\n"));
+  ck_assert_ptr_nonnull(strstr(buf, "RTP range 2 2\nSOL 1\n"));
+  free(buf);
+  twill_ilp_free(m);
+  /* without set_certify no certificate can be given */
+  m = twill_ilp_parse_mps(small_mip, strlen(small_mip), "small.mps", err, sizeof err);
+  twill_ilp_solve(m);
+  f = open_memstream(&buf, &len);
+  ck_assert_int_eq(twill_ilp_write_vipr(m, f), -1);
+  fclose(f);
+  free(buf);
+  twill_ilp_free(m);
+  /* 2x - 2y = 1 over the integers: infeasible */
+  m = twill_ilp_new();
+  twill_ilp_add_var(m, "x", TWILL_ILP_INTEGER, 0, 10, 1);
+  twill_ilp_add_var(m, "y", TWILL_ILP_INTEGER, 0, 10, 1);
+  row(m, 2, (double[]){2, -2}, 'E', 1, 0);
+  twill_ilp_set_certify(m, 1);
+  ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_INFEASIBLE);
+  f = open_memstream(&buf, &len);
+  ck_assert_int_eq(twill_ilp_write_vipr(m, f), 0);
+  fclose(f);
+  ck_assert_ptr_nonnull(strstr(buf, "RTP infeas\nSOL 0\n"));
+  ck_assert_ptr_nonnull(strstr(buf, "{ uns "));
+  free(buf);
+  twill_ilp_free(m);
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("ilp");
   TCase *tc = tcase_create("lp");
@@ -377,6 +420,7 @@ static Suite *make_suite(void) {
   tcase_set_timeout(tc, 30);
   tcase_add_test(tc, cli_text_and_json);
   tcase_add_test(tc, cli_exit_codes);
+  tcase_add_test(tc, vipr_written);
   suite_add_tcase(s, tc);
   return s;
 }
