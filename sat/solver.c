@@ -117,6 +117,8 @@ struct twill_sat {
   twill_sat_theory th;
   int has_theory;
   uint32_t th_conflict; /* cref of a reported theory conflict */
+  int *th_buf;          /* the literals handed to propagate */
+  size_t th_cap;
 
   twill_sat_stats st;
   int oom;
@@ -410,6 +412,7 @@ void twill_sat_free(twill_sat *s) {
   free(s->hints);
   free(s->lvl_stamp);
   free(s->pbuf);
+  free(s->th_buf);
   free(s);
 }
 
@@ -1176,16 +1179,13 @@ static uint32_t theory_round(twill_sat *s, int *stop) {
   int from = s->theory_head;
   s->theory_head = s->trail_n;
   int before = s->trail_n;
-  s->tmp.n = 0;
-  int *ext = malloc(sizeof(int) * (size_t)(before - from));
-  if (!ext) {
+  if (!grow(&s->th_buf, &s->th_cap, (size_t)(before - from), sizeof *s->th_buf)) {
     s->oom = 1;
     *stop = 1;
     return CREF_NONE;
   }
-  for (int i = from; i < before; i++) ext[i - from] = to_ext_lit(s->trail[i]);
-  int r = s->th.propagate(s->th.ctx, s, ext, before - from);
-  free(ext);
+  for (int i = from; i < before; i++) s->th_buf[i - from] = to_ext_lit(s->trail[i]);
+  int r = s->th.propagate(s->th.ctx, s, s->th_buf, before - from);
   if (r) *stop = 1;
   if (s->th_conflict != CREF_NONE) {
     uint32_t c = s->th_conflict;
