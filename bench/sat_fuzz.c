@@ -139,7 +139,7 @@ static int run(const formula *f, int cfg, int fmt, const int *as, int na, int *s
   if (pf) twill_sat_set_proof(s, pf, fmt);
   if (cfg) {
     twill_sat_set_option(s, "seed", cfg * 7919);
-    twill_sat_set_option(s, "restart", cfg & 1);
+    twill_sat_set_option(s, "restart", cfg % 3);
     twill_sat_set_option(s, "minimize", !(cfg & 2));
     twill_sat_set_option(s, "phase", (cfg >> 2) & 1);
     twill_sat_set_option(s, "reduce", cfg != 3);
