@@ -46,11 +46,14 @@ static void on_signal(int sig) {
 
 static const char sat_usage[] =
     "usage: twill sat FILE.cnf [--proof FILE] [--binary-proof] [--lrat]\n"
-    "                 [--time-limit S]\n";
+    "                 [--time-limit S] [--opt NAME=VALUE]...\n"
+    "  --opt: solver options seed, restart (0 EMA, 1 Luby), minimize,\n"
+    "         phase, reduce (see twill/sat.h)\n";
 
 int twill_cmd_sat(int argc, char **argv) {
   const char *file = NULL, *proof = NULL;
-  int binary = 0, lrat = 0;
+  int binary = 0, lrat = 0, nopts = 0;
+  const char *opts[16];
   double tlim = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--proof") && i + 1 < argc)
@@ -59,6 +62,8 @@ int twill_cmd_sat(int argc, char **argv) {
       binary = 1;
     else if (!strcmp(argv[i], "--lrat"))
       lrat = 1;
+    else if (!strcmp(argv[i], "--opt") && i + 1 < argc && nopts < 16)
+      opts[nopts++] = argv[++i];
     else if (!strcmp(argv[i], "--time-limit") && i + 1 < argc) {
       char *end;
       tlim = strtod(argv[++i], &end);
@@ -123,6 +128,24 @@ int twill_cmd_sat(int argc, char **argv) {
                                : binary ? TWILL_PROOF_DRAT_BINARY
                                         : TWILL_PROOF_DRAT_TEXT);
   int rc = 0;
+  for (int k = 0; k < nopts; k++) {
+    char name[32];
+    const char *eq = strchr(opts[k], '=');
+    size_t nl = eq ? (size_t)(eq - opts[k]) : 0;
+    if (!eq || nl >= sizeof name) rc = -2;
+    else {
+      memcpy(name, opts[k], nl);
+      name[nl] = 0;
+      if (!twill_sat_set_option(s, name, strtoll(eq + 1, NULL, 10))) rc = -2;
+    }
+    if (rc == -2) {
+      fprintf(stderr, "twill sat: bad option '%s'\n%s", opts[k], sat_usage);
+      twill_sat_free(s);
+      twill_cnf_free(&cnf);
+      if (pf) fclose(pf);
+      return 1;
+    }
+  }
   for (int v = 0; v < cnf.nvars; v++)
     if (!twill_sat_new_var(s)) rc = -1;
   size_t start = 0;

@@ -99,6 +99,8 @@ struct twill_sat {
   uint64_t simp_props;
   uint64_t seed;
   int opt_restart, opt_minimize, opt_phase, opt_reduce;
+  int stable;
+  uint64_t mode_end, mode_len;
 
   /* limits */
   int64_t conflict_limit;
@@ -117,6 +119,8 @@ struct twill_sat {
   twill_sat_theory th;
   int has_theory;
   uint32_t th_conflict; /* cref of a reported theory conflict */
+  int *th_buf;          /* the literals handed to propagate */
+  size_t th_cap;
 
   twill_sat_stats st;
   int oom;
@@ -372,6 +376,9 @@ twill_sat *twill_sat_new(void) {
   s->opt_reduce = 1;
   s->th_conflict = CREF_NONE;
   s->luby_limit = 100;
+  s->opt_restart = 2;
+  s->mode_len = 2000;
+  s->mode_end = 2000;
   return s;
 }
 
@@ -410,6 +417,7 @@ void twill_sat_free(twill_sat *s) {
   free(s->hints);
   free(s->lvl_stamp);
   free(s->pbuf);
+  free(s->th_buf);
   free(s);
 }
 
@@ -1176,16 +1184,13 @@ static uint32_t theory_round(twill_sat *s, int *stop) {
   int from = s->theory_head;
   s->theory_head = s->trail_n;
   int before = s->trail_n;
-  s->tmp.n = 0;
-  int *ext = malloc(sizeof(int) * (size_t)(before - from));
-  if (!ext) {
+  if (!grow(&s->th_buf, &s->th_cap, (size_t)(before - from), sizeof *s->th_buf)) {
     s->oom = 1;
     *stop = 1;
     return CREF_NONE;
   }
-  for (int i = from; i < before; i++) ext[i - from] = to_ext_lit(s->trail[i]);
-  int r = s->th.propagate(s->th.ctx, s, ext, before - from);
-  free(ext);
+  for (int i = from; i < before; i++) s->th_buf[i - from] = to_ext_lit(s->trail[i]);
+  int r = s->th.propagate(s->th.ctx, s, s->th_buf, before - from);
   if (r) *stop = 1;
   if (s->th_conflict != CREF_NONE) {
     uint32_t c = s->th_conflict;
@@ -1256,22 +1261,32 @@ static int search(twill_sat *s) {
       s->ema_fast += (l - s->ema_fast) / 32.0;
       s->ema_slow += (l - s->ema_slow) / 4096.0;
       s->ema_trail += ((double)s->trail_n - s->ema_trail) / 5000.0;
-      if (s->opt_restart == 0 && s->st.conflicts > 10000 &&
+      if (s->opt_restart != 1 && !s->stable && s->st.conflicts > 10000 &&
           (double)s->trail_n > 1.4 * s->ema_trail)
         s->conflicts_since_restart = 0; /* blocked restart */
       if (should_stop(s)) return TWILL_SAT_UNKNOWN;
       continue;
     }
     /* no conflict */
+    /* restart policy 2 alternates a focused phase (EMA restarts) and a
+     * stable phase (Luby), each phase twice as long as the previous one of
+     * its kind, measured in conflicts */
+    if (s->opt_restart == 2 && s->st.conflicts >= s->mode_end) {
+      s->stable = !s->stable;
+      if (!s->stable) s->mode_len *= 2;
+      s->mode_end = s->st.conflicts + s->mode_len;
+      s->conflicts_since_restart = s->luby_limit; /* restart now */
+    }
+    int luby_mode = s->opt_restart == 1 || (s->opt_restart == 2 && s->stable);
     int restart;
-    if (s->opt_restart == 1)
+    if (luby_mode)
       restart = s->conflicts_since_restart >= s->luby_limit;
     else
       restart = s->conflicts_since_restart >= 50 && s->ema_fast > 1.25 * s->ema_slow;
     if (restart) {
       s->st.restarts++;
       s->conflicts_since_restart = 0;
-      if (s->opt_restart == 1) s->luby_limit = 100 * luby(++s->luby_i);
+      if (luby_mode) s->luby_limit = 100 * luby(++s->luby_i);
       backtrack(s, 0);
       if (s->time_limit > 0 && now_s(s) > s->time_limit) return TWILL_SAT_UNKNOWN;
       if (s->interrupted) return TWILL_SAT_UNKNOWN;
@@ -1394,7 +1409,7 @@ int twill_sat_set_option(twill_sat *s, const char *name, int64_t value) {
         if (s->heap_idx[v] >= 0) heap_up(s, s->heap_idx[v]);
       }
   } else if (!strcmp(name, "restart"))
-    s->opt_restart = value ? 1 : 0;
+    s->opt_restart = value < 0 || value > 2 ? 2 : (int)value;
   else if (!strcmp(name, "minimize"))
     s->opt_minimize = value ? 1 : 0;
   else if (!strcmp(name, "phase"))

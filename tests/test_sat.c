@@ -132,7 +132,7 @@ static int solve_checked(const cnf_t *f, int format, int opt_seed) {
   twill_sat_set_proof(s, pf, format);
   if (opt_seed) {
     twill_sat_set_option(s, "seed", opt_seed);
-    twill_sat_set_option(s, "restart", opt_seed & 1);
+    twill_sat_set_option(s, "restart", opt_seed % 3);
     twill_sat_set_option(s, "minimize", (opt_seed >> 1) & 1);
     twill_sat_set_option(s, "phase", (opt_seed >> 2) & 1);
   }
@@ -199,7 +199,7 @@ static void load_answers(void) {
   free(hp);
   if (!a) return;
   char *save = NULL;
-  int first = 1;
+  int first = 1, nseen = 0;
   for (char *line = strtok_r(a, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
     if (first) { /* header row */
       first = 0;
@@ -216,6 +216,12 @@ static void load_answers(void) {
       if (strstr(h, key)) continue;
     }
     if (skipped(line)) continue;
+    /* under valgrind: every 8th instance among those MiniSat solves in
+     * under 0.01 s (column 3) */
+    if (tu_under_valgrind()) {
+      char *t3 = strchr(st, '\t');
+      if (!t3 || atof(t3 + 1) >= 0.01 || nseen++ % 8) continue;
+    }
     insts = realloc(insts, (size_t)(ninsts + 1) * sizeof *insts);
     if (!insts) abort();
     snprintf(insts[ninsts].file, sizeof insts[ninsts].file, "%s", line);
@@ -228,7 +234,7 @@ static void load_answers(void) {
 
 START_TEST(suite_is_present) {
   /* answers.tsv lists 226 instances; hard.tsv and the skip list remove 17 */
-  ck_assert_int_ge(ninsts, 200);
+  ck_assert_int_ge(ninsts, tu_under_valgrind() ? 10 : 200);
 }
 END_TEST
 
@@ -561,7 +567,7 @@ static void amo_backtrack(void *ctx, int level) {
 
 START_TEST(theory_hook_vs_brute_force) {
   rng_state = 0x7e0e7ull;
-  int rounds = tu_under_valgrind() ? 50 : 800;
+  int rounds = tu_under_valgrind() ? 300 : 800;
   int used_explain = 0, nunsat = 0;
   for (int r = 0; r < rounds; r++) {
     int n = 3 + rnd_int(10);

@@ -70,7 +70,9 @@ void twill_sat_interrupt(twill_sat *s);
 /* Options (for the self-tester and tuning), integer valued:
  *   "seed"      seed for the initial variable order / phases (default 0:
  *               no randomization; deterministic for a given seed)
- *   "restart"   0 glucose-style EMA of LBD (default), 1 Luby (unit 100)
+ *   "restart"   0 glucose-style EMA of LBD, 1 Luby (unit 100), 2 (default)
+ *               alternate: focused EMA phases and stable Luby phases of
+ *               doubling length (2000, 4000, ... conflicts)
  *   "minimize"  1 recursive clause minimization (default), 0 off
  *   "phase"     initial phase: 0 false (default), 1 true
  *   "reduce"    1 LBD-based learned clause reduction (default), 0 keep all
