@@ -134,6 +134,7 @@ typedef struct lexer {
   int line;
   const char *file;
   twill_diag *d;
+  int budget_line, budget_col; /* where reg_budget was set, for its check */
 } lexer;
 
 /* Split the next line into tokens; returns the count, or -1 at EOF, or -2
@@ -300,7 +301,11 @@ static int parse_key(lexer *lx, twill_arch *m, const tok *t, int n) {
       case 2: m->warpgroup = (int)v; break;
       case 3: m->regs_per_sm = v; break;
       case 4: m->max_regs_thread = (int)v; break;
-      case 5: m->reg_budget = (int)v; break;
+      case 5:
+        m->reg_budget = (int)v;
+        lx->budget_line = lx->line;
+        lx->budget_col = t[1].col;
+        break;
       default: m->cross_warp = v; break;
     }
     return 0;
@@ -312,7 +317,7 @@ static int parse_key(lexer *lx, twill_arch *m, const tok *t, int n) {
 
 twill_arch *twill_arch_parse(const char *text, size_t len, const char *file,
                              twill_diag *d) {
-  lexer lx = {text, text + len, 0, file ? file : "<arch>", d};
+  lexer lx = {text, text + len, 0, file ? file : "<arch>", d, 0, 0};
   tok t[MAX_TOKS];
   twill_arch *m = NULL;
   int n;
@@ -348,7 +353,7 @@ twill_arch *twill_arch_parse(const char *text, size_t len, const char *file,
     return NULL;
   }
   if (m->reg_budget > m->max_regs_thread) {
-    twill_diag_set(d, lx.file, lx.line, 0,
+    twill_diag_set(d, lx.file, lx.budget_line, lx.budget_col,
                    "reg_budget %d exceeds max_regs_thread %d", m->reg_budget,
                    m->max_regs_thread);
     goto fail;

@@ -13,7 +13,7 @@ const twill_command twill_commands[] = {
      "joint software pipelining + warp specialization (Algorithm 1)",
      "usage: twill solve KERNEL [--arch A] [--json] [--cert FILE]\n"
      "                   [--time-limit S] [--threads N]\n"},
-    {"bounds", NULL,
+    {"bounds", twill_cmd_bounds,
      "lower bounds on the initiation interval (ResMII, RecMII) with witnesses",
      "usage: twill bounds KERNEL [--arch A] [--json]\n"
      "\n"
@@ -32,19 +32,19 @@ const twill_command twill_commands[] = {
      "usage: twill emit KERNEL|SCHEDULE.json --format F [-o FILE]\n"},
     {"check", NULL, "verify a schedule and its optimality certificate",
      "usage: twill check KERNEL CERT\n"},
-    {"validate", NULL,
+    {"validate", twill_cmd_validate,
      "parse and validate a kernel; print it back (.twill, JSON or DOT)",
      "usage: twill validate KERNEL [--arch A] [--json | --dot | --text]\n"
      "\n"
      "Parses KERNEL, checks it (names, latencies, distances, zero-distance\n"
      "cycles, units against the machine) and prints it back in the chosen\n"
      "form (default: .twill text).  Exit 1 with file:line:col on error.\n"},
-    {"kernels", NULL, "list the built-in kernels",
+    {"kernels", twill_cmd_kernels, "list the built-in kernels",
      "usage: twill kernels [--print NAME]\n"
      "\n"
      "Lists the built-in kernels, one line each.  --print NAME writes the\n"
      "kernel's .twill source to standard output.\n"},
-    {"random", NULL, "generate a seeded random kernel",
+    {"random", twill_cmd_random, "generate a seeded random kernel",
      "usage: twill random [--nodes N] [--density D] [--back-edges B]\n"
      "                    [--units U] [--max-lat L] [--max-dist K]\n"
      "                    [--max-cap C] [--gaps] [--seed S] [--json]\n"

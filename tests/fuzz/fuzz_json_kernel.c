@@ -1,0 +1,18 @@
+/* tests/fuzz/fuzz_json_kernel.c: libFuzzer target for the JSON reader and
+ * the JSON kernel form: parse; when it parses, print (text and JSON),
+ * re-parse and require the same printed bytes. */
+#include <stdint.h>
+
+#include "fuzz_graph_common.h"
+#include "twill/json.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  twill_diag d;
+  twill_graph *g = twill_graph_parse_json((const char *)data, size, "fuzz", &d);
+  if (!g) return 0;
+  fz_check_graph(g);
+  twill_graph_free(g);
+  return 0;
+}
