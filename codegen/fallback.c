@@ -6,6 +6,7 @@
 
 #include "twill/bounds.h"
 #include "twill/codegen.h"
+#include "twill/modulo.h"
 
 /* Topological order of the zero-distance edges (the graph is validated:
  * they form no cycle); ties by op index. */
@@ -119,8 +120,8 @@ static int try_ii(const twill_graph *g, const int *order, long ii, long *t,
   return -1;
 }
 
-twill_schedule *twill_codegen_fallback_schedule(const twill_graph *g,
-                                                char *why, size_t whylen) {
+static twill_schedule *greedy_schedule(const twill_graph *g, char *why,
+                                       size_t whylen) {
   twill_bounds b;
   memset(&b, 0, sizeof b);
   if (twill_bounds_compute(g, &b)) {
@@ -227,4 +228,17 @@ int twill_codegen_default_warps(const twill_graph *g, const twill_arch *m,
     }
   }
   return 0;
+}
+
+/* The greedy list scheduler above; Rau's iterative modulo scheduling
+ * (core/modulo_ims.c) when it finds nothing.  (IMS finds a smaller I on
+ * some kernels but takes minutes on fa4-bwd-blackwell.) */
+twill_schedule *twill_codegen_fallback_schedule(const twill_graph *g,
+                                                char *why, size_t whylen) {
+  twill_schedule *a = greedy_schedule(g, why, whylen), *b = NULL;
+  if (a) return a;
+  twill_ims_opts o;
+  twill_ims_opts_default(&o);
+  if (twill_modulo_ims(g, &o, &b) == 0 && b) return b;
+  return NULL;
 }

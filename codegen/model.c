@@ -268,8 +268,8 @@ void cg_header(const cg_model *cm, FILE *f, const char *pfx,
           cm->m ? cm->m->name : "(no machine)");
   if (cm->opts && cm->opts->heuristic)
     fprintf(f,
-            "%sheuristic schedule, not optimal (greedy modulo list "
-            "scheduling at the smallest I that fits)\n",
+            "%sheuristic schedule, not optimal (list / iterative modulo "
+            "scheduling, default warps)\n",
             pfx);
   else if (cm->opts && cm->opts->source)
     fprintf(f, "%sschedule from %s\n", pfx, cm->opts->source);

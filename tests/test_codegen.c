@@ -22,11 +22,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "check_main.h"
 #include "testutil.h"
+#include "twill/builtin.h"
 #include "twill/codegen.h"
+#include "twill/json.h"
 
 static twill_graph *fig1(void) {
   twill_graph *g = twill_graph_new("fig1");
@@ -361,6 +364,7 @@ START_TEST(fig1_fallback) {
   ck_assert_int_eq(s->start[0], 0);
   ck_assert_int_eq(s->start[1], 1);
   ck_assert_int_eq(s->start[2], 3);
+  ck_assert_int_eq(twill_schedule_length(x.g, s), 4);
   ck_assert_int_eq(twill_codegen_default_warps(x.g, x.m, s, why, sizeof why), 0);
   /* no warpgroup op, nothing variable-latency: one warp for all */
   ck_assert_int_eq(s->warp[0], 0);
@@ -444,6 +448,187 @@ START_TEST(fig1_cuda_compiles) {
 }
 END_TEST
 
+
+/* ---- every built-in kernel ------------------------------------------------- */
+
+static const char *const builtins[] = {
+    "fig1", "dragon", "gemm-hopper", "fa3-fwd-hopper", "fa4-fwd-blackwell",
+    "fa3-bwd-hopper", "fa4-bwd-blackwell"};
+#define NBUILTIN 7
+
+static fx builtin_fx(const char *name) {
+  fx x;
+  twill_diag d;
+  memset(&d, 0, sizeof d);
+  const char *text = twill_builtin_kernel(name);
+  ck_assert_ptr_nonnull(text);
+  x.g = twill_graph_parse_text(text, strlen(text), name, &d);
+  ck_assert_msg(x.g != NULL, "%s: %s", name, d.msg);
+  x.m = twill_arch_load(x.g->arch ? x.g->arch : "hopper", &d);
+  ck_assert_ptr_nonnull(x.m);
+  ck_assert_int_eq(twill_graph_bind(x.g, x.m, &d), 0);
+  char why[256] = "";
+  x.s = twill_codegen_fallback_schedule(x.g, why, sizeof why);
+  ck_assert_msg(x.s != NULL, "%s: %s", name, why);
+  ck_assert_msg(twill_codegen_default_warps(x.g, x.m, x.s, why, sizeof why) == 0,
+                "%s: %s", name, why);
+  ck_assert_msg(twill_schedule_validate(x.g, x.m, x.s, why, sizeof why) == 0,
+                "%s: %s", name, why);
+  return x;
+}
+
+START_TEST(builtin_all_formats) {
+  const char *name = builtins[_i];
+  fx x = builtin_fx(name);
+  long L = twill_schedule_length(x.g, x.s);
+  long C = (L + x.s->ii - 1) / x.s->ii;
+  for (int f = 0; f < TWILL_EMIT_NFORMATS; f++) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mf = open_memstream(&buf, &len);
+    twill_emit_opts o = {true, NULL};
+    ck_assert_int_eq(twill_emit(x.g, x.m, x.s, (twill_emit_format)f, &o, mf), 0);
+    fclose(mf);
+    ck_assert_msg(len > 0, "%s %s empty", name, twill_emit_format_name(f));
+    if (f == TWILL_EMIT_GANTT) check_width(buf, 100);
+    if (f == TWILL_EMIT_SVG) {
+      int bars = 0;
+      const char *why = xml_check(buf, &bars);
+      ck_assert_msg(why == NULL, "%s: %s", name, why);
+      ck_assert_int_eq(bars, (int)(C * x.g->nops));
+    }
+    if (f != TWILL_EMIT_JSON && f != TWILL_EMIT_DOT && f != TWILL_EMIT_SVG)
+      has(buf, "heuristic schedule, not optimal");
+    free(buf);
+  }
+  fx_free(&x);
+}
+END_TEST
+
+/* JSON round trip: write, read back with the schedule reader, same times,
+ * warps and I; stages written are t / I. */
+START_TEST(builtin_json_round_trip) {
+  const char *name = builtins[_i];
+  fx x = builtin_fx(name);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mf = open_memstream(&buf, &len);
+  ck_assert_int_eq(twill_emit_json(x.g, x.m, x.s, NULL, mf), 0);
+  fclose(mf);
+  twill_diag d;
+  memset(&d, 0, sizeof d);
+  twill_sched_file *sf = twill_sched_file_parse(buf, len, "rt.json", &d);
+  ck_assert_msg(sf != NULL, "%s", d.msg);
+  ck_assert_str_eq(sf->kernel, name);
+  ck_assert_str_eq(sf->arch, x.m->name);
+  twill_schedule *s = twill_sched_file_bind(sf, x.g, "rt.json", &d);
+  ck_assert_msg(s != NULL, "%s", d.msg);
+  ck_assert_int_eq(s->ii, x.s->ii);
+  ck_assert_ptr_nonnull(s->warp);
+  for (int v = 0; v < x.g->nops; v++) {
+    ck_assert_int_eq(s->start[v], x.s->start[v]);
+    ck_assert_int_eq(s->warp[v], x.s->warp[v]);
+  }
+  twill_json *j = twill_json_parse(buf, len, "rt.json", &d);
+  ck_assert_ptr_nonnull(j);
+  const twill_json *st = twill_json_get(j, "stages");
+  ck_assert_ptr_nonnull(st);
+  ck_assert_int_eq((int)st->len, x.g->nops);
+  for (int v = 0; v < x.g->nops; v++)
+    ck_assert_int_eq(st->items[v].integer, x.s->start[v] / x.s->ii);
+  twill_json_free(j);
+  twill_schedule_free(s);
+  twill_sched_file_free(sf);
+  free(buf);
+  fx_free(&x);
+}
+END_TEST
+
+START_TEST(schedule_json_errors) {
+  twill_diag d;
+  const char *bad[] = {
+      "[]", "{\"ii\": 2, \"times\": {}}", "{\"kernel\": \"fig1\", \"times\": {}}",
+      "{\"kernel\": \"fig1\", \"ii\": 0, \"times\": {}}",
+      "{\"kernel\": \"fig1\", \"ii\": 2, \"times\": {\"S\": -1}}",
+      "{\"kernel\": \"fig1\", \"ii\": 2, \"times\": {\"S\": 0}, \"warps\": {\"X\": 0}}",
+      "{\"kernel\": \"fig1\", \"ii\": 2, \"times\": {\"S\": 1.5}}", "{"};
+  for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+    memset(&d, 0, sizeof d);
+    twill_sched_file *sf = twill_sched_file_parse(bad[k], strlen(bad[k]), "b.json", &d);
+    ck_assert_msg(sf == NULL, "accepted %s", bad[k]);
+    ck_assert_msg(d.msg[0], "no message for %s", bad[k]);
+  }
+  /* unknown op, missing op */
+  fx x = fig1_fx(0);
+  const char *t1 = "{\"kernel\": \"fig1\", \"ii\": 2, \"times\": {\"S\": 0, \"P\": 2}}";
+  twill_sched_file *sf = twill_sched_file_parse(t1, strlen(t1), "m.json", &d);
+  ck_assert_ptr_nonnull(sf);
+  ck_assert_ptr_null(twill_sched_file_bind(sf, x.g, "m.json", &d));
+  ck_assert_ptr_nonnull(strstr(d.msg, "'O' of kernel 'fig1' has no start time"));
+  twill_sched_file_free(sf);
+  fx_free(&x);
+}
+END_TEST
+
+/* All built-in skeletons in one translation unit (each in its namespace):
+ * one nvcc run. */
+START_TEST(builtin_cuda_compiles) {
+  char *all = NULL;
+  size_t len = 0;
+  FILE *mf = open_memstream(&all, &len);
+  for (int k = 0; k < NBUILTIN; k++) {
+    fx x = builtin_fx(builtins[k]);
+    twill_emit_opts o = {true, NULL};
+    ck_assert_int_eq(twill_emit_cuda(x.g, x.m, x.s, &o, mf), 0);
+    fx_free(&x);
+  }
+  fclose(mf);
+  has(all, "namespace fa3_fwd_hopper {");
+  has(all, "setmaxnreg_inc<240>");
+  ck_assert_int_ge(nvcc_compile(all, "built-in kernels"), 0);
+  free(all);
+}
+END_TEST
+
+/* The program: emit from a kernel, and from a schedule file it wrote. */
+START_TEST(cli_emit) {
+  char *out = NULL, *err = NULL;
+  const char *a1[] = {"emit", "fig1", "--format", "pseudocode", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, a1), 0);
+  has(out, "heuristic schedule, not optimal");
+  free(out);
+  free(err);
+  char path[] = "/tmp/twill_sched_XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  const char *js =
+      "{\"kernel\": \"fig1\", \"ii\": 2, \"times\": {\"S\": 0, \"P\": 2, \"O\": 3},"
+      " \"warps\": {\"S\": 0, \"P\": 1, \"O\": 0}}\n";
+  ck_assert_int_eq((int)write(fd, js, strlen(js)), (int)strlen(js));
+  close(fd);
+  const char *a2[] = {"emit", path, "--format", "pseudocode", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, a2), 0);
+  has(out, "  cycle 2      S(i+1)               stage 0   slot 0      warp w0\n");
+  has(out, "wait   r0(S->P).full[i]");
+  free(out);
+  free(err);
+  const char *a3[] = {"emit", "fig1", "--format", "nope", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, a3), 1);
+  free(out);
+  free(err);
+  /* an invalid schedule (O in S's TC slot) is refused with the reason */
+  fd = open(path, O_WRONLY | O_TRUNC);
+  const char *bad = "{\"kernel\": \"fig1\", \"ii\": 2, \"times\": {\"S\": 0, \"P\": 1, \"O\": 2}}";
+  ck_assert_int_eq((int)write(fd, bad, strlen(bad)), (int)strlen(bad));
+  close(fd);
+  ck_assert_int_eq(tu_run_twill(&out, &err, a2), 1);
+  has(err, "invalid schedule");
+  free(out);
+  free(err);
+  unlink(path);
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("codegen");
   TCase *t = tcase_create("fig1");
@@ -455,10 +640,18 @@ static Suite *make_suite(void) {
   tcase_add_test(t, fig1_svg);
   tcase_add_test(t, fig1_dot);
   tcase_add_test(t, fig1_fallback);
+  tcase_add_test(t, schedule_json_errors);
+  tcase_add_test(t, cli_emit);
+  TCase *b = tcase_create("builtin");
+  tcase_set_timeout(b, 60);
+  tcase_add_loop_test(b, builtin_all_formats, 0, NBUILTIN);
+  tcase_add_loop_test(b, builtin_json_round_trip, 0, NBUILTIN);
+  suite_add_tcase(s, b);
   suite_add_tcase(s, t);
   TCase *c = tcase_create("cuda");
   tcase_set_timeout(c, 120);
   tcase_add_test(c, fig1_cuda_compiles);
+  tcase_add_test(c, builtin_cuda_compiles);
   suite_add_tcase(s, c);
   return s;
 }

@@ -79,8 +79,9 @@ int twill_emit_dot(const twill_graph *g, const twill_arch *m,
 
 /* A heuristic (not optimal) modulo schedule: greedy list scheduling into a
  * modulo reservation table at I = MII, MII + 1, ... until one fits and every
- * edge holds.  NULL with a reason in why when none is found (or on
- * allocation failure). */
+ * edge holds; Rau's iterative modulo scheduling (twill/modulo.h) when the
+ * greedy one finds nothing.  NULL with a reason in why
+ * when neither finds one (or on allocation failure). */
 twill_schedule *twill_codegen_fallback_schedule(const twill_graph *g,
                                                 char *why, size_t whylen);
 /* Default warp assignment into s->warp (allocated if absent): warpgroup
