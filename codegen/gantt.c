@@ -14,6 +14,7 @@ typedef struct bar {
   long from, to;   /* cycles [from, to) */
   int op, iter;    /* iter: Q's iteration */
   int lane;
+  long pack_to;    /* end used for lane packing (>= to) */
 } bar;
 
 typedef struct row {
@@ -37,6 +38,7 @@ static int row_add(row *r, long from, long to, int op, int iter) {
   b->op = op;
   b->iter = iter;
   b->lane = 0;
+  b->pack_to = b->to;
   return 0;
 }
 
@@ -71,7 +73,7 @@ static int pack(row *r, const scale *sc) {
   r->nlanes = 0;
   for (int k = 0; k < r->nbars; k++) {
     long c0 = col_of(sc, r->bars[k].from);
-    long c1 = col_of(sc, r->bars[k].to);
+    long c1 = col_of(sc, r->bars[k].pack_to);
     if (c1 <= c0) c1 = c0 + 1;
     int l = 0;
     while (l < r->nlanes && end[l] > c0) l++;
@@ -301,6 +303,7 @@ static long tick_step(long span) {
 #define SVG_RIGHT 20
 #define LANE_H 22
 #define CHAR_W 6.6
+#define MIN_BAR 8.0
 
 int twill_emit_svg(const twill_graph *g, const twill_arch *m,
                    const twill_schedule *s, const twill_emit_opts *opts,
@@ -317,6 +320,14 @@ int twill_emit_svg(const twill_graph *g, const twill_arch *m,
   double sx = pw / (double)(cm.T > 0 ? cm.T : 1);
   scale sc = {0, 1, 1};
   int lanes = 0;
+  /* bars are at least MIN_BAR pixels wide (a zero-latency TMA load would
+   * be invisible otherwise); pack with that width so none overlap */
+  for (int r = 0; r < nr; r++)
+    for (int k = 0; k < rows[r].nbars; k++) {
+      bar *b = &rows[r].bars[k];
+      long minc = (long)(MIN_BAR / sx) + 1;
+      if (b->to - b->from < minc) b->pack_to = b->from + minc;
+    }
   for (int r = 0; r < nr; r++) {
     if (pack(&rows[r], &sc)) {
       rows_free(rows, nr);
@@ -384,7 +395,7 @@ int twill_emit_svg(const twill_graph *g, const twill_arch *m,
       const bar *b = &rows[r].bars[k];
       double x = SVG_LEFT + b->from * sx;
       double w = (b->to - b->from) * sx;
-      if (w < 1) w = 1;
+      if (w < MIN_BAR) w = MIN_BAR;
       int by = y + b->lane * LANE_H + 2;
       char wl[32];
       const char *color = palette[b->iter % 10];
