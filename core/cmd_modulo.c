@@ -130,6 +130,7 @@ static int print_json(const twill_graph *g, const twill_arch *m, const opts *o,
     twill_jw_key(&w, g->ops[v].name), twill_jw_int(&w, r->sched->start[v] / r->ii);
   twill_jw_object_end(&w);
   if (nm) {
+    twill_jw_key(&w, "normalize"), twill_jw_int(&w, nm->U);
     twill_jw_key(&w, "normalization");
     twill_jw_object_begin(&w);
     twill_jw_key(&w, "budget"), twill_jw_int(&w, nm->U);

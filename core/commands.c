@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "twill/cli.h"
+#include "twill/codegen.h"
 #include "twill/gaus.h"
 #include "twill/ilp.h"
 #include "twill/modulo.h"
@@ -45,19 +46,27 @@ const twill_command twill_commands[] = {
      "for every I in [MII, I*) (infeasible) and for I* (no shorter L).\n"},
     {"gaus", twill_cmd_gaus, "GauS differentiable scheduler for large graphs",
      "usage: twill gaus KERNEL|--random N [--ii I] [--steps D] [--iters K]\n"
-     "                  [--threads T] [--seed S] [--formulation A|B|C]\n"
-     "                  [--json] [--time-limit S] [--timing] [--arch A]\n"
-     "                  [--lr X] [--alpha X] [--tau X]\n"
+     "                  [--threads T] [--seed S] [--json]\n"},
+    {"emit", twill_cmd_emit,
+     "pseudocode, CUDA skeleton, tables, Gantt, SVG, JSON, DOT",
+     "usage: twill emit KERNEL|SCHEDULE.json --format F [-o FILE] [--arch A]\n"
      "\n"
-     "Gaussian relaxation of start times (../shared/reference/gaus.md):\n"
-     "A: peak resource + alpha * communication, B: peak memory, C: modulo\n"
-     "memory at II under modulo resource caps and recurrences.  KERNEL is a\n"
-     "kernel (built-in or .twill/JSON) or a .gml / .aig graph.  Prints II,\n"
-     "length, peaks, objective terms and the schedule (a summary above 50\n"
-     "ops).  Same flags, same bytes, for any --threads.  --timing prints the\n"
-     "time per optimizer step on stderr.  Exit 3 when the time limit cut it.\n"},
-    {"emit", NULL, "pseudocode, CUDA skeleton, tables, Gantt, SVG, JSON, DOT",
-     "usage: twill emit KERNEL|SCHEDULE.json --format F [-o FILE]\n"},
+     "Writes a modulo schedule in a form a person reads.  F is one of:\n"
+     "  pseudocode  prologue, steady state (one body per I) and epilogue,\n"
+     "              then one program per warp with its mbarrier waits/arrives\n"
+     "  cuda        warp-specialized CUDA C++ skeleton for sm_90a\n"
+     "  table       stage table, modulo reservation table, pressure per warp\n"
+     "  gantt       text Gantt chart (steady state and whole loop, <= 100 cols)\n"
+     "  svg         the Gantt chart as an SVG picture\n"
+     "  json        the schedule as JSON (kernel, arch, ii, length, times,\n"
+     "              warps, stages)\n"
+     "  dot         the dependence graph coloured by warp (Graphviz)\n"
+     "SCHEDULE.json is a schedule as `--json` prints it; its \"kernel\" names\n"
+     "a built-in kernel or a file (also looked up beside the schedule).\n"
+     "Given a KERNEL, emit uses a built-in heuristic schedule (not optimal)\n"
+     "and a default warp assignment, and says so in the output.\n"
+     "  -o FILE    write to FILE instead of standard output\n"
+     "  --arch A   machine: built-in name (hopper, blackwell) or .arch file\n"},
     {"check", twill_cmd_check, "verify a schedule and its optimality certificate",
      "usage: twill check KERNEL CERT [--arch A]\n"
      "\n"

@@ -235,6 +235,29 @@ START_TEST(partial_certificate_when_length_unproven) {
 }
 END_TEST
 
+/* twill modulo --json feeds twill emit: the schedule is in normalized
+ * cycles, the file says so ("normalize": 300), and emit normalizes the
+ * kernel the same way before validating it. */
+START_TEST(modulo_json_feeds_emit) {
+  char *out, *err;
+  const char *a[] = {"modulo", "fa3-bwd-hopper", "--json", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, a), 0);
+  ck_assert_ptr_nonnull(strstr(out, "\"normalize\": 300"));
+  FILE *f = fopen("/tmp/twill-test-bwd.json", "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(out, f);
+  fclose(f);
+  free(out);
+  free(err);
+  const char *b[] = {"emit", "/tmp/twill-test-bwd.json", "--format", "table", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, b), 0);
+  ck_assert_ptr_nonnull(strstr(out, "I = 20"));
+  free(out);
+  free(err);
+  remove("/tmp/twill-test-bwd.json");
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("modulo_cert");
   TCase *tc = tcase_create("cert");
@@ -244,6 +267,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, random_certificates_verify);
   tcase_add_test(tc, command_line_round_trip);
   tcase_add_test(tc, partial_certificate_when_length_unproven);
+  tcase_add_test(tc, modulo_json_feeds_emit);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -1,0 +1,79 @@
+/* codegen/model.h: what every emitter derives from (graph, machine,
+ * schedule): stages, slots, copies, the instances of the straight-line
+ * program Q, warp roles and the cross-warp edges with their ring depths.
+ * Private to codegen/. */
+#ifndef TWILL_CODEGEN_MODEL_H
+#define TWILL_CODEGEN_MODEL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "twill/codegen.h"
+
+/* A warp role: a maximal set of warps [first, first + nwarps) whose ops'
+ * warp spans overlap.  Without a warp assignment there is one role, -1. */
+typedef struct cg_role {
+  int first, nwarps;
+  int nops;
+  bool varlat_only; /* every op of the role has variable latency */
+} cg_role;
+
+/* An edge whose ends run on different roles: it needs an mbarrier ring of
+ * `depth` stages (values of the producer in flight at once). */
+typedef struct cg_xedge {
+  int edge;          /* index into g->edges */
+  int src, dst;      /* ops */
+  int prole, crole;  /* producer, consumer role */
+  long depth;
+} cg_xedge;
+
+/* One instance of the straight-line program Q: op v of iteration j. */
+typedef struct cg_inst {
+  int op, iter;
+  int rank;          /* topological rank of op (zero-distance edges) */
+  long time;         /* t(v) + iter*I */
+  int section;       /* 0 prologue, 1 steady, 2 epilogue */
+} cg_inst;
+
+typedef struct cg_model {
+  const twill_graph *g;
+  const twill_arch *m;
+  const twill_schedule *s;
+  const twill_emit_opts *opts;
+  long I, L, C, T;
+  long *stage, *slot;   /* per op */
+  int wg;               /* warps per warpgroup */
+  bool warps;           /* the schedule has a warp assignment */
+  cg_role *roles;
+  int nroles;
+  int *role_of;         /* per op */
+  cg_xedge *x;
+  int nx;
+  cg_inst *inst;        /* C*nops instances sorted by (time, op) */
+  int ninst;
+} cg_model;
+
+int cg_model_init(cg_model *cm, const twill_graph *g, const twill_arch *m,
+                  const twill_schedule *s, const twill_emit_opts *opts);
+void cg_model_free(cg_model *cm);
+
+/* Warps an op spans (a warpgroup op: the warpgroup size). */
+int cg_op_span(const cg_model *cm, int v);
+/* Cycles an op occupies from issue (lat, at least 1). */
+long cg_op_len(const cg_model *cm, int v);
+/* "w3", "w4-7", or "-" without warps.  buf of at least 32 bytes. */
+const char *cg_warp_label(const cg_model *cm, int v, char *buf, size_t n);
+const char *cg_role_label(const cg_model *cm, int r, char *buf, size_t n);
+/* Iteration label of instance (v, iter of Q) inside a section:
+ * prologue "3", steady "i+1" / "i", epilogue "N-1". */
+const char *cg_iter_label(const cg_model *cm, const cg_inst *in, char *buf,
+                          size_t n);
+/* A C identifier from an op name. */
+const char *cg_ident(const char *name, char *buf, size_t n);
+/* The header comment lines common to every text output, each prefixed by
+ * `pfx` ("// ", "# ", ...). */
+void cg_header(const cg_model *cm, FILE *f, const char *pfx,
+               const char *what);
+const char *cg_section_name(int section);
+
+#endif

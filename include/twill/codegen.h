@@ -1,0 +1,126 @@
+/* twill/codegen.h: every output a person reads, from a kernel, its machine
+ * and a modulo schedule (optionally with a warp assignment).
+ *
+ * The pipelined loop follows twill.md 2.1: with L = twill_schedule_length()
+ * and C = ceil(L / I) overlapped copies, the straight-line program Q runs the
+ * steady state once and is T = (C - 1)*I + L cycles long:
+ *   prologue      cycles [0, (C-1)*I)
+ *   steady state  cycles [(C-1)*I, C*I)   (the loop body, one per I)
+ *   epilogue      cycles [C*I, T)
+ * In the steady state, i names the oldest iteration still in flight: op v
+ * runs for iteration i + (C - 1 - stage(v)), stage(v) = t(v) / I.
+ *
+ * Formats: pseudocode, cuda (sm_90a warp-specialized skeleton), table,
+ * gantt (text, <= 100 columns), svg, json (DESIGN.md "Results"), dot.
+ * Every emitter writes deterministic bytes and returns 0, or -1 on a write
+ * or allocation error.  g must be bound (unit capacities known) and s valid
+ * for it (twill_schedule_validate).
+ */
+#ifndef TWILL_CODEGEN_H
+#define TWILL_CODEGEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "twill/arch.h"
+#include "twill/diag.h"
+#include "twill/graph.h"
+#include "twill/schedule.h"
+
+typedef enum twill_emit_format {
+  TWILL_EMIT_PSEUDOCODE = 0,
+  TWILL_EMIT_CUDA,
+  TWILL_EMIT_TABLE,
+  TWILL_EMIT_GANTT,
+  TWILL_EMIT_SVG,
+  TWILL_EMIT_JSON,
+  TWILL_EMIT_DOT,
+  TWILL_EMIT_NFORMATS
+} twill_emit_format;
+
+/* Format by name ("pseudocode", "cuda", ...); -1 if unknown. */
+int twill_emit_format_parse(const char *name);
+const char *twill_emit_format_name(twill_emit_format f);
+
+/* What the outputs say about where the schedule came from. */
+typedef struct twill_emit_opts {
+  bool heuristic; /* the built-in fallback, not an optimal schedule */
+  const char *source; /* e.g. the schedule file; NULL: none */
+} twill_emit_opts;
+
+/* One emitter per format; opts may be NULL. */
+int twill_emit(const twill_graph *g, const twill_arch *m,
+               const twill_schedule *s, twill_emit_format f,
+               const twill_emit_opts *opts, FILE *out);
+int twill_emit_pseudocode(const twill_graph *g, const twill_arch *m,
+                          const twill_schedule *s,
+                          const twill_emit_opts *opts, FILE *out);
+int twill_emit_cuda(const twill_graph *g, const twill_arch *m,
+                    const twill_schedule *s, const twill_emit_opts *opts,
+                    FILE *out);
+int twill_emit_table(const twill_graph *g, const twill_arch *m,
+                     const twill_schedule *s, const twill_emit_opts *opts,
+                     FILE *out);
+int twill_emit_gantt(const twill_graph *g, const twill_arch *m,
+                     const twill_schedule *s, const twill_emit_opts *opts,
+                     FILE *out);
+int twill_emit_svg(const twill_graph *g, const twill_arch *m,
+                   const twill_schedule *s, const twill_emit_opts *opts,
+                   FILE *out);
+int twill_emit_json(const twill_graph *g, const twill_arch *m,
+                    const twill_schedule *s, const twill_emit_opts *opts,
+                    FILE *out);
+int twill_emit_dot(const twill_graph *g, const twill_arch *m,
+                   const twill_schedule *s, const twill_emit_opts *opts,
+                   FILE *out);
+
+/* ---- the built-in fallback (codegen/fallback.c) ------------------------ */
+
+/* A heuristic (not optimal) modulo schedule: greedy list scheduling into a
+ * modulo reservation table at I = MII, MII + 1, ... until one fits and every
+ * edge holds; Rau's iterative modulo scheduling (twill/modulo.h) when the
+ * greedy one finds nothing.  NULL with a reason in why
+ * when neither finds one (or on allocation failure). */
+twill_schedule *twill_codegen_fallback_schedule(const twill_graph *g,
+                                                char *why, size_t whylen);
+/* Default warp assignment into s->warp (allocated if absent): warpgroup
+ * ops on consecutive warpgroups by sub-tile (name suffix _K) or, without a
+ * suffix, on one shared warpgroup after them; other fixed-latency ops on one
+ * warp after the warpgroups; variable-latency ops on a warp of their own.
+ * Returns 0, or -1 with why filled when the machine has too few warps. */
+int twill_codegen_default_warps(const twill_graph *g, const twill_arch *m,
+                                twill_schedule *s, char *why, size_t whylen);
+
+/* ---- schedule files (codegen/schedule_json.c) -------------------------- */
+
+/* A schedule as read from JSON, before it is matched to a kernel. */
+typedef struct twill_sched_file {
+  char *kernel; /* required */
+  char *arch;   /* NULL when absent */
+  long ii;
+  int nops;     /* entries in "times" */
+  char **names; /* op names, in file order */
+  long *times;
+  int *warps;   /* -1 where "warps" has no entry */
+  bool has_warps;
+  long normalize; /* "normalize": U when the times are in normalized
+                     cycles (twill modulo); 0 when in the kernel's own */
+} twill_sched_file;
+
+/* Parse DESIGN.md's Results JSON ({"kernel", "arch", "ii", "times",
+ * "warps", ...}; other keys are accepted and ignored).  Returns NULL with d
+ * filled (file:line:col) on error; never prints. */
+twill_sched_file *twill_sched_file_parse(const char *text, size_t len,
+                                         const char *file, twill_diag *d);
+void twill_sched_file_free(twill_sched_file *f);
+/* Match to g by op names: every op of g needs a time, no unknown names.
+ * NULL with d filled on error. */
+twill_schedule *twill_sched_file_bind(const twill_sched_file *f,
+                                      const twill_graph *g, const char *file,
+                                      twill_diag *d);
+
+/* `twill emit KERNEL|SCHEDULE.json --format F [-o FILE] [--arch A]` */
+int twill_cmd_emit(int argc, char **argv);
+
+#endif
