@@ -122,7 +122,9 @@ START_TEST(random_vs_brute_force) {
   }
   fprintf(stderr, "modulo: %d of %d random loops need I above the MII\n",
           above_mii, trials);
-  ck_assert_int_gt(above_mii, 0); /* the gap cases are exercised */
+  /* the gap cases are exercised (7 of 400; the 15 trials of a valgrind run
+   * may hold none: gap_proves_mii_infeasible covers one by hand) */
+  if (!tu_under_valgrind()) ck_assert_int_gt(above_mii, 0);
 }
 END_TEST
 

@@ -601,7 +601,9 @@ START_TEST(theory_hook_vs_brute_force) {
     free(f.lits);
     free(g.lits);
   }
-  ck_assert(used_explain);
+  /* explanations are rare on these tiny theories: the first of them falls
+   * after round 300, so the shortened valgrind run cannot require one */
+  if (!tu_under_valgrind()) ck_assert(used_explain);
   ck_assert_int_gt(nunsat, 0);
 }
 END_TEST
