@@ -38,15 +38,21 @@ def run_one(args, row):
         rec["error"] = "convert: " + p.stderr.strip()
         return rec
     t0 = time.monotonic()
-    p = subprocess.run([args.twill, "modulo", k, "--no-normalize",
-                        "--time-limit", str(args.time_limit), "--json",
-                        "--cert", c], capture_output=True, text=True)
+    p = subprocess.Popen([args.twill, "modulo", k, "--no-normalize",
+                          "--time-limit", str(args.time_limit), "--json",
+                          "--cert", c], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True)
+    out = p.stdout.read()
+    p.stdout.close()
+    _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
     rec["time"] = time.monotonic() - t0
+    rec["cpu"] = ru.ru_utime + ru.ru_stime
     rec["rc"] = p.returncode
     try:
-        j = json.loads(p.stdout)
+        j = json.loads(out)
     except ValueError:
-        rec["error"] = "modulo rc %d: %s" % (p.returncode, p.stderr.strip()[:200])
+        rec["error"] = "modulo rc %d" % p.returncode
         return rec
     rec["ii"] = j.get("ii")
     rec["L"] = j.get("length")
@@ -99,7 +105,7 @@ def main():
         recs = list(ex.map(lambda r: run_one(a, r), rows))
     wall = time.monotonic() - t0
     fields = ["name", "ops", "edges", "mii_csv", "ii", "L", "lower_bound",
-              "ii_proven", "optimal", "verified", "rc", "time", "check_time",
+              "ii_proven", "optimal", "verified", "rc", "time", "cpu", "check_time",
               "error", "check_msg"]
     with open(os.path.join(a.out, "twill.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
@@ -116,11 +122,13 @@ def main():
         ver = sum(1 for r in g if r.get("verified"))
         cto = sum(1 for r in g if r.get("verified") is None and "check_time" in r)
         tot = sum(r.get("time", 0) for r in g)
+        cpu = sum(r.get("cpu", 0) for r in g)
         chk = sum(r.get("check_time", 0) for r in g)
         print("%s: %d loops; I* and L proven optimal and certificate verified: %d; "
-              "I* proven: %d; certificates verified: %d; modulo time %.1f s, "
+              "I* proven: %d; certificates verified: %d; modulo time %.1f s "
+              "(cpu %.1f s), "
               "check time %.1f s (%d checks cut at the check timeout)" % (
-                  grp, len(g), opt, iip, ver, tot, chk, cto))
+                  grp, len(g), opt, iip, ver, tot, cpu, chk, cto))
         optm = sum(1 for r in g if r.get("optimal"))
         print("  twill modulo says optimal (I* and L) within the limit: %d of %d" % (optm, len(g)))
         for r in g:
