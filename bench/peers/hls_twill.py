@@ -93,16 +93,30 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--only", default="")
     ap.add_argument("--check-timeout", type=float, default=30)
+    ap.add_argument("--exact", action="store_true",
+                    help="--only lists exact instance names")
     a = ap.parse_args()
     os.makedirs(os.path.join(a.out, "kernels"), exist_ok=True)
     os.makedirs(os.path.join(a.out, "certs"), exist_ok=True)
     rows = list(csv.DictReader(open(os.path.join(a.suite, "instances.csv"))))
     if a.only:
         keys = a.only.split(",")
-        rows = [r for r in rows if any(x in inst_name(r["graph"]) for x in keys)]
+        if a.exact:
+            rows = [r for r in rows if inst_name(r["graph"]) in keys]
+        else:
+            rows = [r for r in rows if any(x in inst_name(r["graph"]) for x in keys)]
     t0 = time.monotonic()
+    partial = open(os.path.join(a.out, "twill.partial.jsonl"), "w")
+
+    def one(r):
+        rec = run_one(a, r)
+        partial.write(json.dumps(rec) + "\n")
+        partial.flush()
+        return rec
+
     with ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        recs = list(ex.map(lambda r: run_one(a, r), rows))
+        recs = list(ex.map(one, rows))
+    partial.close()
     wall = time.monotonic() - t0
     fields = ["name", "ops", "edges", "mii_csv", "ii", "L", "lower_bound",
               "ii_proven", "optimal", "verified", "rc", "time", "cpu", "check_time",
