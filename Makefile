@@ -102,6 +102,7 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_COMMON_OBJ) $(LIB)
 # its environment; a failing suite fails the target, after all have run.
 check: $(TEST_BIN) $(BIN)
 	@fail=0; for t in $(TEST_BIN); do \
+	  CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-120} \
 	  TWILL_BIN=$(abspath $(BIN)) TWILL_SRC=$(CURDIR) \
 	  TWILL_SHARED=$${TWILL_SHARED:-$(abspath ../shared)} \
 	  $$t || fail=1; done; \
@@ -111,7 +112,8 @@ check: $(TEST_BIN) $(BIN)
 valgrind: $(TEST_BIN) $(BIN)
 	@fail=0; for t in $(TEST_BIN); do \
 	  echo "valgrind $$t"; \
-	  CK_FORK=no TWILL_VALGRIND=1 TWILL_BIN=$(abspath $(BIN)) TWILL_SRC=$(CURDIR) \
+	  CK_FORK=no CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-1200} \
+	  TWILL_VALGRIND=1 TWILL_BIN=$(abspath $(BIN)) TWILL_SRC=$(CURDIR) \
 	  TWILL_SHARED=$${TWILL_SHARED:-$(abspath ../shared)} \
 	  valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible \
 	    --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 \

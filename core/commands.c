@@ -9,6 +9,7 @@
 #include "twill/cli.h"
 #include "twill/codegen.h"
 #include "twill/gaus.h"
+#include "twill/hatschet.h"
 #include "twill/ilp.h"
 #include "twill/modulo.h"
 #include "twill/sat.h"
@@ -82,6 +83,16 @@ const twill_command twill_commands[] = {
      "Parses KERNEL, checks it (names, latencies, distances, zero-distance\n"
      "cycles, units against the machine) and prints it back in the chosen\n"
      "form (default: .twill text).  Exit 1 with file:line:col on error.\n"},
+    {"convert-hatschet", twill_cmd_convert_hatschet,
+     "convert a HatScheT instance (GraphML + resource model) to JSON",
+     "usage: twill convert-hatschet GRAPH.graphml RM.xml [-o OUT.json]\n"
+     "\n"
+     "Reads a HatScheT modulo-scheduling instance and writes the JSON kernel\n"
+     "form: one op per node (latency of its resource type), one declared\n"
+     "unit per limited type used (capacity = limit; each op of the type\n"
+     "uses it blockingTime cycles at offset 0), no use for unlimited types\n"
+     "(limit -1), edge lat = latency(source) + delay, dist = distance.\n"
+     "Errors are reported as file:line:col (exit 1).\n"},
     {"kernels", twill_cmd_kernels, "list the built-in kernels",
      "usage: twill kernels [--print NAME]\n"
      "\n"
