@@ -145,10 +145,90 @@ static int vlong(vtok *t, long *out) {
 /* A VIPR number that must be an integer (the program's data are). */
 static int vint(vtok *t, long *out) { return vlong(t, out); }
 
-/* Is  sum coef*x (sense) rhs  implied by the program?  The program's data
- * are integers read back exactly from doubles (they are small). */
-static int implied(const twill_ilp *m, int p, const int *idx, const long *coef,
-                   char sense, long rhs) {
+/* The program's rows, sparse, integral, hashed by their (var, coef) pairs
+ * in variable order, so that matching a certificate constraint is one
+ * bucket probe instead of a scan of every row and variable. */
+typedef struct rowidx {
+  int nrows, nb;
+  int *start;            /* row r's pairs: [start[r], start[r+1]) */
+  int *var;
+  long *coef;
+  double *lo, *hi;
+  int *head, *next;      /* hash buckets (row + 1, 0 = end) */
+} rowidx;
+
+static unsigned pair_hash(const int *var, const long *coef, int n) {
+  unsigned h = 2166136261u;
+  for (int k = 0; k < n; k++) {
+    h = (h ^ (unsigned)var[k]) * 16777619u;
+    h = (h ^ (unsigned)coef[k]) * 16777619u;
+  }
+  return h;
+}
+
+static void rowidx_free(rowidx *x) {
+  free(x->start);
+  free(x->var);
+  free(x->coef);
+  free(x->lo);
+  free(x->hi);
+  free(x->head);
+  free(x->next);
+  memset(x, 0, sizeof *x);
+}
+
+static int rowidx_build(const twill_ilp *m, rowidx *x) {
+  memset(x, 0, sizeof *x);
+  int rows = twill_ilp_num_rows(m), n = twill_ilp_num_vars(m);
+  size_t cap = 1024, used = 0;
+  x->nrows = rows;
+  x->nb = 1;
+  while (x->nb < 2 * rows) x->nb *= 2;
+  x->start = malloc(((size_t)rows + 1) * sizeof *x->start);
+  x->var = malloc(cap * sizeof *x->var);
+  x->coef = malloc(cap * sizeof *x->coef);
+  x->lo = malloc(((size_t)rows + 1) * sizeof *x->lo);
+  x->hi = malloc(((size_t)rows + 1) * sizeof *x->hi);
+  x->head = calloc((size_t)x->nb, sizeof *x->head);
+  x->next = calloc((size_t)rows + 1, sizeof *x->next);
+  if (!x->start || !x->var || !x->coef || !x->lo || !x->hi || !x->head ||
+      !x->next)
+    goto oom;
+  for (int r = 0; r < rows; r++) {
+    x->start[r] = (int)used;
+    for (int j = 0; j < n; j++) {
+      double c = twill_ilp_coef(m, r, j);
+      if (c == 0) continue;
+      if (used == cap) {
+        cap *= 2;
+        int *nv = realloc(x->var, cap * sizeof *nv);
+        if (!nv) goto oom;
+        x->var = nv;
+        long *nc = realloc(x->coef, cap * sizeof *nc);
+        if (!nc) goto oom;
+        x->coef = nc;
+      }
+      x->var[used] = j;
+      x->coef[used++] = (long)c; /* the program's data are integers */
+    }
+    twill_ilp_row_bounds(m, r, &x->lo[r], &x->hi[r]);
+    unsigned h = pair_hash(x->var + x->start[r], x->coef + x->start[r],
+                           (int)used - x->start[r]) & (unsigned)(x->nb - 1);
+    x->next[r] = x->head[h];
+    x->head[h] = r + 1;
+  }
+  x->start[rows] = (int)used;
+  return 0;
+oom:
+  rowidx_free(x);
+  return -1;
+}
+
+/* Is  sum coef*x (sense) rhs  implied by the program: a bound no tighter
+ * than a variable's, or a row with the same pairs and a right-hand side no
+ * tighter?  idx/coef are sorted by variable here. */
+static int implied(const twill_ilp *m, const rowidx *x, int p, const int *idx,
+                   const long *coef, char sense, long rhs) {
   if (p == 1) {
     double lb, ub;
     twill_ilp_var_bounds(m, idx[0], &lb, &ub);
@@ -159,25 +239,36 @@ static int implied(const twill_ilp *m, int p, const int *idx, const long *coef,
     if (sense == 'L' && hi <= (double)rhs) return 1;
     if (sense == 'E' && lo == (double)rhs && hi == (double)rhs) return 1;
   }
-  int rows = twill_ilp_num_rows(m), n = twill_ilp_num_vars(m);
-  for (int r = 0; r < rows; r++) {
-    int nnz = 0, same = 1;
-    for (int j = 0; j < n && same; j++) {
-      double c = twill_ilp_coef(m, r, j);
-      if (c == 0) continue;
-      nnz++;
-      int k = 0;
-      while (k < p && idx[k] != j) k++;
-      same = k < p && (double)coef[k] == c;
-    }
-    if (!same || nnz != p) continue;
-    double lo, hi;
-    twill_ilp_row_bounds(m, r, &lo, &hi);
-    if (sense == 'G' && lo >= (double)rhs) return 1;
-    if (sense == 'L' && hi <= (double)rhs) return 1;
-    if (sense == 'E' && lo == (double)rhs && hi == (double)rhs) return 1;
+  unsigned h = pair_hash(idx, coef, p) & (unsigned)(x->nb - 1);
+  for (int r1 = x->head[h]; r1; r1 = x->next[r1 - 1]) {
+    int r = r1 - 1, k0 = x->start[r];
+    if (x->start[r + 1] - k0 != p) continue;
+    int same = 1;
+    for (int k = 0; k < p && same; k++)
+      same = x->var[k0 + k] == idx[k] && x->coef[k0 + k] == coef[k];
+    if (!same) continue;
+    if (sense == 'G' && x->lo[r] >= (double)rhs) return 1;
+    if (sense == 'L' && x->hi[r] <= (double)rhs) return 1;
+    if (sense == 'E' && x->lo[r] == (double)rhs && x->hi[r] == (double)rhs)
+      return 1;
   }
   return 0;
+}
+
+/* Sort a constraint's terms by variable (insertion sort: rows are short). */
+static void sort_terms(int *idx, long *coef, int p) {
+  for (int i = 1; i < p; i++) {
+    int v = idx[i];
+    long c = coef[i];
+    int j = i - 1;
+    while (j >= 0 && idx[j] > v) {
+      idx[j + 1] = idx[j];
+      coef[j + 1] = coef[j];
+      j--;
+    }
+    idx[j + 1] = v;
+    coef[j + 1] = c;
+  }
 }
 
 /* Check the header of one VIPR block against the program at I.  kind 0:
@@ -220,7 +311,8 @@ static int check_header(reader *rd, const twill_ilp *m, const char *blk,
     return fail(rd, "VIPR CON section missing");
   int *idx = malloc((size_t)nv * sizeof *idx + 1);
   long *coef = malloc((size_t)nv * sizeof *coef + 1);
-  if (!idx || !coef) {
+  rowidx rx;
+  if (!idx || !coef || rowidx_build(m, &rx)) {
     free(idx);
     free(coef);
     return fail(rd, "out of memory");
@@ -240,12 +332,17 @@ static int check_header(reader *rd, const twill_ilp *m, const char *blk,
         bad = fail(rd, "VIPR constraint %s has a bad term", name);
       idx[i] = (int)x;
     }
-    if (!bad && !implied(m, (int)p, idx, coef, sense[0], rhs))
+    if (!bad) sort_terms(idx, coef, (int)p);
+    for (long i = 1; i < p && !bad; i++)
+      if (idx[i] == idx[i - 1])
+        bad = fail(rd, "VIPR constraint %s names a variable twice", name);
+    if (!bad && !implied(m, &rx, (int)p, idx, coef, sense[0], rhs))
       bad = fail(rd, "VIPR constraint %s is not implied by the program rebuilt "
                      "from the kernel", name);
   }
   free(idx);
   free(coef);
+  rowidx_free(&rx);
   if (bad) return 1;
   if (!vnext(&t, b, sizeof b) || strcmp(b, "RTP") || !vnext(&t, b, sizeof b))
     return fail(rd, "VIPR RTP missing");
