@@ -258,6 +258,48 @@ START_TEST(modulo_json_feeds_emit) {
 }
 END_TEST
 
+/* Every built-in kernel gets a certified optimal I (normalized costs):
+ * I* = MII from the bounds in its .twill file divided by the normalized
+ * unit (fig1 2, dragon 3, gemm 1, fa3-fwd 2048/64 = 32, fa4-fwd 32,
+ * fa3-bwd 2560/128 = 20, fa4-bwd 2560/64 = 40).  A small node limit keeps
+ * the test short; L may then be certified or marked unproven. */
+START_TEST(every_builtin_kernel_certifies_its_ii) {
+  static const struct { const char *name; long ii; } k[] = {
+      {"fig1", 2}, {"dragon", 3}, {"gemm-hopper", 1}, {"fa3-fwd-hopper", 32},
+      {"fa4-fwd-blackwell", 32}, {"fa3-bwd-hopper", 20},
+      {"fa4-bwd-blackwell", 40}};
+  for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
+    twill_graph *g0;
+    twill_arch *m;
+    ck_assert_int_eq(twill_cli_load_kernel(k[i].name, NULL, &g0, &m), 0);
+    twill_norm nm;
+    twill_graph *g = twill_normalize_graph(g0, 300, 0, &nm);
+    ck_assert_ptr_nonnull(g);
+    twill_modulo_opts o;
+    twill_modulo_opts_default(&o);
+    o.certify = 1;
+    o.node_limit = 200;
+    twill_modulo_result r;
+    ck_assert_int_eq(twill_modulo_solve(g, &o, &r), 0);
+    ck_assert_msg(r.ii == k[i].ii && r.ii_lower == r.ii, "%s: I %ld (>= %ld)",
+                  k[i].name, r.ii, r.ii_lower);
+    char *c = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&c, &len);
+    ck_assert_int_eq(twill_modulo_write_cert(g, m->name, 300, &r, f), 0);
+    fclose(f);
+    char msg[600];
+    ck_assert_msg(check(g, c, len, msg) == 0, "%s: %s", k[i].name, msg);
+    free(c);
+    twill_modulo_result_clear(&r);
+    twill_norm_clear(&nm);
+    twill_graph_free(g);
+    twill_graph_free(g0);
+    twill_arch_free(m);
+  }
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("modulo_cert");
   TCase *tc = tcase_create("cert");
@@ -268,6 +310,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, command_line_round_trip);
   tcase_add_test(tc, partial_certificate_when_length_unproven);
   tcase_add_test(tc, modulo_json_feeds_emit);
+  tcase_add_test(tc, every_builtin_kernel_certifies_its_ii);
   suite_add_tcase(s, tc);
   return s;
 }
