@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check_main.h"
+#include "fixtures.h"
 #include "testutil.h"
 #include "twill/bounds.h"
 #include "twill/graph.h"
@@ -13,20 +14,7 @@
  *   ResMII(TC)  = ceil((1 + 1) / 1) = 2,  ResMII(EXP) = ceil(1/1) = 1
  *   RecMII      = the self-loop O->O: ceil(1 / 1) = 1
  *   MII         = max(2, 1) = 2 */
-static twill_graph *fig1(void) {
-  twill_graph *g = twill_graph_new("fig1");
-  int tc = twill_graph_declare_unit(g, "TC", 1);
-  int ex = twill_graph_declare_unit(g, "EXP", 1);
-  int s = twill_graph_add_op(g, "S", 1), p = twill_graph_add_op(g, "P", 1),
-      o = twill_graph_add_op(g, "O", 1);
-  twill_graph_add_use(g, s, tc, 0, 1, 1);
-  twill_graph_add_use(g, p, ex, 0, 1, 1);
-  twill_graph_add_use(g, o, tc, 0, 1, 1);
-  twill_graph_add_edge(g, s, p, 1, 0);
-  twill_graph_add_edge(g, p, o, 1, 0);
-  twill_graph_add_edge(g, o, o, 1, 1);
-  return g;
-}
+static twill_graph *fig1(void) { return tf_fig1(); }
 
 START_TEST(fig1_bounds) {
   twill_graph *g = fig1();
@@ -56,21 +44,8 @@ END_TEST
  *           d->b->d:    lat 0+1 = 1,   dist 2+1 = 3   -> 1
  *   RecMII = 1, MII = 3 (the published II is 3). */
 START_TEST(dragon_bounds) {
-  twill_graph *g = twill_graph_new("dragon");
-  int u0 = twill_graph_declare_unit(g, "u0", 1);
-  int u1 = twill_graph_declare_unit(g, "u1", 1);
-  int a = twill_graph_add_op(g, "a", 1), b_ = twill_graph_add_op(g, "b", 1),
-      c = twill_graph_add_op(g, "c", 1), d_ = twill_graph_add_op(g, "d", 2);
-  twill_graph_add_use(g, a, u0, 0, 1, 1);
-  twill_graph_add_use(g, b_, u1, 0, 1, 1);
-  twill_graph_add_use(g, c, u0, 0, 1, 1);
-  twill_graph_add_use(g, d_, u0, 0, 1, 1);
-  twill_graph_add_use(g, d_, u1, 1, 1, 1);
-  twill_graph_add_edge(g, d_, c, 0, 1);
-  twill_graph_add_edge(g, c, b_, 0, 1);
-  twill_graph_add_edge(g, d_, b_, 0, 2);
-  twill_graph_add_edge(g, b_, a, 0, 2);
-  twill_graph_add_edge(g, b_, d_, 1, 1);
+  twill_graph *g = tf_dragon();
+  int u0 = twill_graph_find_unit(g, "u0"), u1 = twill_graph_find_unit(g, "u1");
   twill_diag dg;
   ck_assert_int_eq(twill_graph_validate(g, &dg), 0);
   ck_assert_int_eq(twill_graph_bind(g, NULL, &dg), 0);
@@ -183,32 +158,25 @@ static long brute_rec_mii(const twill_graph *g) {
   return s.best;
 }
 
-static unsigned long long rng_next(unsigned long long *x) {
-  *x ^= *x << 13;
-  *x ^= *x >> 7;
-  *x ^= *x << 17;
-  return *x;
-}
-
 START_TEST(rec_mii_matches_brute_force) {
   int trials = tu_under_valgrind() ? 60 : 400;
   unsigned long long r = 0x9e3779b97f4a7c15ULL;
   for (int t = 0; t < trials; t++) {
     twill_graph *g = twill_graph_new("bf");
-    int n = 2 + (int)(rng_next(&r) % 6);
+    int n = 2 + (int)(tf_rnd(&r) % 6);
     for (int v = 0; v < n; v++) {
       char name[16];
       snprintf(name, sizeof name, "v%d", v);
       twill_graph_add_op(g, name, 1);
     }
-    int m = n + (int)(rng_next(&r) % (2 * n));
+    int m = n + (int)(tf_rnd(&r) % (2 * n));
     for (int i = 0; i < m; i++) {
-      int a = (int)(rng_next(&r) % (unsigned)n),
-          b = (int)(rng_next(&r) % (unsigned)n);
+      int a = (int)(tf_rnd(&r) % (unsigned)n),
+          b = (int)(tf_rnd(&r) % (unsigned)n);
       /* forward edges may have distance 0; others need >= 1 so that no
        * zero-distance cycle exists */
-      int dist = a < b ? (int)(rng_next(&r) % 2) : 1 + (int)(rng_next(&r) % 3);
-      twill_graph_add_edge(g, a, b, (long)(rng_next(&r) % 9), dist);
+      int dist = a < b ? (int)(tf_rnd(&r) % 2) : 1 + (int)(tf_rnd(&r) % 3);
+      twill_graph_add_edge(g, a, b, (long)(tf_rnd(&r) % 9), dist);
     }
     twill_diag d;
     ck_assert_int_eq(twill_graph_validate(g, &d), 0);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check_main.h"
+#include "fixtures.h"
 #include "testutil.h"
 #include "twill/cli.h"
 #include "twill/modulo.h"
@@ -31,16 +32,7 @@ static int check(const twill_graph *g, const char *c, size_t len, char *msg) {
 
 /* The gap kernel: MII 2 but no schedule at 2 (see test_modulo_exact):
  * its certificate holds a VIPR infeasibility proof at I = 2. */
-static twill_graph *gap(void) {
-  twill_graph *g = twill_graph_new("gap");
-  int u = twill_graph_declare_unit(g, "U", 1);
-  int a = twill_graph_add_op(g, "a", 3);
-  twill_graph_add_use(g, a, u, 0, 1, 1);
-  twill_graph_add_use(g, a, u, 2, 1, 1);
-  int b = twill_graph_add_op(g, "b", 1);
-  twill_graph_add_edge(g, a, b, 3, 0);
-  return g;
-}
+static twill_graph *gap(void) { return tf_gap(); }
 
 START_TEST(gap_certificate_verifies) {
   twill_graph *g = gap();
@@ -146,28 +138,21 @@ START_TEST(corrupted_certificates_fail) {
 }
 END_TEST
 
-static unsigned long long rnd(unsigned long long *x) {
-  *x ^= *x << 13;
-  *x ^= *x >> 7;
-  *x ^= *x << 17;
-  return *x;
-}
-
 START_TEST(random_certificates_verify) {
   int trials = tu_under_valgrind() ? 8 : 60;
   unsigned long long r = 4242;
   for (int t = 0; t < trials; t++) {
     twill_graph *g = twill_graph_new("r");
     twill_graph_declare_unit(g, "u0", 1);
-    int n = 2 + (int)(rnd(&r) % 4);
+    int n = 2 + (int)(tf_rnd(&r) % 4);
     for (int v = 0; v < n; v++) {
       char nm[4] = {'v', (char)('0' + v), 0, 0};
-      twill_graph_add_op(g, nm, 1 + (int)(rnd(&r) % 3));
+      twill_graph_add_op(g, nm, 1 + (int)(tf_rnd(&r) % 3));
       twill_graph_add_use(g, v, 0, 0, 1, 1);
-      if (rnd(&r) % 3 == 0) twill_graph_add_use(g, v, 0, 2, 1, 1);
+      if (tf_rnd(&r) % 3 == 0) twill_graph_add_use(g, v, 0, 2, 1, 1);
     }
     for (int a = 0; a + 1 < n; a++)
-      if (rnd(&r) % 2) twill_graph_add_edge(g, a, a + 1, g->ops[a].lat, 0);
+      if (tf_rnd(&r) % 2) twill_graph_add_edge(g, a, a + 1, g->ops[a].lat, 0);
     size_t len;
     char *c = certify(g, &len);
     char msg[600];

@@ -4,6 +4,7 @@
 
 #include "bf_modulo.h"
 #include "check_main.h"
+#include "fixtures.h"
 #include "testutil.h"
 #include "twill/cli.h"
 #include "twill/ilp.h"
@@ -56,13 +57,7 @@ END_TEST
 /* A reservation table with a gap: MII = 2 but no schedule at 2; the search
  * proves I = 2 infeasible and answers 3 (see test_modulo_heuristic). */
 START_TEST(gap_proves_mii_infeasible) {
-  twill_graph *g = twill_graph_new("gap");
-  int u = twill_graph_declare_unit(g, "U", 1);
-  int a = twill_graph_add_op(g, "a", 3);
-  twill_graph_add_use(g, a, u, 0, 1, 1);
-  twill_graph_add_use(g, a, u, 2, 1, 1);
-  int b = twill_graph_add_op(g, "b", 1);
-  twill_graph_add_edge(g, a, b, 3, 0);
+  twill_graph *g = tf_gap();
   twill_modulo_result r;
   solve_ok(g, &r);
   ck_assert_int_eq(r.mii, 2);
@@ -76,39 +71,11 @@ START_TEST(gap_proves_mii_infeasible) {
 }
 END_TEST
 
-static unsigned long long rnd(unsigned long long *x) {
-  *x ^= *x << 13;
-  *x ^= *x >> 7;
-  *x ^= *x << 17;
-  return *x;
-}
-
 START_TEST(random_vs_brute_force) {
   int trials = tu_under_valgrind() ? 15 : 400, above_mii = 0;
   unsigned long long r = 777;
   for (int t = 0; t < trials; t++) {
-    twill_graph *g = twill_graph_new("r");
-    int nu = 1 + (int)(rnd(&r) % 2);
-    for (int u = 0; u < nu; u++) {
-      char nm[4] = {'u', (char)('0' + u), 0, 0};
-      twill_graph_declare_unit(g, nm, 1 + (int)(rnd(&r) % 2));
-    }
-    int n = 2 + (int)(rnd(&r) % 4);
-    for (int v = 0; v < n; v++) {
-      char nm[4] = {'v', (char)('0' + v), 0, 0};
-      twill_graph_add_op(g, nm, 1 + (int)(rnd(&r) % 3));
-      twill_graph_add_use(g, v, (int)(rnd(&r) % (unsigned)nu), 0, 1, 1);
-      if (rnd(&r) % 3 == 0)
-        twill_graph_add_use(g, v, (int)(rnd(&r) % (unsigned)nu), 2, 1, 1);
-    }
-    for (int a = 0; a < n; a++)
-      for (int b = a + 1; b < n; b++)
-        if (rnd(&r) % 3 == 0) twill_graph_add_edge(g, a, b, g->ops[a].lat, 0);
-    if (rnd(&r) % 2) {
-      int a = (int)(rnd(&r) % (unsigned)n), b = (int)(rnd(&r) % (unsigned)n);
-      if (b > a) { int x = a; a = b; b = x; }
-      twill_graph_add_edge(g, a, b, g->ops[a].lat, 1 + (int)(rnd(&r) % 2));
-    }
+    twill_graph *g = tf_random_loop(&r, 2, 3);
     twill_modulo_result res;
     solve_ok(g, &res);
     long ii = bf_modulo_min_ii(g, 12);

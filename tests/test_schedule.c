@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "check_main.h"
+#include "fixtures.h"
 #include "twill/arch.h"
 #include "twill/schedule.h"
 
@@ -12,20 +13,7 @@
  *   O->O: 0 >= 1 - 2*1 = -1               ok
  *   TC slots: S at 0 mod 2 = 0, O at 3 mod 2 = 1: one each, cap 1   ok
  *   EXP: P at slot 0, cap 1                                         ok */
-static twill_graph *fig1(void) {
-  twill_graph *g = twill_graph_new("fig1");
-  int tc = twill_graph_declare_unit(g, "TC", 1);
-  int ex = twill_graph_declare_unit(g, "EXP", 1);
-  int s = twill_graph_add_op(g, "S", 1), p = twill_graph_add_op(g, "P", 1),
-      o = twill_graph_add_op(g, "O", 1);
-  twill_graph_add_use(g, s, tc, 0, 1, 1);
-  twill_graph_add_use(g, p, ex, 0, 1, 1);
-  twill_graph_add_use(g, o, tc, 0, 1, 1);
-  twill_graph_add_edge(g, s, p, 1, 0);
-  twill_graph_add_edge(g, p, o, 1, 0);
-  twill_graph_add_edge(g, o, o, 1, 1);
-  return g;
-}
+static twill_graph *fig1(void) { return tf_fig1(); }
 
 static twill_schedule *fig1_sched(void) {
   twill_schedule *s = twill_schedule_new(3, 2);

@@ -1,0 +1,84 @@
+/* tests/fixtures.c: the shared test graphs (see fixtures.h). */
+#include "fixtures.h"
+
+twill_graph *tf_fig1(void) {
+  twill_graph *g = twill_graph_new("fig1");
+  int tc = twill_graph_declare_unit(g, "TC", 1);
+  int ex = twill_graph_declare_unit(g, "EXP", 1);
+  int s = twill_graph_add_op(g, "S", 1), p = twill_graph_add_op(g, "P", 1),
+      o = twill_graph_add_op(g, "O", 1);
+  twill_graph_add_use(g, s, tc, 0, 1, 1);
+  twill_graph_add_use(g, p, ex, 0, 1, 1);
+  twill_graph_add_use(g, o, tc, 0, 1, 1);
+  twill_graph_add_edge(g, s, p, 1, 0);
+  twill_graph_add_edge(g, p, o, 1, 0);
+  twill_graph_add_edge(g, o, o, 1, 1);
+  return g;
+}
+
+twill_graph *tf_dragon(void) {
+  twill_graph *g = twill_graph_new("dragon");
+  int u0 = twill_graph_declare_unit(g, "u0", 1);
+  int u1 = twill_graph_declare_unit(g, "u1", 1);
+  int a = twill_graph_add_op(g, "a", 1), b = twill_graph_add_op(g, "b", 1),
+      c = twill_graph_add_op(g, "c", 1), d = twill_graph_add_op(g, "d", 2);
+  twill_graph_add_use(g, a, u0, 0, 1, 1);
+  twill_graph_add_use(g, b, u1, 0, 1, 1);
+  twill_graph_add_use(g, c, u0, 0, 1, 1);
+  twill_graph_add_use(g, d, u0, 0, 1, 1);
+  twill_graph_add_use(g, d, u1, 1, 1, 1);
+  twill_graph_add_edge(g, d, c, 0, 1);
+  twill_graph_add_edge(g, c, b, 0, 1);
+  twill_graph_add_edge(g, d, b, 0, 2);
+  twill_graph_add_edge(g, b, a, 0, 2);
+  twill_graph_add_edge(g, b, d, 1, 1);
+  return g;
+}
+
+twill_graph *tf_gap(void) {
+  twill_graph *g = twill_graph_new("gap");
+  int u = twill_graph_declare_unit(g, "U", 1);
+  int a = twill_graph_add_op(g, "a", 3);
+  twill_graph_add_use(g, a, u, 0, 1, 1);
+  twill_graph_add_use(g, a, u, 2, 1, 1);
+  int b = twill_graph_add_op(g, "b", 1);
+  twill_graph_add_edge(g, a, b, 3, 0);
+  return g;
+}
+
+unsigned long long tf_rnd(unsigned long long *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+twill_graph *tf_random_loop(unsigned long long *r, int nu_max, int gap_every) {
+  twill_graph *g = twill_graph_new("r");
+  int nu = 1 + (int)(tf_rnd(r) % (unsigned)nu_max);
+  for (int u = 0; u < nu; u++) {
+    char nm[4] = {'u', (char)('0' + u), 0, 0};
+    twill_graph_declare_unit(g, nm, 1 + (int)(tf_rnd(r) % 2));
+  }
+  int n = 2 + (int)(tf_rnd(r) % 4);
+  for (int v = 0; v < n; v++) {
+    char nm[4] = {'v', (char)('0' + v), 0, 0};
+    twill_graph_add_op(g, nm, 1 + (int)(tf_rnd(r) % 3));
+    twill_graph_add_use(g, v, (int)(tf_rnd(r) % (unsigned)nu), 0, 1, 1);
+    if (tf_rnd(r) % (unsigned)gap_every == 0)
+      twill_graph_add_use(g, v, (int)(tf_rnd(r) % (unsigned)nu), 2, 1, 1);
+  }
+  for (int a = 0; a < n; a++)
+    for (int b = a + 1; b < n; b++)
+      if (tf_rnd(r) % 3 == 0) twill_graph_add_edge(g, a, b, g->ops[a].lat, 0);
+  if (tf_rnd(r) % 2) {
+    int a = (int)(tf_rnd(r) % (unsigned)n), b = (int)(tf_rnd(r) % (unsigned)n);
+    if (b > a) {
+      int x = a;
+      a = b;
+      b = x;
+    }
+    twill_graph_add_edge(g, a, b, g->ops[a].lat, 1 + (int)(tf_rnd(r) % 2));
+  }
+  return g;
+}

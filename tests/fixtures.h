@@ -1,0 +1,24 @@
+/* tests/fixtures.h: small graphs built in code, shared by the suites, each
+ * with its expected figures derived by hand where it is used. */
+#ifndef TWILL_FIXTURES_H
+#define TWILL_FIXTURES_H
+
+#include "twill/graph.h"
+
+/* fig1 (twill.md 2.4): S, P, O of 1 cycle; S, O on TC, P on EXP (cap 1);
+ * edges S->P (1,0), P->O (1,0), O->O (1,1). */
+twill_graph *tf_fig1(void);
+/* dragon (twill.md 2.2): a, b, c, d on u0/u1 (cap 1); d holds u0 then u1. */
+twill_graph *tf_dragon(void);
+/* gap: op a (lat 3) holds U (cap 1) at cycles 0 and 2; b after a (lat 3).
+ * MII 2, but no schedule at 2 (both uses in slot 0): I* = 3. */
+twill_graph *tf_gap(void);
+
+/* xorshift64: the suites' deterministic generator. */
+unsigned long long tf_rnd(unsigned long long *x);
+/* A random loop of 2..5 ops on 1..nu_max units: one use per op (and a
+ * second use with a gap at offset 2 with probability 1/gap_every), forward
+ * edges with probability 1/3, maybe one back edge. */
+twill_graph *tf_random_loop(unsigned long long *r, int nu_max, int gap_every);
+
+#endif
