@@ -371,7 +371,9 @@ int twill_smt_pb(twill_smt *m, const int64_t *a, const int *lits, int n, int64_t
 
 int twill_smt_modulo(twill_smt *m, int cap, int64_t period, const int *vars,
                      const int64_t *offsets, int n) {
-  if (n < 0 || cap < 0 || period < 1 || period > TWILL_SMT_MAX_ABS || ensure_true(m)) return -1;
+  if (n < 0 || n > (1 << 20) || cap < 0 || period < 1 || period > TWILL_SMT_MAX_ABS ||
+      ensure_true(m))
+    return -1;
   for (int i = 0; i < n; i++)
     if (vars[i] < 0 || vars[i] >= m->niv || offsets[i] < -TWILL_SMT_MAX_ABS ||
         offsets[i] > TWILL_SMT_MAX_ABS)
@@ -563,9 +565,8 @@ static int ensure_mtmp(twill_smt *m, int n) {
   return 0;
 }
 
-static int64_t *g_res; /* for sorting (single-threaded per solve call) */
-static int cmp_res(const void *x, const void *y) {
-  int64_t a = g_res[*(const int *)x], b = g_res[*(const int *)y];
+static int cmp_i64(const void *x, const void *y) {
+  int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
   return a < b ? -1 : a > b;
 }
 
@@ -589,15 +590,17 @@ static int find_group(const twill_smt *m, int nf, int64_t r, int *lo) {
 static int prop_modulo(twill_smt *m, int ci) {
   cons *c = &m->c[ci];
   int cid = ci + 1, n = c->n;
-  if (ensure_mtmp(m, n)) return -1;
+  if (n == 0) return 0;
+  if (ensure_mtmp(m, 2 * n)) return -1;
   int nf = 0;
+  int64_t *keys = m->mtmp + n; /* residue * n + use, sorted */
   for (int j = 0; j < n; j++) {
     const ivar *v = &m->iv[c->var[j]];
     m->mtmp[j] = v->lb == v->ub ? pmod(v->lb + c->a[j], c->period) : -1;
-    if (v->lb == v->ub) m->mtmpi[nf++] = j;
+    if (v->lb == v->ub) keys[nf++] = m->mtmp[j] * n + j;
   }
-  g_res = m->mtmp;
-  qsort(m->mtmpi, (size_t)nf, sizeof(int), cmp_res);
+  qsort(keys, (size_t)nf, sizeof(int64_t), cmp_i64);
+  for (int k = 0; k < nf; k++) m->mtmpi[k] = (int)(keys[k] % n);
   ivec *cl = &m->tmp2;
   for (int g = 0; g < nf;) {
     int lo;

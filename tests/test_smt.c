@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../sat/smt_text.h"
 #include "check_main.h"
 #include "testutil.h"
 #include "twill/smt.h"
@@ -449,6 +451,94 @@ START_TEST(big_coefficients) {
 }
 END_TEST
 
+/* ------------------------------------------------------------ front end */
+
+static const struct {
+  const char *text, *msg;
+} bad_inputs[] = {
+    {"int x 0 10\nfoo x\n", "t.smt:2:1: unknown directive 'foo'"},
+    {"int x 0 ten\n", "t.smt:1:9: expected an integer"},
+    {"int x 5 1\n", "t.smt:1:9: empty domain [5, 1]"},
+    {"int x 0 10\nint x 0 3\n", "t.smt:2:5: duplicate name 'x'"},
+    {"int x 0 10\nlin 1 x + 2 y <= 3\n", "t.smt:2:13: unknown name 'y'"},
+    {"int x 0 10\nlin 1 x < 3\n", "t.smt:2:9: expected an integer"},
+    {"bool b\nint x 0 4\ndiff b x <= 1\n", "t.smt:3:6: 'b' is not an integer variable"},
+    {"int x 0 4\nclause x\n", "t.smt:2:8: 'x' is not a Boolean"},
+    {"int x 0 4\nmod 1 4 x\n", "t.smt:2:9: expected NAME@OFFSET"},
+    {"int x 0 4\nmod 1 0 x@1\n", "t.smt:2:7: period must be at least 1"},
+    {"int x 0 4\nmin x\nmin x\n", "t.smt:3:1: second objective"},
+    {"int x 0 4 5\n", "t.smt:1:11: trailing text '5'"},
+    {"int 9x 0 4\n", "t.smt:1:5: invalid name '9x'"},
+    {"int x 0 2000000000000\n", "t.smt:1:9: integer out of range (|v| <= 2^40)"},
+    {"int x 0 1000000\n", "t.smt:1:9: domain too large (at most 100000 values)"},
+    {"bool b\nimp b 1 b <= 0\n", "t.smt:2:7: expected 'lin' after the literal"},
+    {"int x 0 3\nlin 1 x\n", "t.smt:2:8: expected a coefficient or <=, >=, ="},
+};
+
+START_TEST(front_end_errors) {
+  for (size_t i = 0; i < sizeof bad_inputs / sizeof bad_inputs[0]; i++) {
+    twill_smt_problem p;
+    char err[256];
+    const char *t = bad_inputs[i].text;
+    ck_assert_int_eq(twill_smt_parse("t.smt", t, strlen(t), 1, &p, err, sizeof err), -1);
+    ck_assert_str_eq(err, bad_inputs[i].msg);
+  }
+}
+END_TEST
+
+/* Hand derivation: 3x - 2y <= 4, y - x <= 3, x + y >= 7 and the modulo
+ * constraint (x, y, x+1 in distinct residues mod 4): x = 0 needs y >= 7 but
+ * y <= 3; x = 1 needs y >= 6 but y <= 4; x = 2, y = 5: 6 - 10 <= 4, residues
+ * 2, 1, 3 distinct.  Minimum x = 2. */
+START_TEST(front_end_run) {
+  char dir[] = "/tmp/twill_smt_XXXXXX";
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  char in[128], pf[128];
+  snprintf(in, sizeof in, "%s/a.smt", dir);
+  snprintf(pf, sizeof pf, "%s/a.proof", dir);
+  FILE *f = fopen(in, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("# example\nint x 0 10\nint y 0 10\nbool b\nlin 3 x + -2 y <= 4\n"
+        "diff y x <= 3\nimp b lin 1 x + 1 y >= 7\nmod 1 4 x@0 y@0 x@1\n"
+        "clause b\nmin x\n",
+        f);
+  fclose(f);
+  char *out = NULL, *err = NULL;
+  const char *args[] = {"smt", in, "--proof", pf, NULL};
+  int rc = tu_run_twill(&out, &err, args);
+  ck_assert_int_eq(rc, 10);
+  ck_assert_str_eq(out, "o 2\ns OPTIMUM FOUND\nv x 2\nv y 5\nv b 1\n");
+  free(out);
+  free(err);
+  const char *cargs[] = {"smt", "--check", pf, NULL};
+  rc = tu_run_twill(&out, &err, cargs);
+  ck_assert_int_eq(rc, 0);
+  ck_assert_str_eq(out, "s VERIFIED\n");
+  free(out);
+  free(err);
+  f = fopen(in, "w");
+  fputs("int x 0 3\nint y 0 3\nlin 1 x + 1 y >= 7\n", f);
+  fclose(f);
+  const char *uargs[] = {"smt", in, NULL};
+  rc = tu_run_twill(&out, &err, uargs);
+  ck_assert_int_eq(rc, 20);
+  ck_assert_str_eq(out, "s UNSATISFIABLE\n");
+  free(out);
+  free(err);
+  f = fopen(in, "w");
+  fputs("int x 0 3\nbogus\n", f);
+  fclose(f);
+  rc = tu_run_twill(&out, &err, uargs);
+  ck_assert_int_eq(rc, 1);
+  ck_assert(strstr(err, "a.smt:2:1: unknown directive 'bogus'") != NULL);
+  free(out);
+  free(err);
+  remove(in);
+  remove(pf);
+  rmdir(dir);
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("smt");
   TCase *t = tcase_create("random");
@@ -460,6 +550,8 @@ static Suite *make_suite(void) {
   tcase_set_timeout(u, 120);
   tcase_add_test(u, difference_chain);
   tcase_add_test(u, big_coefficients);
+  tcase_add_test(u, front_end_errors);
+  tcase_add_test(u, front_end_run);
   suite_add_tcase(s, u);
   return s;
 }
