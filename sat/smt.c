@@ -172,6 +172,8 @@ twill_smt *twill_smt_new(void) {
     return NULL;
   }
   m->all_pending = 1;
+  /* decide [x <= k] true first: integers start low (ASAP for schedules) */
+  twill_sat_set_option(m->s, "phase", 1);
   return m;
 }
 
@@ -804,41 +806,59 @@ int twill_smt_solve(twill_smt *m) {
   return r;
 }
 
+void twill_smt_assume(twill_smt *m, int lit) { twill_sat_assume(m->s, lit); }
+
+/* keep the current model as the best one */
+static void take_model(twill_smt *m, int64_t **best, signed char **bbest) {
+  free(*best);
+  free(*bbest);
+  *best = m->model;
+  *bbest = m->bmodel;
+  m->model = NULL;
+  m->bmodel = NULL;
+}
+
 int twill_smt_minimize(twill_smt *m, int x, int64_t *opt) {
   if (x < 0 || x >= m->niv) return 0;
   int r = twill_smt_solve(m);
   if (r != TWILL_SAT_SAT) return r;
   int64_t *best = NULL;
   signed char *bbest = NULL;
-  for (;;) {
-    int64_t v = m->model[x];
-    free(best);
-    free(bbest);
-    best = m->model;
-    bbest = m->bmodel;
-    m->model = NULL;
-    m->bmodel = NULL;
-    *opt = v;
-    int lit = twill_smt_le_lit(m, x, v - 1);
-    int a = add_axiom(m, &lit, 1);
-    if (a < 0) {
-      r = 0;
-      break;
-    }
-    if (a == 0) {
-      r = TWILL_SAT_SAT;
-      break;
-    }
+  int64_t hi = m->model[x], lo = m->iv[x].lb; /* level-0 lower bound */
+  take_model(m, &best, &bbest);
+  /* binary search under assumptions (learned clauses are kept; they do not
+   * depend on the assumptions) */
+  r = TWILL_SAT_SAT;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    twill_sat_assume(m->s, twill_smt_le_lit(m, x, mid));
     int q = twill_smt_solve(m);
-    if (q == TWILL_SAT_UNSAT) {
-      r = TWILL_SAT_SAT;
-      break;
-    }
-    if (q != TWILL_SAT_SAT) {
+    if (q == TWILL_SAT_SAT) {
+      hi = m->model[x];
+      take_model(m, &best, &bbest);
+    } else if (q == TWILL_SAT_UNSAT) {
+      lo = mid + 1;
+    } else {
       r = 0;
       break;
     }
   }
+  /* the certificate: the input clause [x <= opt-1] and a refutation */
+  while (r == TWILL_SAT_SAT) {
+    int lit = twill_smt_le_lit(m, x, hi - 1);
+    int a = add_axiom(m, &lit, 1);
+    if (a < 0) r = 0;
+    if (a <= 0) break;
+    int q = twill_smt_solve(m);
+    if (q == TWILL_SAT_UNSAT) break;
+    if (q != TWILL_SAT_SAT) {
+      r = 0;
+      break;
+    }
+    hi = m->model[x]; /* cannot happen after a complete search; stay safe */
+    take_model(m, &best, &bbest);
+  }
+  *opt = hi;
   free(m->model);
   free(m->bmodel);
   m->model = best;

@@ -35,9 +35,31 @@
  * and a DRAT addition iff it is RUP or a checked theory lemma; the
  * certificate refutes the input iff the empty clause is derived.
  *
- * Optimization: twill_smt_minimize finds a model, adds the input clause
- * [x <= v-1], solves again (learned clauses kept) until UNSAT; the proof
- * then refutes "constraints and x <= optimum-1".
+ * Text format (`twill smt FILE`), one directive a line, '#' to end of line
+ * is a comment, tokens separated by blanks, integers |v| <= 2^40:
+ *   int NAME LO HI                 integer variable in [LO, HI]
+ *   bool NAME                      Boolean (0/1 in sums; ~NAME negates)
+ *   lin TERMS REL B                TERMS: COEF NAME [+ COEF NAME]...,
+ *                                  REL one of <= >= =; NAME int or Boolean
+ *   diff X Y <= C                  X - Y <= C
+ *   pb TERMS REL B                 as lin, Booleans only
+ *   mod CAP PERIOD X@OFF ...       modulo resource (uses X+OFF)
+ *   imp LIT lin TERMS REL B        LIT -> (linear)
+ *   clause LIT ...                 disjunction of Booleans
+ *   min X                          minimize integer X (at most once)
+ * Why this format rather than OPB extended with integers: the scheduling
+ * problems are mostly integer difference and modulo constraints, which OPB
+ * can only state through a bit-blasted encoding; a line per constraint kind
+ * keeps the propagator that handles it (and the constraint id its lemmas
+ * name) visible, and the names make models and errors readable.
+ * Output follows the SAT competition: "s SATISFIABLE" / "s UNSATISFIABLE" /
+ * "o V" then "s OPTIMUM FOUND", then "v NAME VALUE" lines; exit 10 / 20 /
+ * 0 (unknown), 1 on input errors ("file:line:col: message").
+ *
+ * Optimization: twill_smt_minimize finds a model, binary-searches the
+ * optimum under assumptions [x <= mid] (one incremental solver, learned
+ * clauses kept), then adds the input clause [x <= opt-1] and solves once
+ * more: the certificate refutes "constraints and x <= optimum-1".
  */
 #ifndef TWILL_SMT_H
 #define TWILL_SMT_H
@@ -80,6 +102,9 @@ int twill_smt_clause(twill_smt *m, const int *lits, int n);
 
 /* 10 SAT, 20 UNSAT, 0 unknown / error. */
 int twill_smt_solve(twill_smt *m);
+/* Assume lit for the next solve only (UNSAT under assumptions proves
+ * nothing in the certificate). */
+void twill_smt_assume(twill_smt *m, int lit);
 /* Minimize integer variable x: 10 optimum in *opt, 20 UNSAT, 0 unknown. */
 int twill_smt_minimize(twill_smt *m, int x, int64_t *opt);
 void twill_smt_set_time_limit(twill_smt *m, double seconds);
