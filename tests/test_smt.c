@@ -173,19 +173,8 @@ static void gen(tsys *s, int mix) {
 
 static int slit(const tsys *s, int l) { return l > 0 ? s->blit[l - 1] : -s->blit[-l - 1]; }
 
-static twill_smt *build(tsys *s) {
-  twill_smt *m = twill_smt_new();
-  ck_assert_ptr_nonnull(m);
-  ck_assert_int_eq(twill_smt_enable_proof(m), 0);
-  for (int i = 0; i < s->ni; i++) {
-    s->xi[i] = twill_smt_int(m, s->lo[i], s->hi[i]);
-    ck_assert_int_eq(s->xi[i], i);
-  }
-  for (int i = 0; i < s->nb; i++) {
-    s->blit[i] = twill_smt_bool(m);
-    ck_assert_int_gt(s->blit[i], 0);
-  }
-  for (int k = 0; k < s->nc; k++) {
+static void add_cons(twill_smt *m, tsys *s, int from, int to) {
+  for (int k = from; k < to; k++) {
     tcons *c = &s->c[k];
     int r = 1;
     if (c->kind == K_MOD) {
@@ -213,8 +202,25 @@ static twill_smt *build(tsys *s) {
     }
     ck_assert_int_ge(r, 1);
   }
+}
+
+static twill_smt *build_upto(tsys *s, int upto) {
+  twill_smt *m = twill_smt_new();
+  ck_assert_ptr_nonnull(m);
+  ck_assert_int_eq(twill_smt_enable_proof(m), 0);
+  for (int i = 0; i < s->ni; i++) {
+    s->xi[i] = twill_smt_int(m, s->lo[i], s->hi[i]);
+    ck_assert_int_eq(s->xi[i], i);
+  }
+  for (int i = 0; i < s->nb; i++) {
+    s->blit[i] = twill_smt_bool(m);
+    ck_assert_int_gt(s->blit[i], 0);
+  }
+  add_cons(m, s, 0, upto);
   return m;
 }
+
+static twill_smt *build(tsys *s) { return build_upto(s, s->nc); }
 
 static char *proof_text(twill_smt *m, size_t *len) {
   char *buf = NULL;
@@ -393,10 +399,53 @@ START_TEST(random_mixed) {
   rng_state = 0x9e3779b97f4a7c15ull;
   int ns = 0, nu = 0;
   corrupt_checks = corrupt_rejected = 0;
-  run_random(tu_under_valgrind() ? 150 : 4000, -1, &ns, &nu);
+  run_random(tu_under_valgrind() ? 150 : 10000, -1, &ns, &nu);
   ck_assert_int_gt(ns, 10);
   ck_assert_int_gt(nu, 10);
   ck_assert_int_gt(corrupt_rejected, 5);
+  printf("smt: %d random systems (%d sat, %d unsat), %d corrupted lemmas rejected\n", ns + nu, ns,
+         nu, corrupt_rejected);
+}
+END_TEST
+
+/* Incremental use: solve with the first constraints, then add the rest
+ * and solve again on the same solver (learned clauses kept); both answers
+ * against brute force, the final refutation checked. */
+START_TEST(random_incremental) {
+  rng_state = 777;
+  int rounds = tu_under_valgrind() ? 60 : 1500, agree = 0;
+  for (int it = 0; it < rounds; it++) {
+    tsys s;
+    gen(&s, -1);
+    int half = s.nc / 2, full = s.nc;
+    s.nc = half;
+    int64_t o1 = 0, o2 = 0;
+    int f1 = brute(&s, &o1);
+    twill_smt *m = build_upto(&s, half);
+    ck_assert_int_eq(twill_smt_solve(m), f1 ? 10 : 20);
+    s.nc = full;
+    int f2 = brute(&s, &o2);
+    if (f1) {
+      add_cons(m, &s, half, full);
+      ck_assert_msg(twill_smt_solve(m) == (f2 ? 10 : 20), "round %d", it);
+      if (f2) {
+        int64_t x[5];
+        int bv[3];
+        for (int i = 0; i < s.ni; i++) x[i] = twill_smt_value(m, i);
+        for (int i = 0; i < s.nb; i++) bv[i] = twill_smt_lit_value(m, s.blit[i]) == 1;
+        for (int k = 0; k < s.nc; k++) ck_assert(holds(&s, &s.c[k], x, bv));
+      } else {
+        size_t len;
+        char *text = proof_text(m, &len);
+        char msg[256];
+        ck_assert_msg(twill_smt_check_proof(text, len, msg, sizeof msg) == 1, "%s", msg);
+        free(text);
+      }
+    }
+    agree++;
+    twill_smt_free(m);
+  }
+  ck_assert_int_eq(agree, rounds);
 }
 END_TEST
 
@@ -405,7 +454,7 @@ START_TEST(random_by_kind) {
   int kinds[] = {K_LIN, K_DIFF, K_PB, K_MOD, K_IMP};
   for (int k = 0; k < 5; k++) {
     int ns = 0, nu = 0;
-    run_random(tu_under_valgrind() ? 40 : 800, kinds[k], &ns, &nu);
+    run_random(tu_under_valgrind() ? 40 : 1500, kinds[k], &ns, &nu);
     ck_assert_int_gt(ns + nu, 0);
   }
 }
@@ -545,6 +594,7 @@ static Suite *make_suite(void) {
   tcase_set_timeout(t, 120);
   tcase_add_test(t, random_mixed);
   tcase_add_test(t, random_by_kind);
+  tcase_add_test(t, random_incremental);
   suite_add_tcase(s, t);
   TCase *u = tcase_create("unit");
   tcase_set_timeout(u, 120);
