@@ -28,10 +28,16 @@ typedef struct {
 } ccons;
 
 typedef struct {
-  int *l;
+  int *l; /* sorted, no repeats */
   int n;
   int dead;
+  int w0, w1; /* positions of the watched literals (n >= 2) */
 } cclause;
+
+typedef struct {
+  int *a;
+  int n, cap;
+} cvec;
 
 typedef struct {
   int T;
@@ -50,6 +56,15 @@ typedef struct {
   int nlem, clem;
   int *hash; /* open addressing, index+1 */
   int hcap;
+  /* watches by literal code 2v + (lit < 0); deletion hash; units */
+  cvec *watch;
+  int nwatch;
+  int *dh;
+  int dhcap, dhused;
+  cvec units;
+  int has_empty, oom;
+  int *trail;
+  int ntrail, ctrail;
   /* scratch */
   signed char *val;
   int nval;
@@ -234,6 +249,59 @@ static int lem_add(checker *k, int *l, int n) {
   return 0;
 }
 
+static int cvec_push(cvec *v, int x) {
+  if (v->n == v->cap) {
+    int nc = v->cap ? v->cap * 2 : 4;
+    int *na = realloc(v->a, sizeof(int) * (size_t)nc);
+    if (!na) return -1;
+    v->a = na;
+    v->cap = nc;
+  }
+  v->a[v->n++] = x;
+  return 0;
+}
+
+static int code(int lit) { return 2 * abs(lit) + (lit < 0); }
+
+static int ensure_watch(checker *k, int nvars) {
+  int need = 2 * nvars + 2;
+  if (need <= k->nwatch) return 0;
+  int nc = k->nwatch ? k->nwatch : 64;
+  while (nc < need) nc *= 2;
+  cvec *nw = realloc(k->watch, sizeof(cvec) * (size_t)nc);
+  if (!nw) return -1;
+  memset(nw + k->nwatch, 0, sizeof(cvec) * (size_t)(nc - k->nwatch));
+  k->watch = nw;
+  k->nwatch = nc;
+  return 0;
+}
+
+static int dh_insert(checker *k, int idx) {
+  if (2 * (k->dhused + 1) > k->dhcap) {
+    int nc = k->dhcap ? k->dhcap * 2 : 256;
+    int *nh = calloc((size_t)nc, sizeof(int));
+    if (!nh) return -1;
+    int used = 0;
+    for (int i = 0; i < k->dhcap; i++) {
+      int c = k->dh[i] - 1;
+      if (c < 0 || k->cl[c].dead) continue;
+      uint64_t h = hash_cl(k->cl[c].l, k->cl[c].n) & (uint64_t)(nc - 1);
+      while (nh[h]) h = (h + 1) & (uint64_t)(nc - 1);
+      nh[h] = c + 1;
+      used++;
+    }
+    free(k->dh);
+    k->dh = nh;
+    k->dhcap = nc;
+    k->dhused = used;
+  }
+  uint64_t h = hash_cl(k->cl[idx].l, k->cl[idx].n) & (uint64_t)(k->dhcap - 1);
+  while (k->dh[h]) h = (h + 1) & (uint64_t)(k->dhcap - 1);
+  k->dh[h] = idx + 1;
+  k->dhused++;
+  return 0;
+}
+
 static int db_add(checker *k, int *l, int n) {
   if (k->ncl == k->ccl) {
     int nc = k->ccl ? k->ccl * 2 : 256;
@@ -242,18 +310,34 @@ static int db_add(checker *k, int *l, int n) {
     k->cl = a;
     k->ccl = nc;
   }
-  k->cl[k->ncl++] = (cclause){l, n, 0};
+  int idx = k->ncl;
+  for (int i = 0; i < n; i++)
+    if (ensure_watch(k, abs(l[i]))) return -1;
+  k->cl[k->ncl++] = (cclause){l, n, 0, 0, 1};
+  if (dh_insert(k, idx)) return -1;
+  if (n == 0) {
+    k->has_empty = 1;
+    return 0;
+  }
+  if (n == 1) return cvec_push(&k->units, idx);
+  if (cvec_push(&k->watch[code(l[0])], idx) || cvec_push(&k->watch[code(l[1])], idx)) return -1;
   return 0;
 }
 
 static void db_delete(checker *k, int *l, int n) {
-  for (int i = k->ncl - 1; i >= 0; i--) {
-    cclause *c = &k->cl[i];
-    if (c->dead || c->n != n) continue;
-    if (!memcmp(c->l, l, sizeof(int) * (size_t)n)) {
-      c->dead = 1;
+  if (!k->dhcap) return;
+  uint64_t h = hash_cl(l, n) & (uint64_t)(k->dhcap - 1);
+  while (k->dh[h]) {
+    cclause *c = &k->cl[k->dh[h] - 1];
+    if (!c->dead && c->n == n && !memcmp(c->l, l, sizeof(int) * (size_t)n)) {
+      c->dead = 1; /* watches drop it lazily; the units list skips it */
+      if (n == 0) {
+        k->has_empty = 0;
+        for (int i = 0; i < k->ncl; i++) k->has_empty |= !k->cl[i].dead && k->cl[i].n == 0;
+      }
       return;
     }
+    h = (h + 1) & (uint64_t)(k->dhcap - 1);
   }
 }
 
@@ -262,38 +346,94 @@ static int lv(const checker *k, int lit) {
   return lit > 0 ? v : -v;
 }
 
+static int assign(checker *k, int lit) {
+  if (k->ntrail == k->ctrail) {
+    int nc = k->ctrail ? k->ctrail * 2 : 256;
+    int *nt = realloc(k->trail, sizeof(int) * (size_t)nc);
+    if (!nt) {
+      k->oom = 1;
+      return -1;
+    }
+    k->trail = nt;
+    k->ctrail = nc;
+  }
+  k->val[abs(lit)] = (signed char)(lit > 0 ? 1 : -1);
+  k->trail[k->ntrail++] = lit;
+  return 0;
+}
+
+/* 1 conflict, 0 fixpoint */
+static int propagate_all(checker *k) {
+  for (int i = 0; i < k->units.n; i++) {
+    cclause *c = &k->cl[k->units.a[i]];
+    if (c->dead) continue;
+    int v = lv(k, c->l[0]);
+    if (v == -1) return 1;
+    if (v == 0 && assign(k, c->l[0])) return 1;
+  }
+  for (int head = 0; head < k->ntrail; head++) {
+    int f = -k->trail[head]; /* literal made false */
+    if (ensure_watch(k, abs(f))) {
+      k->oom = 1;
+      return 1;
+    }
+    cvec *ws = &k->watch[code(f)];
+    int j = 0;
+    for (int i = 0; i < ws->n; i++) {
+      int ci = ws->a[i];
+      cclause *c = &k->cl[ci];
+      if (c->dead) continue;
+      if (c->l[c->w0] == f) {
+        int t = c->w0;
+        c->w0 = c->w1;
+        c->w1 = t;
+      }
+      if (c->l[c->w1] != f) continue; /* stale entry */
+      int other = c->l[c->w0];
+      if (lv(k, other) == 1) {
+        ws->a[j++] = ci;
+        continue;
+      }
+      int moved = 0;
+      for (int q = 0; q < c->n; q++) {
+        if (q == c->w0 || q == c->w1 || lv(k, c->l[q]) == -1) continue;
+        c->w1 = q;
+        if (cvec_push(&k->watch[code(c->l[q])], ci)) {
+          k->oom = 1;
+          return 1;
+        }
+        moved = 1;
+        break;
+      }
+      if (moved) continue;
+      ws->a[j++] = ci;
+      if (lv(k, other) == -1) {
+        for (i++; i < ws->n; i++) ws->a[j++] = ws->a[i];
+        ws->n = j;
+        return 1;
+      }
+      if (assign(k, other)) return 1;
+    }
+    ws->n = j;
+  }
+  return 0;
+}
+
 /* Reverse unit propagation: assuming the negation of l[0..n), unit
  * propagation over the live clauses reaches a conflict. */
 static int rup(checker *k, const int *l, int n) {
-  memset(k->val, 0, (size_t)k->nmap);
-  for (int i = 0; i < n; i++) {
-    if (lv(k, l[i]) == -1) continue;
-    if (lv(k, l[i]) == 1) return 1; /* tautology */
-    k->val[abs(l[i])] = (signed char)(l[i] > 0 ? -1 : 1);
+  if (k->has_empty) return 1;
+  int r = 0;
+  k->ntrail = 0;
+  for (int i = 0; i < n && !r; i++) {
+    int v = lv(k, l[i]);
+    if (v == 1) r = 1; /* tautology */
+    if (v == 0 && assign(k, -l[i])) r = 1;
   }
-  for (int changed = 1; changed;) {
-    changed = 0;
-    for (int i = 0; i < k->ncl; i++) {
-      cclause *c = &k->cl[i];
-      if (c->dead) continue;
-      int unit = 0, nfree = 0, sat = 0;
-      for (int j = 0; j < c->n && !sat; j++) {
-        int v = lv(k, c->l[j]);
-        if (v == 1) sat = 1;
-        if (v == 0) {
-          nfree++;
-          unit = c->l[j];
-        }
-      }
-      if (sat) continue;
-      if (nfree == 0) return 1;
-      if (nfree == 1) {
-        k->val[abs(unit)] = (signed char)(unit > 0 ? 1 : -1);
-        changed = 1;
-      }
-    }
-  }
-  return 0;
+  if (!r) r = propagate_all(k);
+  for (int i = 0; i < k->ntrail; i++) k->val[abs(k->trail[i])] = 0;
+  k->ntrail = 0;
+  return k->oom ? 0 : r; /* out of memory proves nothing */
 }
 
 /* ---------------------------------------------------------- theory check */
@@ -305,7 +445,6 @@ static int neg_bounds(checker *k, const int *l, int n) {
     k->lb[x] = k->v[x].lo;
     k->ub[x] = k->v[x].hi;
   }
-  memset(k->val, 0, (size_t)k->nmap);
   for (int i = 0; i < n; i++) {
     int v = abs(l[i]);
     int nv = l[i] > 0 ? -1 : 1; /* value of var v under the negation */
@@ -328,7 +467,15 @@ static int64_t cmod(int64_t a, int64_t p) {
   return r < 0 ? r + p : r;
 }
 
+static int theory_valid2(checker *k, const ccons *c, const int *l, int n);
+
 static int theory_valid(checker *k, const ccons *c, const int *l, int n) {
+  int r = theory_valid2(k, c, l, n);
+  for (int i = 0; i < n; i++) k->val[abs(l[i])] = 0;
+  return r;
+}
+
+static int theory_valid2(checker *k, const ccons *c, const int *l, int n) {
   if (neg_bounds(k, l, n)) return 1;
   if (!c->mod) {
     if (c->reif) {
@@ -444,6 +591,11 @@ static void free_checker(checker *k) {
   free(k->c);
   for (int i = 0; i < k->ncl; i++) free(k->cl[i].l);
   free(k->cl);
+  for (int i = 0; i < k->nwatch; i++) free(k->watch[i].a);
+  free(k->watch);
+  free(k->dh);
+  free(k->units.a);
+  free(k->trail);
   for (int i = 0; i < k->nlem; i++) free(k->lem[i]);
   free(k->lem);
   free(k->lemn);

@@ -500,6 +500,41 @@ START_TEST(big_coefficients) {
 }
 END_TEST
 
+/* Hand-written certificates.  x in [0, 2]: [x <= 0] is SAT var 2,
+ * [x <= 1] var 3.  Constraint 1: x <= 0, constraint 2: -x <= -1.
+ * Lemma [x <= 0] follows from 1 (x >= 1 makes the left side >= 1 > 0);
+ * lemma -[x <= 0] from 2 (x <= 0 makes -x >= 0 > -1); together the
+ * empty clause is RUP.  -[x <= 1] (x >= 2) is neither RUP nor a lemma. */
+START_TEST(checker_by_hand) {
+  const char *head = "p twill-smt 1\nT 1\ni 0 0 2 2\nk 1 lin 0 1 1 x0 0\n"
+                     "k 2 lin 0 1 -1 x0 -1\na 1 0\na -2 3 0\n";
+  char buf[512], msg[256];
+  snprintf(buf, sizeof buf, "%st 1 2 0\nt 2 -2 0\n0\n", head);
+  ck_assert_int_eq(twill_smt_check_proof(buf, strlen(buf), msg, sizeof msg), 1);
+  snprintf(buf, sizeof buf, "%st 1 2 0\n-3 0\n", head);
+  ck_assert_int_eq(twill_smt_check_proof(buf, strlen(buf), msg, sizeof msg), -1);
+  ck_assert_str_eq(msg, "proof:9: clause is neither RUP nor a checked theory lemma");
+  snprintf(buf, sizeof buf, "%st 2 2 0\n", head); /* wrong constraint */
+  ck_assert_int_eq(twill_smt_check_proof(buf, strlen(buf), msg, sizeof msg), -1);
+  ck_assert_str_eq(msg, "proof:8: theory lemma does not follow from constraint 2");
+  snprintf(buf, sizeof buf, "%st 3 2 0\n", head);
+  ck_assert_int_eq(twill_smt_check_proof(buf, strlen(buf), msg, sizeof msg), -1);
+  ck_assert_str_eq(msg, "proof:8: theory lemma names unknown constraint 3");
+  snprintf(buf, sizeof buf, "%st 1 2 0\n", head); /* valid, refutes nothing */
+  ck_assert_int_eq(twill_smt_check_proof(buf, strlen(buf), msg, sizeof msg), 0);
+  ck_assert_str_eq(msg, "proof: no empty clause derived");
+  /* modulo: x, y in [0, 3] on one unit of capacity 1, period 2; x = 0 and
+   * y = 2 share slot 0, so (x != 0 or y != 2) is a lemma; x = 0, y = 1 is
+   * not a conflict. vars: x [x<=0]=2 [x<=1]=3 [x<=2]=4; y 5 6 7 */
+  const char *mh = "p twill-smt 1\nT 1\ni 0 0 3 2\ni 1 0 3 5\nk 1 mod 1 2 2 0 0 1 0\n";
+  snprintf(buf, sizeof buf, "%st 1 -2 6 -7 0\n", mh);
+  ck_assert_int_eq(twill_smt_check_proof(buf, strlen(buf), msg, sizeof msg), 0);
+  snprintf(buf, sizeof buf, "%st 1 -2 5 -6 0\n", mh);
+  ck_assert_int_eq(twill_smt_check_proof(buf, strlen(buf), msg, sizeof msg), -1);
+  ck_assert_str_eq(msg, "proof:6: theory lemma does not follow from constraint 1");
+}
+END_TEST
+
 /* ------------------------------------------------------------ front end */
 
 static const struct {
@@ -600,6 +635,7 @@ static Suite *make_suite(void) {
   tcase_set_timeout(u, 120);
   tcase_add_test(u, difference_chain);
   tcase_add_test(u, big_coefficients);
+  tcase_add_test(u, checker_by_hand);
   tcase_add_test(u, front_end_errors);
   tcase_add_test(u, front_end_run);
   suite_add_tcase(s, u);
