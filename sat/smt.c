@@ -117,6 +117,7 @@ struct twill_smt {
   uint64_t lemmas;
   int64_t *model;
   signed char *bmodel; /* per SAT var */
+  int nbm, nim;        /* sizes of bmodel / model */
   int has_model;
   int err;
   ivec tmp, tmp2;
@@ -270,6 +271,19 @@ int twill_smt_le_lit(const twill_smt *m, int x, int64_t k) {
   if (k < v->lo) return -m->T;
   if (k >= v->hi) return m->T;
   return v->base + (int)(k - v->lo);
+}
+
+int twill_smt_eq_lit(twill_smt *m, int x, int64_t k) {
+  if (x < 0 || x >= m->niv || ensure_true(m)) return 0;
+  const ivar *v = &m->iv[x];
+  if (k < v->lo || k > v->hi) return -m->T;
+  if (v->lo == v->hi) return m->T;
+  int e = new_svar(m);
+  if (!e) return 0;
+  int le = twill_smt_le_lit(m, x, k), lt = twill_smt_le_lit(m, x, k - 1);
+  int c1[2] = {-e, le}, c2[2] = {-e, -lt}, c3[3] = {e, -le, lt};
+  if (add_axiom(m, c1, 2) < 0 || add_axiom(m, c2, 2) < 0 || add_axiom(m, c3, 3) < 0) return 0;
+  return e;
 }
 
 static int valid_lit(const twill_smt *m, int lit) {
@@ -769,7 +783,10 @@ static int read_model(twill_smt *m) {
   m->model = malloc(sizeof(int64_t) * (size_t)(m->niv ? m->niv : 1));
   m->bmodel = malloc((size_t)m->nsv);
   if (!m->model || !m->bmodel) return -1;
+  m->bmodel[0] = 0;
   for (int v = 1; v < m->nsv; v++) m->bmodel[v] = (signed char)twill_sat_value(m->s, v);
+  m->nbm = m->nsv;
+  m->nim = m->niv;
   for (int x = 0; x < m->niv; x++) {
     ivar *v = &m->iv[x];
     int64_t val = v->hi;
@@ -868,12 +885,12 @@ int twill_smt_minimize(twill_smt *m, int x, int64_t *opt) {
 }
 
 int64_t twill_smt_value(const twill_smt *m, int x) {
-  return m->has_model && x >= 0 && x < m->niv ? m->model[x] : 0;
+  return m->has_model && x >= 0 && x < m->nim ? m->model[x] : 0;
 }
 
 int twill_smt_lit_value(const twill_smt *m, int lit) {
   int v = abs(lit);
-  if (!m->has_model || !lit || v >= m->nsv) return 0;
+  if (!m->has_model || !lit || v >= m->nbm) return 0;
   return m->bmodel[v] * (lit > 0 ? 1 : -1);
 }
 

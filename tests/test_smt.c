@@ -480,6 +480,33 @@ START_TEST(difference_chain) {
 }
 END_TEST
 
+/* Equality literals: x in [0, 5]; [x = 3] forced true gives x = 3; with
+ * x + y >= 9 and y in [0, 5] then y >= 6 is needed: UNSAT (by hand). */
+START_TEST(equality_literals) {
+  twill_smt *m = twill_smt_new();
+  ck_assert_int_eq(twill_smt_enable_proof(m), 0);
+  int x = twill_smt_int(m, 0, 5), y = twill_smt_int(m, 0, 5);
+  int e = twill_smt_eq_lit(m, x, 3);
+  ck_assert_int_gt(e, 0);
+  ck_assert_int_eq(twill_smt_eq_lit(m, x, 9), -twill_smt_true_lit(m));
+  ck_assert_int_eq(twill_smt_clause(m, &e, 1), 1);
+  ck_assert_int_eq(twill_smt_solve(m), 10);
+  ck_assert_int_eq(twill_smt_value(m, x), 3);
+  int e0 = twill_smt_eq_lit(m, x, 0);
+  ck_assert_int_eq(twill_smt_lit_value(m, e), 1);
+  twill_smt_term t[2] = {{-1, x, 0}, {-1, y, 0}};
+  ck_assert_int_gt(twill_smt_linear(m, t, 2, -9, 0), 0);
+  ck_assert_int_eq(twill_smt_solve(m), 20);
+  (void)e0;
+  size_t len;
+  char *text = proof_text(m, &len);
+  char msg[256];
+  ck_assert_msg(twill_smt_check_proof(text, len, msg, sizeof msg) == 1, "%s", msg);
+  free(text);
+  twill_smt_free(m);
+}
+END_TEST
+
 /* Overflow: coefficients 2^40 on [-2^20, 2^20] stay exact. */
 START_TEST(big_coefficients) {
   twill_smt *m = twill_smt_new();
@@ -635,6 +662,7 @@ static Suite *make_suite(void) {
   tcase_set_timeout(u, 120);
   tcase_add_test(u, difference_chain);
   tcase_add_test(u, big_coefficients);
+  tcase_add_test(u, equality_literals);
   tcase_add_test(u, checker_by_hand);
   tcase_add_test(u, front_end_errors);
   tcase_add_test(u, front_end_run);

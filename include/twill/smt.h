@@ -91,6 +91,10 @@ int twill_smt_bool(twill_smt *m);
 /* The literal [x <= k] (a constant literal outside [lo, hi-1]). */
 int twill_smt_le_lit(const twill_smt *m, int x, int64_t k);
 int twill_smt_true_lit(const twill_smt *m);
+/* A new literal e <-> [x = k], defined by the input clauses
+ * e -> [x <= k], e -> ~[x <= k-1], [x <= k] & ~[x <= k-1] -> e (a constant
+ * outside the domain); between solves only.  0 on error. */
+int twill_smt_eq_lit(twill_smt *m, int x, int64_t k);
 
 int twill_smt_linear(twill_smt *m, const twill_smt_term *t, int n, int64_t b, int reif);
 int twill_smt_diff(twill_smt *m, int x, int y, int64_t c);
