@@ -13,6 +13,8 @@
 
 __extension__ typedef __int128 wide;
 
+#define MAXV (1 << 22) /* largest variable a certificate may declare */
+
 typedef struct {
   int64_t lo, hi;
   int base;
@@ -63,6 +65,7 @@ typedef struct {
   int dhcap, dhused;
   cvec units;
   int has_empty, oom;
+  int maxvar; /* largest variable of T, i, k and a lines */
   int *trail;
   int ntrail, ctrail;
   /* scratch */
@@ -149,7 +152,7 @@ static int tok_int(cur *c, int *out) {
 }
 
 /* literals up to the terminating 0 into a malloc'd array */
-static int tok_clause(checker *k, cur *c, int **lits, int *n) {
+static int tok_clause(checker *k, cur *c, int limit, int **lits, int *n) {
   int cap = 8, m = 0;
   int *a = malloc(sizeof(int) * (size_t)cap);
   if (!a) return fail(k, "out of memory");
@@ -160,10 +163,11 @@ static int tok_clause(checker *k, cur *c, int **lits, int *n) {
       return fail(k, "bad literal or missing 0");
     }
     if (x == 0) break;
-    if (abs(x) >= 100000000 || grow_map(k, abs(x) + 1)) {
+    if (abs(x) > limit || grow_map(k, abs(x) + 1)) {
       free(a);
-      return fail(k, "literal out of range");
+      return fail(k, "literal %d out of range", x);
     }
+    if (abs(x) > k->maxvar) k->maxvar = abs(x);
     if (m == cap) {
       cap *= 2;
       int *na = realloc(a, sizeof(int) * (size_t)cap);
@@ -538,7 +542,8 @@ static int parse_cons(checker *k, cur *c) {
   if (n == 3 && !memcmp(s, "lin", 3)) {
     if (tok_int(c, &cc->reif) || tok_int(c, &cnt) || cnt < 0 || cnt > 1000000)
       return fail(k, "bad linear constraint header");
-    if (grow_map(k, abs(cc->reif) + 1)) return fail(k, "out of memory");
+    if (abs(cc->reif) > MAXV || grow_map(k, abs(cc->reif) + 1)) return fail(k, "bad literal");
+    if (abs(cc->reif) > k->maxvar) k->maxvar = abs(cc->reif);
   } else if (n == 3 && !memcmp(s, "mod", 3)) {
     cc->mod = 1;
     if (tok_int(c, &cc->cap) || tok_i64(c, &cc->period) || tok_int(c, &cnt) || cc->period < 1 ||
@@ -568,7 +573,8 @@ static int parse_cons(checker *k, cur *c) {
     } else if (s[0] == 'l' && id2 != 0) {
       cc->x[i] = -1;
       cc->l[i] = id2;
-      if (abs(id2) >= 100000000 || grow_map(k, abs(id2) + 1)) return fail(k, "bad literal");
+      if (abs(id2) > MAXV || grow_map(k, abs(id2) + 1)) return fail(k, "bad literal");
+      if (abs(id2) > k->maxvar) k->maxvar = abs(id2);
     } else {
       return fail(k, "bad term");
     }
@@ -619,8 +625,9 @@ static int check_line(checker *k, cur *c, int *refuted) {
     return 0;
   }
   if (n == 1 && s[0] == 'T') {
-    if (tok_int(c, &k->T) || k->T <= 0 || k->T >= 100000000 || grow_map(k, k->T + 1))
+    if (tok_int(c, &k->T) || k->T <= 0 || k->T > MAXV || grow_map(k, k->T + 1))
       return fail(k, "bad true literal");
+    if (k->T > k->maxvar) k->maxvar = k->T;
     return 0;
   }
   if (n == 1 && s[0] == 'i') {
@@ -628,7 +635,7 @@ static int check_line(checker *k, cur *c, int *refuted) {
     int64_t lo, hi;
     if (tok_int(c, &id) || tok_i64(c, &lo) || tok_i64(c, &hi) || tok_int(c, &base) ||
         id != k->nv || lo > hi || hi - lo > TWILL_SMT_MAX_DOMAIN || base < 0 ||
-        base > 100000000 || (hi > lo && base == 0))
+        base > MAXV - TWILL_SMT_MAX_DOMAIN || (hi > lo && base == 0))
       return fail(k, "bad integer variable");
     cvar *nv = realloc(k->v, sizeof(cvar) * (size_t)(k->nv + 1));
     if (!nv) return fail(k, "out of memory");
@@ -639,6 +646,7 @@ static int check_line(checker *k, cur *c, int *refuted) {
     int64_t *b = realloc(k->ub, sizeof(int64_t) * (size_t)k->nv);
     if (b) k->ub = b;
     if (!a || !b || grow_map(k, base + (int)(hi - lo) + 1)) return fail(k, "out of memory");
+    if (base + (int)(hi - lo) > k->maxvar) k->maxvar = base + (int)(hi - lo);
     for (int64_t q = lo; q < hi; q++) {
       int v = base + (int)(q - lo);
       if (k->ord_x[v] >= 0 || v == k->T) return fail(k, "order literal %d mapped twice", v);
@@ -650,7 +658,7 @@ static int check_line(checker *k, cur *c, int *refuted) {
   if (n == 1 && s[0] == 'k') return parse_cons(k, c);
   int *l, m;
   if (n == 1 && (s[0] == 'a' || s[0] == 'd')) {
-    if (tok_clause(k, c, &l, &m)) return -1;
+    if (tok_clause(k, c, s[0] == 'a' ? MAXV : k->maxvar, &l, &m)) return -1;
     norm(l, &m);
     if (s[0] == 'd') {
       db_delete(k, l, m);
@@ -666,7 +674,7 @@ static int check_line(checker *k, cur *c, int *refuted) {
   if (n == 1 && s[0] == 't') {
     int id;
     if (tok_int(c, &id)) return fail(k, "bad constraint id");
-    if (tok_clause(k, c, &l, &m)) return -1;
+    if (tok_clause(k, c, k->maxvar, &l, &m)) return -1;
     if (id < 1 || id > k->ncid || !k->c[id - 1]) {
       free(l);
       return fail(k, "theory lemma names unknown constraint %d", id);
@@ -693,7 +701,7 @@ static int check_line(checker *k, cur *c, int *refuted) {
   }
   /* a DRAT addition */
   *c = save;
-  if (tok_clause(k, c, &l, &m)) return -1;
+  if (tok_clause(k, c, k->maxvar, &l, &m)) return -1;
   norm(l, &m);
   if (!lem_find(k, l, m) && !rup(k, l, m)) {
     free(l);
