@@ -13,6 +13,7 @@
 #include "twill/ilp.h"
 #include "twill/modulo.h"
 #include "twill/sat.h"
+#include "twill/smt.h"
 #include "twill/vipr.h"
 
 const twill_command twill_commands[] = {
@@ -115,6 +116,16 @@ const twill_command twill_commands[] = {
      "Exit 10 SAT (v lines give the model), 20 UNSAT, 0 unknown, 1 bad input.\n"
      "  --proof FILE     write a DRAT proof (text; --binary-proof: binary;\n"
      "                   --lrat: LRAT with hints)\n"},
+    {"smt", twill_cmd_smt, "integer/linear constraints on the CDCL core, with checked proofs",
+     "usage: twill smt FILE [--proof FILE] [--time-limit S]\n"
+     "       twill smt --check PROOF\n"
+     "\n"
+     "Reads the text format of twill/smt.h (int, bool, lin, diff, pb, mod,\n"
+     "imp, clause, min), prints s SATISFIABLE / s UNSATISFIABLE / s OPTIMUM\n"
+     "FOUND (after an 'o VALUE' line) and 'v NAME VALUE' lines.  Exit 10\n"
+     "satisfiable or optimum, 20 unsatisfiable, 0 unknown, 1 input error.\n"
+     "--proof FILE: the twill-smt certificate (theory lemmas + DRAT);\n"
+     "--check PROOF re-derives it (s VERIFIED, exit 0; else exit 1).\n"},
     {"drat-check", twill_cmd_drat_check, "check a DRAT refutation of a CNF",
      "usage: twill drat-check FILE.cnf FILE.drat [--lrat]\n"
      "\n"

@@ -1,0 +1,135 @@
+/* twill/smt.h: integer variables and linear propagators on the CDCL core,
+ * with theory lemmas that a separate checker re-derives in exact arithmetic.
+ *
+ * Integer variable x in [lo, hi] is encoded by order literals [x <= k],
+ * k = lo..hi-1, linked by the ladder clauses [x <= k] -> [x <= k+1].
+ * (This version creates the order literals of a variable when the variable
+ * is created: domains are limited to TWILL_SMT_MAX_DOMAIN values.)
+ * Booleans are plain SAT literals; in a linear term a literal counts 0/1.
+ *
+ * Constraints (each returns its id >= 1, or -1 on bad arguments / memory):
+ *   linear      sum a_i * t_i <= b, optionally reified: r -> (sum <= b)
+ *   diff        x - y <= c                      (a linear constraint)
+ *   pb          sum a_i * l_i <= b over literals (a linear constraint)
+ *   modulo      at most cap of the uses (x_j + off_j) fall in one residue
+ *               class mod period; propagated and explained with the start
+ *               times that are fixed, never by expanding the period's slots.
+ * Propagation is bounds propagation in __int128 (coefficients and bounds are
+ * limited to |v| <= 2^40 so that every sum fits); a constraint is revisited
+ * only when one of its variables changes.
+ *
+ * Proofs: twill_smt_enable_proof() before adding anything; after a solve,
+ * twill_smt_write_proof() writes a text certificate:
+ *   p twill-smt 1
+ *   T lit                     the constant-true literal
+ *   i VAR LO HI BASE          int var; [VAR <= k] is SAT var BASE + k - LO
+ *   k ID lin R N a1 t1 ... aN tN B   constraint ID: (R != 0 -> ) sum <= B;
+ *                             a term is xVAR (int) or lLIT (literal)
+ *   k ID mod CAP PERIOD N x1 off1 ... xN offN
+ *   a LITS 0                  an input clause (ladder, user, bound)
+ *   t ID LITS 0               theory lemma justified by constraint ID
+ *   LITS 0 / d LITS 0         the CDCL core's DRAT lines (added / deleted)
+ * twill_smt_check_proof() (sat/smt_check.c, no code shared with the
+ * propagators) accepts a t line iff the constraint together with the
+ * negation of the lemma, read as bounds, is infeasible by bound reasoning,
+ * and a DRAT addition iff it is RUP or a checked theory lemma; the
+ * certificate refutes the input iff the empty clause is derived.
+ *
+ * Text format (`twill smt FILE`), one directive a line, '#' to end of line
+ * is a comment, tokens separated by blanks, integers |v| <= 2^40:
+ *   int NAME LO HI                 integer variable in [LO, HI]
+ *   bool NAME                      Boolean (0/1 in sums; ~NAME negates)
+ *   lin TERMS REL B                TERMS: COEF NAME [+ COEF NAME]...,
+ *                                  REL one of <= >= =; NAME int or Boolean
+ *   diff X Y <= C                  X - Y <= C
+ *   pb TERMS REL B                 as lin, Booleans only
+ *   mod CAP PERIOD X@OFF ...       modulo resource (uses X+OFF)
+ *   imp LIT lin TERMS REL B        LIT -> (linear)
+ *   clause LIT ...                 disjunction of Booleans
+ *   min X                          minimize integer X (at most once)
+ * Why this format rather than OPB extended with integers: the scheduling
+ * problems are mostly integer difference and modulo constraints, which OPB
+ * can only state through a bit-blasted encoding; a line per constraint kind
+ * keeps the propagator that handles it (and the constraint id its lemmas
+ * name) visible, and the names make models and errors readable.
+ * Output follows the SAT competition: "s SATISFIABLE" / "s UNSATISFIABLE" /
+ * "o V" then "s OPTIMUM FOUND", then "v NAME VALUE" lines; exit 10 / 20 /
+ * 0 (unknown), 1 on input errors ("file:line:col: message").
+ *
+ * Optimization: twill_smt_minimize finds a model, binary-searches the
+ * optimum under assumptions [x <= mid] (one incremental solver, learned
+ * clauses kept), then adds the input clause [x <= opt-1] and solves once
+ * more: the certificate refutes "constraints and x <= optimum-1".
+ */
+#ifndef TWILL_SMT_H
+#define TWILL_SMT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define TWILL_SMT_MAX_DOMAIN 100000
+#define TWILL_SMT_MAX_ABS ((int64_t)1 << 40)
+
+typedef struct twill_smt twill_smt;
+
+/* A term a * x (var >= 0: integer variable) or a * lit (var < 0). */
+typedef struct twill_smt_term {
+  int64_t a;
+  int var;
+  int lit;
+} twill_smt_term;
+
+twill_smt *twill_smt_new(void);
+void twill_smt_free(twill_smt *m);
+/* Call before creating variables. Returns 0 on success. */
+int twill_smt_enable_proof(twill_smt *m);
+
+/* New integer variable in [lo, hi]: its index (>= 0), -1 on error. */
+int twill_smt_int(twill_smt *m, int64_t lo, int64_t hi);
+/* New Boolean: its SAT literal (> 0), 0 on error. */
+int twill_smt_bool(twill_smt *m);
+/* The literal [x <= k] (a constant literal outside [lo, hi-1]). */
+int twill_smt_le_lit(const twill_smt *m, int x, int64_t k);
+int twill_smt_true_lit(const twill_smt *m);
+/* A new literal e <-> [x = k], defined by the input clauses
+ * e -> [x <= k], e -> ~[x <= k-1], [x <= k] & ~[x <= k-1] -> e (a constant
+ * outside the domain); between solves only.  0 on error. */
+int twill_smt_eq_lit(twill_smt *m, int x, int64_t k);
+
+int twill_smt_linear(twill_smt *m, const twill_smt_term *t, int n, int64_t b, int reif);
+int twill_smt_diff(twill_smt *m, int x, int y, int64_t c);
+int twill_smt_pb(twill_smt *m, const int64_t *a, const int *lits, int n, int64_t b);
+int twill_smt_modulo(twill_smt *m, int cap, int64_t period, const int *vars,
+                     const int64_t *offsets, int n);
+/* A clause over SAT literals: 1 ok, 0 the input became UNSAT, -1 error. */
+int twill_smt_clause(twill_smt *m, const int *lits, int n);
+
+/* 10 SAT, 20 UNSAT, 0 unknown / error. */
+int twill_smt_solve(twill_smt *m);
+/* Assume lit for the next solve only (UNSAT under assumptions proves
+ * nothing in the certificate). */
+void twill_smt_assume(twill_smt *m, int lit);
+/* Minimize integer variable x: 10 optimum in *opt, 20 UNSAT, 0 unknown. */
+int twill_smt_minimize(twill_smt *m, int x, int64_t *opt);
+void twill_smt_set_time_limit(twill_smt *m, double seconds);
+
+/* After 10: model values (after minimize: the optimal model). */
+int64_t twill_smt_value(const twill_smt *m, int x);
+int twill_smt_lit_value(const twill_smt *m, int lit); /* 1 / -1 */
+/* Current bounds (level-0 bounds between solves). */
+int64_t twill_smt_lb(const twill_smt *m, int x);
+int64_t twill_smt_ub(const twill_smt *m, int x);
+int twill_smt_num_ints(const twill_smt *m);
+uint64_t twill_smt_num_lemmas(const twill_smt *m);
+
+int twill_smt_write_proof(const twill_smt *m, FILE *out);
+
+/* Check a certificate.  Returns 1 if it is a valid refutation, 0 if it is
+ * well formed but refutes nothing (no empty clause), -1 if a step is
+ * rejected (msg says which line and why). */
+int twill_smt_check_proof(const char *text, size_t len, char *msg, size_t msgcap);
+
+/* Front end: twill smt FILE [--proof FILE] [--time-limit S]. */
+int twill_cmd_smt(int argc, char **argv);
+
+#endif

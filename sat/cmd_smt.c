@@ -1,0 +1,136 @@
+/* sat/cmd_smt.c: `twill smt FILE [--proof FILE] [--time-limit S]`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "smt_text.h"
+#include "twill/smt.h"
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 1 << 14, n = 0;
+  char *b = malloc(cap);
+  while (b) {
+    size_t k = fread(b + n, 1, cap - n, f);
+    n += k;
+    if (n < cap) break;
+    char *nb = realloc(b, cap * 2);
+    if (!nb) {
+      free(b);
+      b = NULL;
+      break;
+    }
+    b = nb;
+    cap *= 2;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    free(b);
+    return NULL;
+  }
+  *len = n;
+  return b;
+}
+
+static const char smt_usage[] =
+    "usage: twill smt FILE [--proof FILE] [--time-limit S]\n"
+    "       twill smt --check PROOF\n";
+
+static int check_proof(const char *path) {
+  size_t len;
+  char *buf = slurp(path, &len);
+  if (!buf) {
+    fprintf(stderr, "twill smt: cannot read '%s'\n", path);
+    return 1;
+  }
+  char msg[256];
+  int r = twill_smt_check_proof(buf, len, msg, sizeof msg);
+  free(buf);
+  if (r == 1) {
+    printf("s VERIFIED\n");
+    return 0;
+  }
+  printf("s NOT VERIFIED\n");
+  fprintf(stderr, "%s\n", msg);
+  return 1;
+}
+
+int twill_cmd_smt(int argc, char **argv) {
+  const char *file = NULL, *proof = NULL;
+  double tlim = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--check") && i + 1 < argc && argc == 3) {
+      return check_proof(argv[i + 1]);
+    } else if (!strcmp(argv[i], "--proof") && i + 1 < argc) {
+      proof = argv[++i];
+    } else if (!strcmp(argv[i], "--time-limit") && i + 1 < argc) {
+      char *e;
+      tlim = strtod(argv[++i], &e);
+      if (*e || tlim < 0) {
+        fprintf(stderr, "twill smt: bad time limit '%s'\n%s", argv[i], smt_usage);
+        return 1;
+      }
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      fprintf(stderr, "twill smt: unknown option '%s'\n%s", argv[i], smt_usage);
+      return 1;
+    } else if (!file) {
+      file = argv[i];
+    } else {
+      fprintf(stderr, "%s", smt_usage);
+      return 1;
+    }
+  }
+  if (!file) {
+    fprintf(stderr, "%s", smt_usage);
+    return 1;
+  }
+  size_t len;
+  char *buf = slurp(file, &len);
+  if (!buf) {
+    fprintf(stderr, "twill smt: cannot read '%s'\n", file);
+    return 1;
+  }
+  twill_smt_problem p;
+  char err[256];
+  int rc = twill_smt_parse(file, buf, len, proof != NULL, &p, err, sizeof err);
+  free(buf);
+  if (rc) {
+    fprintf(stderr, "%s\n", err);
+    return 1;
+  }
+  if (tlim > 0) twill_smt_set_time_limit(p.m, tlim);
+  int64_t opt = 0;
+  int r = p.obj >= 0 ? twill_smt_minimize(p.m, p.obj, &opt) : twill_smt_solve(p.m);
+  if (r == 10) {
+    if (p.obj >= 0) printf("o %lld\ns OPTIMUM FOUND\n", (long long)opt);
+    else printf("s SATISFIABLE\n");
+    for (int i = 0; i < p.nnames; i++) {
+      const twill_smt_name *nm = &p.names[i];
+      long long v = nm->is_bool ? twill_smt_lit_value(p.m, nm->id) == 1
+                                : (long long)twill_smt_value(p.m, nm->id);
+      printf("v %s %lld\n", nm->name, v);
+    }
+  } else if (r == 20) {
+    printf("s UNSATISFIABLE\n");
+  } else {
+    printf("s UNKNOWN\n");
+  }
+  if (proof) {
+    FILE *f = fopen(proof, "w");
+    if (!f || twill_smt_write_proof(p.m, f)) {
+      fprintf(stderr, "twill smt: cannot write proof '%s'\n", proof);
+      if (f) fclose(f);
+      twill_smt_problem_free(&p);
+      return 1;
+    }
+    if (fclose(f)) {
+      fprintf(stderr, "twill smt: cannot write proof '%s'\n", proof);
+      twill_smt_problem_free(&p);
+      return 1;
+    }
+  }
+  twill_smt_problem_free(&p);
+  return r;
+}

@@ -1,0 +1,941 @@
+/* sat/smt.c: integer variables (order encoding) and linear / modulo
+ * propagators on the CDCL core's theory hook, with explained, certified
+ * theory lemmas (see twill/smt.h for the encoding and proof format). */
+#include "twill/smt.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "twill/sat.h"
+
+__extension__ typedef __int128 i128;
+
+typedef struct {
+  int *a;
+  int n, cap;
+} ivec;
+
+static int ivec_push(ivec *v, int x) {
+  if (v->n == v->cap) {
+    int nc = v->cap ? v->cap * 2 : 8;
+    int *na = realloc(v->a, sizeof(int) * (size_t)nc);
+    if (!na) return -1;
+    v->a = na;
+    v->cap = nc;
+  }
+  v->a[v->n++] = x;
+  return 0;
+}
+
+typedef struct {
+  char *s;
+  size_t n, cap;
+  int oom;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...) {
+  if (b->oom) return;
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = b->cap - b->n;
+    int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? room : 0, fmt, ap);
+    va_end(ap);
+    if (k < 0) {
+      b->oom = 1;
+      return;
+    }
+    if (b->s && (size_t)k < room) {
+      b->n += (size_t)k;
+      return;
+    }
+    size_t nc = b->cap ? b->cap * 2 : 4096;
+    while (nc < b->n + (size_t)k + 1) nc *= 2;
+    char *ns = realloc(b->s, nc);
+    if (!ns) {
+      b->oom = 1;
+      return;
+    }
+    b->s = ns;
+    b->cap = nc;
+  }
+}
+
+typedef struct {
+  int64_t lo, hi, lb, ub;
+  int base; /* SAT var of [x <= lo] */
+  ivec occ; /* constraints */
+} ivar;
+
+typedef struct {
+  int ivar; /* -1: a Boolean */
+  int64_t k;
+  ivec occ; /* constraints having this var as a literal term / reif */
+  int *rl;  /* stored reason when implied by the theory */
+  int rn, rcap, rcid;
+} svar;
+
+typedef struct {
+  int kind; /* 0 linear, 1 modulo */
+  int reif;
+  int n;
+  int64_t *a; /* linear: coefficients; modulo: offsets */
+  int *var;   /* int var index, or -1 */
+  int *lit;   /* literal when var < 0 */
+  int64_t b;
+  int cap;
+  int64_t period;
+} cons;
+
+typedef struct {
+  int x;
+  int level;
+  int64_t lb, ub;
+} trail_e;
+
+struct twill_smt {
+  twill_sat *s;
+  int T; /* constant true literal */
+  ivar *iv;
+  int niv, civ;
+  svar *sv; /* indexed by SAT var */
+  int nsv, csv;
+  cons *c;
+  int nc, cc;
+  trail_e *tr;
+  int ntr, ctr;
+  int *queue;
+  int nq;
+  unsigned *stamp;
+  unsigned cur_stamp;
+  int all_pending;
+  int proof;
+  FILE *drat;
+  sbuf ax, tl;
+  uint64_t lemmas;
+  int64_t *model;
+  signed char *bmodel; /* per SAT var */
+  int nbm, nim;        /* sizes of bmodel / model */
+  int has_model;
+  int err;
+  ivec tmp, tmp2;
+  int64_t *mtmp;
+  int *mtmpi;
+  int mtcap;
+};
+
+static int lit_val(const twill_smt *m, int lit) { return twill_sat_current_value(m->s, lit); }
+
+/* ------------------------------------------------------------ variables */
+
+static int grow_sv(twill_smt *m, int nvars) {
+  if (nvars + 1 > m->csv) {
+    int nc = m->csv ? m->csv : 64;
+    while (nc < nvars + 1) nc *= 2;
+    svar *ns = realloc(m->sv, sizeof(svar) * (size_t)nc);
+    if (!ns) return -1;
+    memset(ns + m->csv, 0, sizeof(svar) * (size_t)(nc - m->csv));
+    m->sv = ns;
+    m->csv = nc;
+  }
+  while (m->nsv < nvars + 1) {
+    m->sv[m->nsv].ivar = -1;
+    m->nsv++;
+  }
+  return 0;
+}
+
+static int new_svar(twill_smt *m) {
+  int v = twill_sat_new_var(m->s);
+  if (!v || grow_sv(m, v)) return 0;
+  return v;
+}
+
+static int add_axiom(twill_smt *m, const int *lits, int n) {
+  if (m->proof) {
+    sb_printf(&m->ax, "a");
+    for (int i = 0; i < n; i++) sb_printf(&m->ax, " %d", lits[i]);
+    sb_printf(&m->ax, " 0\n");
+    if (m->ax.oom) return -1;
+  }
+  m->all_pending = 1;
+  return twill_sat_add_clause(m->s, lits, n);
+}
+
+twill_smt *twill_smt_new(void) {
+  twill_smt *m = calloc(1, sizeof *m);
+  if (!m) return NULL;
+  m->s = twill_sat_new();
+  if (!m->s) {
+    free(m);
+    return NULL;
+  }
+  m->all_pending = 1;
+  /* decide [x <= k] true first: integers start low (ASAP for schedules) */
+  twill_sat_set_option(m->s, "phase", 1);
+  return m;
+}
+
+static int ensure_true(twill_smt *m) {
+  if (m->T) return 0;
+  m->T = new_svar(m);
+  if (!m->T) return -1;
+  return add_axiom(m, &m->T, 1) < 0 ? -1 : 0;
+}
+
+int twill_smt_enable_proof(twill_smt *m) {
+  if (m->niv || m->T || m->proof) return -1;
+  m->drat = tmpfile();
+  if (!m->drat) return -1;
+  m->proof = 1;
+  twill_sat_set_proof(m->s, m->drat, TWILL_PROOF_DRAT_TEXT);
+  return 0;
+}
+
+void twill_smt_free(twill_smt *m) {
+  if (!m) return;
+  twill_sat_free(m->s);
+  for (int i = 0; i < m->niv; i++) free(m->iv[i].occ.a);
+  for (int i = 0; i < m->nsv; i++) {
+    free(m->sv[i].occ.a);
+    free(m->sv[i].rl);
+  }
+  for (int i = 0; i < m->nc; i++) {
+    free(m->c[i].a);
+    free(m->c[i].var);
+    free(m->c[i].lit);
+  }
+  free(m->iv);
+  free(m->sv);
+  free(m->c);
+  free(m->tr);
+  free(m->queue);
+  free(m->stamp);
+  if (m->drat) fclose(m->drat);
+  free(m->ax.s);
+  free(m->tl.s);
+  free(m->model);
+  free(m->bmodel);
+  free(m->tmp.a);
+  free(m->tmp2.a);
+  free(m->mtmp);
+  free(m->mtmpi);
+  free(m);
+}
+
+int twill_smt_true_lit(const twill_smt *m) { return m->T; }
+int twill_smt_num_ints(const twill_smt *m) { return m->niv; }
+uint64_t twill_smt_num_lemmas(const twill_smt *m) { return m->lemmas; }
+
+int twill_smt_int(twill_smt *m, int64_t lo, int64_t hi) {
+  if (lo > hi || lo < -TWILL_SMT_MAX_ABS || hi > TWILL_SMT_MAX_ABS ||
+      hi - lo >= TWILL_SMT_MAX_DOMAIN || ensure_true(m))
+    return -1;
+  if (m->niv == m->civ) {
+    int nc = m->civ ? m->civ * 2 : 16;
+    ivar *ni = realloc(m->iv, sizeof(ivar) * (size_t)nc);
+    if (!ni) return -1;
+    m->iv = ni;
+    m->civ = nc;
+  }
+  int x = m->niv;
+  ivar *v = &m->iv[x];
+  memset(v, 0, sizeof *v);
+  v->lo = v->lb = lo;
+  v->hi = v->ub = hi;
+  v->base = 0;
+  for (int64_t k = lo; k < hi; k++) {
+    int sv = new_svar(m);
+    if (!sv) return -1;
+    if (k == lo) v->base = sv;
+    m->sv[sv].ivar = x;
+    m->sv[sv].k = k;
+  }
+  m->niv++;
+  for (int64_t k = lo; k + 1 < hi; k++) {
+    int cl[2] = {-(v->base + (int)(k - lo)), v->base + (int)(k + 1 - lo)};
+    if (add_axiom(m, cl, 2) < 0) return -1;
+  }
+  return x;
+}
+
+int twill_smt_bool(twill_smt *m) {
+  if (ensure_true(m)) return 0;
+  return new_svar(m);
+}
+
+int twill_smt_le_lit(const twill_smt *m, int x, int64_t k) {
+  const ivar *v = &m->iv[x];
+  if (k < v->lo) return -m->T;
+  if (k >= v->hi) return m->T;
+  return v->base + (int)(k - v->lo);
+}
+
+int twill_smt_eq_lit(twill_smt *m, int x, int64_t k) {
+  if (x < 0 || x >= m->niv || ensure_true(m)) return 0;
+  const ivar *v = &m->iv[x];
+  if (k < v->lo || k > v->hi) return -m->T;
+  if (v->lo == v->hi) return m->T;
+  int e = new_svar(m);
+  if (!e) return 0;
+  int le = twill_smt_le_lit(m, x, k), lt = twill_smt_le_lit(m, x, k - 1);
+  int c1[2] = {-e, le}, c2[2] = {-e, -lt}, c3[3] = {e, -le, lt};
+  if (add_axiom(m, c1, 2) < 0 || add_axiom(m, c2, 2) < 0 || add_axiom(m, c3, 3) < 0) return 0;
+  return e;
+}
+
+static int valid_lit(const twill_smt *m, int lit) {
+  int v = lit < 0 ? -lit : lit;
+  return lit != 0 && v < m->nsv;
+}
+
+int twill_smt_clause(twill_smt *m, const int *lits, int n) {
+  if (ensure_true(m)) return -1;
+  for (int i = 0; i < n; i++)
+    if (!valid_lit(m, lits[i])) return -1;
+  return add_axiom(m, lits, n);
+}
+
+/* ---------------------------------------------------------- constraints */
+
+static int new_cons(twill_smt *m, int n) {
+  if (m->nc == m->cc) {
+    int nc = m->cc ? m->cc * 2 : 16;
+    cons *ncs = realloc(m->c, sizeof(cons) * (size_t)nc);
+    if (!ncs) return -1;
+    m->c = ncs;
+    m->cc = nc;
+    unsigned *ns = realloc(m->stamp, sizeof(unsigned) * (size_t)nc);
+    if (!ns) return -1;
+    m->stamp = ns;
+    int *nq = realloc(m->queue, sizeof(int) * (size_t)nc);
+    if (!nq) return -1;
+    m->queue = nq;
+  }
+  cons *c = &m->c[m->nc];
+  memset(c, 0, sizeof *c);
+  size_t k = n > 0 ? (size_t)n : 1;
+  c->a = malloc(sizeof(int64_t) * k);
+  c->var = malloc(sizeof(int) * k);
+  c->lit = malloc(sizeof(int) * k);
+  if (!c->a || !c->var || !c->lit) {
+    free(c->a);
+    free(c->var);
+    free(c->lit);
+    return -1;
+  }
+  m->stamp[m->nc] = 0;
+  c->n = n;
+  return m->nc++;
+}
+
+static int add_occ(twill_smt *m, int ci) {
+  cons *c = &m->c[ci];
+  for (int i = 0; i < c->n; i++) {
+    ivec *o = c->var[i] >= 0 ? &m->iv[c->var[i]].occ : &m->sv[abs(c->lit[i])].occ;
+    if (o->n && o->a[o->n - 1] == ci) continue;
+    if (ivec_push(o, ci)) return -1;
+  }
+  if (c->reif && ivec_push(&m->sv[abs(c->reif)].occ, ci)) return -1;
+  m->all_pending = 1;
+  return 0;
+}
+
+int twill_smt_linear(twill_smt *m, const twill_smt_term *t, int n, int64_t b, int reif) {
+  if (n < 0 || b < -TWILL_SMT_MAX_ABS || b > TWILL_SMT_MAX_ABS || ensure_true(m)) return -1;
+  if (reif && !valid_lit(m, reif)) return -1;
+  for (int i = 0; i < n; i++) {
+    if (t[i].a < -TWILL_SMT_MAX_ABS || t[i].a > TWILL_SMT_MAX_ABS) return -1;
+    if (t[i].var >= 0 ? t[i].var >= m->niv : !valid_lit(m, t[i].lit)) return -1;
+  }
+  int ci = new_cons(m, n);
+  if (ci < 0) return -1;
+  cons *c = &m->c[ci];
+  c->kind = 0;
+  c->reif = reif;
+  c->b = b;
+  for (int i = 0; i < n; i++) {
+    c->a[i] = t[i].a;
+    c->var[i] = t[i].var >= 0 ? t[i].var : -1;
+    c->lit[i] = t[i].var >= 0 ? 0 : t[i].lit;
+  }
+  if (add_occ(m, ci)) return -1;
+  return ci + 1;
+}
+
+int twill_smt_diff(twill_smt *m, int x, int y, int64_t c) {
+  twill_smt_term t[2] = {{1, x, 0}, {-1, y, 0}};
+  if (x < 0 || y < 0) return -1;
+  return twill_smt_linear(m, t, 2, c, 0);
+}
+
+int twill_smt_pb(twill_smt *m, const int64_t *a, const int *lits, int n, int64_t b) {
+  if (n < 0) return -1;
+  twill_smt_term *t = malloc(sizeof *t * (size_t)(n ? n : 1));
+  if (!t) return -1;
+  for (int i = 0; i < n; i++) {
+    t[i].a = a[i];
+    t[i].var = -1;
+    t[i].lit = lits[i];
+  }
+  int r = twill_smt_linear(m, t, n, b, 0);
+  free(t);
+  return r;
+}
+
+int twill_smt_modulo(twill_smt *m, int cap, int64_t period, const int *vars,
+                     const int64_t *offsets, int n) {
+  if (n < 0 || n > (1 << 20) || cap < 0 || period < 1 || period > TWILL_SMT_MAX_ABS ||
+      ensure_true(m))
+    return -1;
+  for (int i = 0; i < n; i++)
+    if (vars[i] < 0 || vars[i] >= m->niv || offsets[i] < -TWILL_SMT_MAX_ABS ||
+        offsets[i] > TWILL_SMT_MAX_ABS)
+      return -1;
+  int ci = new_cons(m, n);
+  if (ci < 0) return -1;
+  cons *c = &m->c[ci];
+  c->kind = 1;
+  c->cap = cap;
+  c->period = period;
+  /* uses sorted by variable (stable insertion) */
+  for (int i = 0; i < n; i++) {
+    int j = i;
+    while (j > 0 && c->var[j - 1] > vars[i]) {
+      c->var[j] = c->var[j - 1];
+      c->a[j] = c->a[j - 1];
+      j--;
+    }
+    c->var[j] = vars[i];
+    c->a[j] = offsets[i];
+    c->lit[j] = 0;
+  }
+  for (int i = 0; i < n; i++) c->lit[i] = 0;
+  if (add_occ(m, ci)) return -1;
+  return ci + 1;
+}
+
+/* ---------------------------------------------------------- propagation */
+
+static void record_lemma(twill_smt *m, int cid, const int *cl, int n) {
+  m->lemmas++;
+  if (!m->proof) return;
+  sb_printf(&m->tl, "t %d", cid);
+  for (int i = 0; i < n; i++) sb_printf(&m->tl, " %d", cl[i]);
+  sb_printf(&m->tl, " 0\n");
+}
+
+static void conflict(twill_smt *m, int cid, const int *cl, int n) {
+  record_lemma(m, cid, cl, n);
+  twill_sat_theory_conflict(m->s, cl, n);
+}
+
+/* Imply cl[0] with reason cl.  Returns -1 on conflict (reported). */
+static int imply(twill_smt *m, int cid, const int *cl, int n) {
+  int v = lit_val(m, cl[0]);
+  if (v == 1) return 0;
+  if (v == -1) {
+    conflict(m, cid, cl, n);
+    return -1;
+  }
+  svar *sv = &m->sv[abs(cl[0])];
+  if (n > sv->rcap) {
+    int *nr = realloc(sv->rl, sizeof(int) * (size_t)n);
+    if (!nr) {
+      m->err = 1;
+      return -1;
+    }
+    sv->rl = nr;
+    sv->rcap = n;
+  }
+  memcpy(sv->rl, cl, sizeof(int) * (size_t)n);
+  sv->rn = n;
+  sv->rcid = cid;
+  /* level-0 implications are never explained by the core: log them now */
+  if (twill_sat_level(m->s) == 0) record_lemma(m, cid, cl, n);
+  twill_sat_theory_imply(m->s, cl[0]);
+  return 0;
+}
+
+/* literal of the current lower (up = 0) or upper bound of x, false now;
+ * 0 when the bound is the domain's */
+static int lb_lit(const twill_smt *m, int x) {
+  const ivar *v = &m->iv[x];
+  return v->lb > v->lo ? twill_smt_le_lit(m, x, v->lb - 1) : 0;
+}
+static int ub_lit(const twill_smt *m, int x) {
+  const ivar *v = &m->iv[x];
+  return v->ub < v->hi ? -twill_smt_le_lit(m, x, v->ub) : 0;
+}
+
+static int push_tmp(twill_smt *m, ivec *v, int x) {
+  if (ivec_push(v, x)) {
+    m->err = 1;
+    return -1;
+  }
+  return 0;
+}
+
+static int prop_linear(twill_smt *m, int ci) {
+  cons *c = &m->c[ci];
+  int cid = ci + 1, rv = c->reif ? lit_val(m, c->reif) : 1;
+  if (rv == -1) return 0;
+  i128 minsum = 0;
+  ivec *bl = &m->tmp, *cl = &m->tmp2;
+  bl->n = 0;
+  for (int i = 0; i < c->n; i++) {
+    int64_t a = c->a[i];
+    int l = 0;
+    if (c->var[i] >= 0) {
+      const ivar *v = &m->iv[c->var[i]];
+      minsum += (i128)a * (a > 0 ? v->lb : v->ub);
+      if (a > 0) l = lb_lit(m, c->var[i]);
+      if (a < 0) l = ub_lit(m, c->var[i]);
+    } else {
+      int val = lit_val(m, c->lit[i]);
+      if (a > 0 && val == 1) {
+        minsum += a;
+        l = -c->lit[i];
+      } else if (a < 0 && val != -1) {
+        minsum += a;
+      } else if (a < 0) {
+        l = c->lit[i];
+      }
+    }
+    if (push_tmp(m, bl, l)) return -1;
+  }
+  if (minsum > c->b) {
+    cl->n = 0;
+    if (c->reif && push_tmp(m, cl, -c->reif)) return -1;
+    for (int i = 0; i < c->n; i++)
+      if (bl->a[i] && push_tmp(m, cl, bl->a[i])) return -1;
+    if (rv == 0) return imply(m, cid, cl->a, cl->n);
+    conflict(m, cid, cl->a, cl->n);
+    return -1;
+  }
+  if (rv == 0) return 0;
+  for (int i = 0; i < c->n; i++) {
+    int64_t a = c->a[i];
+    if (a == 0) continue;
+    i128 mine;
+    int lit = 0;
+    if (c->var[i] >= 0) {
+      const ivar *v = &m->iv[c->var[i]];
+      mine = (i128)a * (a > 0 ? v->lb : v->ub);
+      i128 slack = (i128)c->b - (minsum - mine);
+      if (a > 0) {
+        i128 q = slack / a;
+        if (q * a > slack) q--;
+        if (q < v->ub) lit = twill_smt_le_lit(m, c->var[i], (int64_t)q);
+      } else {
+        i128 q = slack / (-a); /* x >= -floor(slack / -a) */
+        if (q * (-a) > slack) q--;
+        q = -q;
+        if (q > v->lb) lit = -twill_smt_le_lit(m, c->var[i], (int64_t)q - 1);
+      }
+    } else {
+      int val = lit_val(m, c->lit[i]);
+      if (val != 0) continue;
+      mine = a < 0 ? a : 0;
+      i128 slack = (i128)c->b - (minsum - mine);
+      if (a > 0 && a > slack) lit = -c->lit[i];
+      if (a < 0 && 0 > slack) lit = c->lit[i];
+    }
+    if (!lit) continue;
+    cl->n = 0;
+    if (push_tmp(m, cl, lit)) return -1;
+    if (c->reif && push_tmp(m, cl, -c->reif)) return -1;
+    for (int j = 0; j < c->n; j++)
+      if (j != i && bl->a[j] && push_tmp(m, cl, bl->a[j])) return -1;
+    if (imply(m, cid, cl->a, cl->n)) return -1;
+  }
+  return 0;
+}
+
+static int64_t pmod(int64_t a, int64_t p) {
+  int64_t r = a % p;
+  return r < 0 ? r + p : r;
+}
+
+/* fixing literals of x (fixed now) into cl */
+static int push_fix(twill_smt *m, ivec *cl, int x) {
+  int l1 = lb_lit(m, x), l2 = ub_lit(m, x);
+  if (l1 && push_tmp(m, cl, l1)) return -1;
+  if (l2 && push_tmp(m, cl, l2)) return -1;
+  return 0;
+}
+
+static int ensure_mtmp(twill_smt *m, int n) {
+  if (n <= m->mtcap) return 0;
+  int64_t *a = realloc(m->mtmp, sizeof(int64_t) * (size_t)n);
+  if (a) m->mtmp = a;
+  int *b = realloc(m->mtmpi, sizeof(int) * (size_t)n);
+  if (b) m->mtmpi = b;
+  if (!a || !b) {
+    m->err = 1;
+    return -1;
+  }
+  m->mtcap = n;
+  return 0;
+}
+
+static int cmp_i64(const void *x, const void *y) {
+  int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+  return a < b ? -1 : a > b;
+}
+
+/* group [lo, hi) of fixed uses (indices into c) with residue r in the
+ * sorted index array; returns count */
+static int find_group(const twill_smt *m, int nf, int64_t r, int *lo) {
+  int a = 0, b = nf;
+  while (a < b) {
+    int mid = (a + b) / 2;
+    if (m->mtmp[m->mtmpi[mid]] < r)
+      a = mid + 1;
+    else
+      b = mid;
+  }
+  *lo = a;
+  int e = a;
+  while (e < nf && m->mtmp[m->mtmpi[e]] == r) e++;
+  return e - a;
+}
+
+static int prop_modulo(twill_smt *m, int ci) {
+  cons *c = &m->c[ci];
+  int cid = ci + 1, n = c->n;
+  if (n == 0) return 0;
+  if (ensure_mtmp(m, 2 * n)) return -1;
+  int nf = 0;
+  int64_t *keys = m->mtmp + n; /* residue * n + use, sorted */
+  for (int j = 0; j < n; j++) {
+    const ivar *v = &m->iv[c->var[j]];
+    m->mtmp[j] = v->lb == v->ub ? pmod(v->lb + c->a[j], c->period) : -1;
+    if (v->lb == v->ub) keys[nf++] = m->mtmp[j] * n + j;
+  }
+  qsort(keys, (size_t)nf, sizeof(int64_t), cmp_i64);
+  for (int k = 0; k < nf; k++) m->mtmpi[k] = (int)(keys[k] % n);
+  ivec *cl = &m->tmp2;
+  for (int g = 0; g < nf;) {
+    int lo;
+    int cnt = find_group(m, nf, m->mtmp[m->mtmpi[g]], &lo);
+    if (cnt > c->cap) {
+      cl->n = 0;
+      for (int k = g; k < g + cnt; k++) {
+        int x = c->var[m->mtmpi[k]];
+        int dup = 0;
+        for (int q = g; q < k; q++) dup |= c->var[m->mtmpi[q]] == x;
+        if (!dup && push_fix(m, cl, x)) return -1;
+      }
+      conflict(m, cid, cl->a, cl->n);
+      return -1;
+    }
+    g += cnt;
+  }
+  /* bound pruning of unfixed variables (uses grouped by variable) */
+  for (int j = 0; j < n;) {
+    int x = c->var[j], e = j;
+    while (e < n && c->var[e] == x) e++;
+    ivar *v = &m->iv[x];
+    if (v->lb != v->ub) {
+      for (int side = 0; side < 2; side++) {
+        int64_t val = side == 0 ? v->lb : v->ub;
+        for (int u = j; u < e; u++) {
+          int64_t r = pmod(val + c->a[u], c->period);
+          int lo, gc = find_group(m, nf, r, &lo), cnt = gc;
+          for (int w = j; w < e; w++) cnt += pmod(val + c->a[w], c->period) == r;
+          if (cnt <= c->cap) continue;
+          cl->n = 0;
+          int lit = side == 0 ? -twill_smt_le_lit(m, x, val) : twill_smt_le_lit(m, x, val - 1);
+          if (push_tmp(m, cl, lit)) return -1;
+          int other = side == 0 ? lb_lit(m, x) : ub_lit(m, x);
+          if (other && push_tmp(m, cl, other)) return -1;
+          for (int k = lo; k < lo + gc; k++) {
+            int y = c->var[m->mtmpi[k]];
+            int dup = 0;
+            for (int q = lo; q < k; q++) dup |= c->var[m->mtmpi[q]] == y;
+            if (!dup && push_fix(m, cl, y)) return -1;
+          }
+          if (imply(m, cid, cl->a, cl->n)) return -1;
+          break;
+        }
+      }
+    }
+    j = e;
+  }
+  return 0;
+}
+
+static void enqueue(twill_smt *m, const ivec *o) {
+  for (int i = 0; i < o->n; i++) {
+    int ci = o->a[i];
+    if (m->stamp[ci] == m->cur_stamp) continue;
+    m->stamp[ci] = m->cur_stamp;
+    m->queue[m->nq++] = ci;
+  }
+}
+
+static int set_bound(twill_smt *m, int x, int64_t lb, int64_t ub, int level) {
+  ivar *v = &m->iv[x];
+  if (level > 0) {
+    if (m->ntr == m->ctr) {
+      int nc = m->ctr ? m->ctr * 2 : 256;
+      trail_e *nt = realloc(m->tr, sizeof(trail_e) * (size_t)nc);
+      if (!nt) return -1;
+      m->tr = nt;
+      m->ctr = nc;
+    }
+    m->tr[m->ntr++] = (trail_e){x, level, v->lb, v->ub};
+  }
+  v->lb = lb;
+  v->ub = ub;
+  return 0;
+}
+
+static int th_propagate(void *ctx, twill_sat *s, const int *lits, int n) {
+  twill_smt *m = ctx;
+  int level = twill_sat_level(s);
+  m->cur_stamp++;
+  if (m->cur_stamp == 0) {
+    memset(m->stamp, 0, sizeof(unsigned) * (size_t)m->nc);
+    m->cur_stamp = 1;
+  }
+  m->nq = 0;
+  if (m->all_pending) {
+    m->all_pending = 0;
+    for (int i = 0; i < m->nc; i++) {
+      m->stamp[i] = m->cur_stamp;
+      m->queue[m->nq++] = i;
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    int v = abs(lits[i]);
+    if (v >= m->nsv) continue;
+    svar *sv = &m->sv[v];
+    if (sv->ivar >= 0) {
+      ivar *x = &m->iv[sv->ivar];
+      if (lits[i] > 0 && sv->k < x->ub) {
+        if (set_bound(m, sv->ivar, x->lb, sv->k, level)) return 1;
+        enqueue(m, &x->occ);
+      } else if (lits[i] < 0 && sv->k + 1 > x->lb) {
+        if (set_bound(m, sv->ivar, sv->k + 1, x->ub, level)) return 1;
+        enqueue(m, &x->occ);
+      }
+    } else {
+      enqueue(m, &sv->occ);
+    }
+  }
+  for (int q = 0; q < m->nq; q++) {
+    int ci = m->queue[q];
+    int r = m->c[ci].kind == 0 ? prop_linear(m, ci) : prop_modulo(m, ci);
+    if (m->err) return 1;
+    if (r < 0) break;
+  }
+  return 0;
+}
+
+static int th_explain(void *ctx, int lit, const int **clause) {
+  twill_smt *m = ctx;
+  svar *sv = &m->sv[abs(lit)];
+  record_lemma(m, sv->rcid, sv->rl, sv->rn);
+  *clause = sv->rl;
+  return sv->rn;
+}
+
+static void th_backtrack(void *ctx, int level) {
+  twill_smt *m = ctx;
+  while (m->ntr > 0 && m->tr[m->ntr - 1].level > level) {
+    trail_e *e = &m->tr[--m->ntr];
+    m->iv[e->x].lb = e->lb;
+    m->iv[e->x].ub = e->ub;
+  }
+}
+
+/* --------------------------------------------------------------- solving */
+
+static int lin_holds(const twill_smt *m, const cons *c) {
+  if (c->reif && m->bmodel[abs(c->reif)] * (c->reif > 0 ? 1 : -1) != 1) return 1;
+  i128 sum = 0;
+  for (int i = 0; i < c->n; i++) {
+    if (c->var[i] >= 0)
+      sum += (i128)c->a[i] * m->model[c->var[i]];
+    else if (m->bmodel[abs(c->lit[i])] * (c->lit[i] > 0 ? 1 : -1) == 1)
+      sum += c->a[i];
+  }
+  return sum <= c->b;
+}
+
+static int mod_holds(const twill_smt *m, const cons *c) {
+  for (int i = 0; i < c->n; i++) {
+    int64_t r = pmod(m->model[c->var[i]] + c->a[i], c->period);
+    int cnt = 0;
+    for (int j = 0; j < c->n; j++) cnt += pmod(m->model[c->var[j]] + c->a[j], c->period) == r;
+    if (cnt > c->cap) return 0;
+  }
+  return 1;
+}
+
+static int read_model(twill_smt *m) {
+  free(m->model);
+  free(m->bmodel);
+  m->model = malloc(sizeof(int64_t) * (size_t)(m->niv ? m->niv : 1));
+  m->bmodel = malloc((size_t)m->nsv);
+  if (!m->model || !m->bmodel) return -1;
+  m->bmodel[0] = 0;
+  for (int v = 1; v < m->nsv; v++) m->bmodel[v] = (signed char)twill_sat_value(m->s, v);
+  m->nbm = m->nsv;
+  m->nim = m->niv;
+  for (int x = 0; x < m->niv; x++) {
+    ivar *v = &m->iv[x];
+    int64_t val = v->hi;
+    for (int64_t k = v->lo; k < v->hi; k++)
+      if (m->bmodel[v->base + (int)(k - v->lo)] == 1) {
+        val = k;
+        break;
+      }
+    m->model[x] = val;
+  }
+  m->has_model = 1;
+  for (int i = 0; i < m->nc; i++) {
+    const cons *c = &m->c[i];
+    if (!(c->kind == 0 ? lin_holds(m, c) : mod_holds(m, c))) return -1;
+  }
+  return 0;
+}
+
+void twill_smt_set_time_limit(twill_smt *m, double seconds) {
+  twill_sat_set_time_limit(m->s, seconds);
+}
+
+int twill_smt_solve(twill_smt *m) {
+  if (ensure_true(m) || m->err) return 0;
+  twill_sat_theory th = {m, th_propagate, th_explain, th_backtrack};
+  twill_sat_set_theory(m->s, &th);
+  m->all_pending = 1;
+  int r = twill_sat_solve(m->s);
+  if (m->err || m->tl.oom || m->ax.oom) return 0;
+  if (r == TWILL_SAT_SAT && read_model(m)) {
+    m->err = 1;
+    return 0;
+  }
+  return r;
+}
+
+void twill_smt_assume(twill_smt *m, int lit) { twill_sat_assume(m->s, lit); }
+
+/* keep the current model as the best one */
+static void take_model(twill_smt *m, int64_t **best, signed char **bbest) {
+  free(*best);
+  free(*bbest);
+  *best = m->model;
+  *bbest = m->bmodel;
+  m->model = NULL;
+  m->bmodel = NULL;
+}
+
+int twill_smt_minimize(twill_smt *m, int x, int64_t *opt) {
+  if (x < 0 || x >= m->niv) return 0;
+  int r = twill_smt_solve(m);
+  if (r != TWILL_SAT_SAT) return r;
+  int64_t *best = NULL;
+  signed char *bbest = NULL;
+  int64_t hi = m->model[x], lo = m->iv[x].lb; /* level-0 lower bound */
+  take_model(m, &best, &bbest);
+  /* binary search under assumptions (learned clauses are kept; they do not
+   * depend on the assumptions) */
+  r = TWILL_SAT_SAT;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    twill_sat_assume(m->s, twill_smt_le_lit(m, x, mid));
+    int q = twill_smt_solve(m);
+    if (q == TWILL_SAT_SAT) {
+      hi = m->model[x];
+      take_model(m, &best, &bbest);
+    } else if (q == TWILL_SAT_UNSAT) {
+      lo = mid + 1;
+    } else {
+      r = 0;
+      break;
+    }
+  }
+  /* the certificate: the input clause [x <= opt-1] and a refutation */
+  while (r == TWILL_SAT_SAT) {
+    int lit = twill_smt_le_lit(m, x, hi - 1);
+    int a = add_axiom(m, &lit, 1);
+    if (a < 0) r = 0;
+    if (a <= 0) break;
+    int q = twill_smt_solve(m);
+    if (q == TWILL_SAT_UNSAT) break;
+    if (q != TWILL_SAT_SAT) {
+      r = 0;
+      break;
+    }
+    hi = m->model[x]; /* cannot happen after a complete search; stay safe */
+    take_model(m, &best, &bbest);
+  }
+  *opt = hi;
+  free(m->model);
+  free(m->bmodel);
+  m->model = best;
+  m->bmodel = bbest;
+  m->has_model = 1;
+  return r;
+}
+
+int64_t twill_smt_value(const twill_smt *m, int x) {
+  return m->has_model && x >= 0 && x < m->nim ? m->model[x] : 0;
+}
+
+int twill_smt_lit_value(const twill_smt *m, int lit) {
+  int v = abs(lit);
+  if (!m->has_model || !lit || v >= m->nbm) return 0;
+  return m->bmodel[v] * (lit > 0 ? 1 : -1);
+}
+
+int64_t twill_smt_lb(const twill_smt *m, int x) { return m->iv[x].lb; }
+int64_t twill_smt_ub(const twill_smt *m, int x) { return m->iv[x].ub; }
+
+/* ----------------------------------------------------------------- proof */
+
+int twill_smt_write_proof(const twill_smt *m, FILE *out) {
+  if (!m->proof || m->ax.oom || m->tl.oom) return -1;
+  fprintf(out, "p twill-smt 1\nT %d\n", m->T);
+  for (int x = 0; x < m->niv; x++)
+    fprintf(out, "i %d %" PRId64 " %" PRId64 " %d\n", x, m->iv[x].lo, m->iv[x].hi,
+            m->iv[x].base);
+  for (int i = 0; i < m->nc; i++) {
+    const cons *c = &m->c[i];
+    if (c->kind == 0) {
+      fprintf(out, "k %d lin %d %d", i + 1, c->reif, c->n);
+      for (int j = 0; j < c->n; j++) {
+        if (c->var[j] >= 0)
+          fprintf(out, " %" PRId64 " x%d", c->a[j], c->var[j]);
+        else
+          fprintf(out, " %" PRId64 " l%d", c->a[j], c->lit[j]);
+      }
+      fprintf(out, " %" PRId64 "\n", c->b);
+    } else {
+      fprintf(out, "k %d mod %d %" PRId64 " %d", i + 1, c->cap, c->period, c->n);
+      for (int j = 0; j < c->n; j++) fprintf(out, " %d %" PRId64, c->var[j], c->a[j]);
+      fprintf(out, "\n");
+    }
+  }
+  if (m->ax.n) fwrite(m->ax.s, 1, m->ax.n, out);
+  if (m->tl.n) fwrite(m->tl.s, 1, m->tl.n, out);
+  fflush(m->drat);
+  long end = ftell(m->drat);
+  if (end < 0) return -1;
+  rewind(m->drat);
+  char buf[65536];
+  long left = end;
+  while (left > 0) {
+    size_t k = fread(buf, 1, left < (long)sizeof buf ? (size_t)left : sizeof buf, m->drat);
+    if (k == 0) break;
+    fwrite(buf, 1, k, out);
+    left -= (long)k;
+  }
+  fseek(m->drat, end, SEEK_SET);
+  return ferror(out) ? -1 : 0;
+}
