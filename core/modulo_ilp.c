@@ -365,6 +365,14 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
       twill_ilp_free(m);
       break;
     }
+    if (st == TWILL_ILP_LIMIT && ii == r->heuristic_ii && isfinite(stats.best_bound)) {
+      /* no schedule found at the heuristic's I, but the open nodes bound L
+       * from below (the program caps L at the heuristic's length, so the
+       * bound holds for every schedule at this I shorter than that one) */
+      long lo = (long)ceil(stats.best_bound - 1e-6);
+      if (lo > r->heuristic_length) lo = r->heuristic_length;
+      if (lo > r->length_lower) r->length_lower = lo;
+    }
     twill_ilp_free(m);
     if (st != TWILL_ILP_LIMIT) r->status = TWILL_MODULO_ERROR;
     break; /* limit without a schedule: I stays unproven */

@@ -722,8 +722,10 @@ int lps_solve(lp_solver *s, double deadline) {
     ret = dual(s, deadline, maxit);
     if (ret == LPS_INFEASIBLE || ret == LPS_LIMIT) return s->status = ret;
     if (ret == LPS_OPTIMAL) {
-      /* confirm with the primal on the original costs */
-      ret = -1;
+      /* the dual declares optimality only on a fresh factorization, with
+       * primal and dual feasibility checked on the true costs (it never
+       * perturbs), so a primal pass to confirm it would only refactorize */
+      return s->status = ret;
     }
   }
   unperturb(s);

@@ -284,6 +284,89 @@ typedef struct {
   int fail;
 } W;
 
+/* print y/q (q a positive integer; "y" alone when q = 1) */
+static void dprint_frac(FILE *f, const dec *y, const dec *q) {
+  if (q->n == 1 && q->d[0] == 1 && q->e == 0) { dprint(f, y); return; }
+  dec num = *y, den = *q;
+  int ey = num.e;
+  num.e = 0;
+  mag_scale(&den, ey);
+  dprint(f, &num);
+  fputc('/', f);
+  dprint(f, &den);
+}
+
+static double dto_double(const dec *a) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f) return NAN;
+  dprint(f, a);
+  fclose(f);
+  double v = buf ? strtod(buf, NULL) : NAN;
+  free(buf);
+  return v;
+}
+
+/* Repair (exactly) a residual reduced cost r_j != 0 on a variable with no
+ * bound on the side it needs: shift the multiplier of a row i of column j
+ * by r_j / a_ij, which makes r_j exactly 0 and moves the reduced costs of
+ * the row's other variables by tiny amounts (cancelled by their bounds, or
+ * repaired in turn).  Division is avoided with a common denominator: the
+ * multipliers and reduced costs are numerators over the integer *q; with
+ * a_ij = +-A 10^-e (A an integer), everything is multiplied by A, and the
+ * shift's numerator is +-r_j 10^e.  Returns 1 when every residual has a
+ * bound to land on. */
+static int repair(W *w, dec *yr, int *yc, dec *q) {
+  const twill_ilp *m = w->m;
+  int n = m->n, mr = m->m;
+  for (int pass = 0; pass < 2 * n + 8; pass++) {
+    int bad = -1;
+    for (int j = 0; j < n && bad < 0; j++) {
+      int sg = dsign(&w->r[j]);
+      if (sg && (sg > 0 ? w->lidx[j] : w->uidx[j]) < 0) bad = j;
+    }
+    if (bad < 0) return 1;
+    int j = bad, row = -1, rp = -1;
+    for (int pass2 = 0; pass2 < 2 && row < 0; pass2++)
+      for (int p = w->cbeg[j]; p < w->cbeg[j + 1] && row < 0; p++) {
+        int i = w->cidx[p];
+        if (!dsign(&w->aval[p])) continue;
+        /* sign of the new multiplier: that of y_i, or of r_j / a_ij if 0 */
+        int ns = dsign(&yr[i]);
+        if (!ns) ns = dsign(&w->r[j]) * dsign(&w->aval[p]);
+        if (pass2 == 0 && !dsign(&yr[i])) continue; /* prefer active rows */
+        if ((ns > 0 ? w->rG[i] : w->rL[i]) < 0) continue;
+        row = i;
+        rp = p;
+      }
+    if (row < 0) return 0;
+    dec A = w->aval[rp];
+    int e = A.e, as = dsign(&A);
+    A.e = 0;
+    A.neg = 0;
+    dec rj = w->r[j];
+    for (int i = 0; i < mr; i++) dmul(&yr[i], &yr[i], &A);
+    for (int k = 0; k < n; k++) dmul(&w->r[k], &w->r[k], &A);
+    dmul(q, q, &A);
+    dec delta = rj; /* +-r_j 10^e */
+    mag_scale(&delta, e);
+    if (as < 0) dneg(&delta);
+    dadd(&yr[row], &yr[row], &delta);
+    for (int k = 0; k < n; k++)
+      for (int p = w->cbeg[k]; p < w->cbeg[k + 1]; p++) {
+        if (w->cidx[p] != row) continue;
+        dec t;
+        dmul(&t, &w->aval[p], &delta);
+        dneg(&t);
+        dadd(&w->r[k], &w->r[k], &t);
+      }
+    yc[row] = 0; /* set below from the sign */
+    if (overflow) return 0;
+  }
+  return 0;
+}
+
 /* Derive the leaf bound from multipliers y (LP at proof node). Returns the
  * derived index; *absurd set for Farkas; *beta the min-form bound. */
 static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
@@ -291,8 +374,9 @@ static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
   int n = m->n, mr = m->m;
   for (int attempt = 0; attempt < (farkas ? 2 : 1); attempt++) {
     double sg = attempt ? -1.0 : 1.0;
-    dec b;
+    dec b, q;
     dzero(&b);
+    dparse(&q, "1");
     for (int j = 0; j < n; j++) {
       if (farkas) dzero(&w->r[j]);
       else {
@@ -311,10 +395,7 @@ static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
       if (v > 0 && w->rG[i] < 0) continue;
       if (v < 0 && w->rL[i] < 0) continue;
       dround(&yr[i], v, 12);
-      yc[i] = v > 0 ? w->rG[i] : w->rL[i];
-      dec t;
-      dmul(&t, &yr[i], v > 0 ? &w->rl[i] : &w->rh[i]);
-      dadd(&b, &b, &t);
+      yc[i] = 0;
     }
     /* r = s c - A'y (column by column) */
     for (int j = 0; j < n; j++)
@@ -326,7 +407,17 @@ static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
         dneg(&t);
         dadd(&w->r[j], &w->r[j], &t);
       }
-    int ok = 1;
+    int ok = repair(w, yr, yc, &q);
+    /* the side each multiplier uses, and its part of the bound */
+    for (int i = 0; i < mr && ok; i++) {
+      int sgn = dsign(&yr[i]);
+      yc[i] = sgn > 0 ? w->rG[i] : sgn < 0 ? w->rL[i] : -1;
+      if (sgn && yc[i] < 0) ok = 0;
+      if (yc[i] < 0) continue;
+      dec t;
+      dmul(&t, &yr[i], sgn > 0 ? &w->rl[i] : &w->rh[i]);
+      dadd(&b, &b, &t);
+    }
     for (int j = 0; j < n && ok; j++) {
       int sgn = dsign(&w->r[j]);
       if (!sgn) continue;
@@ -336,6 +427,22 @@ static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
       dfrom(&bv, sgn > 0 ? w->curl[j] : w->curu[j]);
       dmul(&t, &w->r[j], &bv);
       dadd(&b, &b, &t);
+    }
+    /* with a denominator q != 1, the bound is b/q: state a decimal d with
+     * d q <= b (slightly weaker than b/q; d > 0 for Farkas) */
+    int unit = q.n == 1 && q.d[0] == 1 && q.e == 0;
+    if (ok && !unit) {
+      double bf = dto_double(&b) / dto_double(&q);
+      int found = 0;
+      for (int k = 0; k < 8 && !found && isfinite(bf); k++) {
+        double slack = k ? (farkas ? fabs(bf) : fmax(1.0, fabs(bf))) * pow(10, 2 * k - 17) : 0;
+        dec d, t;
+        dround(&d, bf - slack, 17);
+        if (farkas && dsign(&d) <= 0) break;
+        dmul(&t, &d, &q);
+        if (dcmp(&t, &b) <= 0) { b = d; found = 1; }
+      }
+      if (!found) ok = 0;
     }
     if (ok && farkas && dsign(&b) <= 0) ok = 0;
     if (!ok || overflow) {
@@ -361,7 +468,7 @@ static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
       dec t = yr[i];
       if (flip < 0) dneg(&t);
       fprintf(w->out, "  %d ", yc[i]);
-      dprint(w->out, &t);
+      dprint_frac(w->out, &t, &q);
     }
     for (int j = 0; j < n; j++) {
       int sgn = dsign(&w->r[j]);
@@ -369,7 +476,7 @@ static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
       dec t = w->r[j];
       if (flip < 0) dneg(&t);
       fprintf(w->out, "  %d ", sgn > 0 ? w->lidx[j] : w->uidx[j]);
-      dprint(w->out, &t);
+      dprint_frac(w->out, &t, &q);
     }
     fprintf(w->out, " } -1\n");
     free(yr);

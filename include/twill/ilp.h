@@ -110,11 +110,12 @@ int twill_ilp_history(const twill_ilp *m, int k, double *obj, long *node);
 /* Write a VIPR 1.0 certificate of the last solve's result (optimal or
  * infeasible) to f; needs twill_ilp_set_certify(m, 1) before the solve.
  * Leaves are closed by `lin` with the node LP's duals (or Farkas ray),
- * rounded to decimals and made exact by bound-constraint multipliers; this
- * needs a finite bound on the side where a variable's exact reduced cost
- * lands, so models whose variables are all bounded (typical ILPs) are
- * certified, while LPs with one-sided variables mostly are not yet (no
- * exact re-solve).  The objective constant is not part of the certificate.
+ * rounded to decimals and made exact by bound-constraint multipliers; where
+ * a variable's exact reduced cost lands on a side with no finite bound, it
+ * is moved onto a row's multiplier (exact rationals, slightly weaker
+ * stated bound); that repair can fail when several such variables share
+ * rows (no exact re-solve yet).  The objective constant is not part of the
+ * certificate.
  * Returns 0 on success, -1 when no certificate can be given (limit,
  * unbounded, no certify data, or a multiplier could not be made exact). */
 int twill_ilp_write_vipr(const twill_ilp *m, FILE *f);
