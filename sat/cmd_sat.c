@@ -7,34 +7,7 @@
 #include "dimacs.h"
 #include "drat_check.h"
 #include "twill/sat.h"
-
-static char *read_all(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *b = malloc(cap);
-  while (b) {
-    size_t k = fread(b + n, 1, cap - n, f);
-    n += k;
-    if (n < cap) break;
-    char *nb = realloc(b, cap * 2);
-    if (!nb) {
-      free(b);
-      b = NULL;
-      break;
-    }
-    b = nb;
-    cap *= 2;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    free(b);
-    return NULL;
-  }
-  *len = n;
-  return b;
-}
+#include "read_file.h"
 
 static twill_sat *volatile g_solver;
 
@@ -93,7 +66,7 @@ int twill_cmd_sat(int argc, char **argv) {
     return 1;
   }
   size_t len = 0;
-  char *buf = read_all(file, &len);
+  char *buf = twill_sat_read_file(file, &len);
   if (!buf) {
     fprintf(stderr, "twill sat: cannot read '%s'\n", file);
     return 1;
@@ -238,8 +211,8 @@ int twill_cmd_drat_check(int argc, char **argv) {
     return 1;
   }
   size_t clen = 0, plen = 0;
-  char *cnf = read_all(files[0], &clen);
-  char *prf = cnf ? read_all(files[1], &plen) : NULL;
+  char *cnf = twill_sat_read_file(files[0], &clen);
+  char *prf = cnf ? twill_sat_read_file(files[1], &plen) : NULL;
   if (!cnf || !prf) {
     fprintf(stderr, "twill drat-check: cannot read '%s'\n", cnf ? files[1] : files[0]);
     free(cnf);

@@ -5,34 +5,7 @@
 
 #include "smt_text.h"
 #include "twill/smt.h"
-
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 14, n = 0;
-  char *b = malloc(cap);
-  while (b) {
-    size_t k = fread(b + n, 1, cap - n, f);
-    n += k;
-    if (n < cap) break;
-    char *nb = realloc(b, cap * 2);
-    if (!nb) {
-      free(b);
-      b = NULL;
-      break;
-    }
-    b = nb;
-    cap *= 2;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    free(b);
-    return NULL;
-  }
-  *len = n;
-  return b;
-}
+#include "read_file.h"
 
 static const char smt_usage[] =
     "usage: twill smt FILE [--proof FILE] [--time-limit S]\n"
@@ -40,7 +13,7 @@ static const char smt_usage[] =
 
 static int check_proof(const char *path) {
   size_t len;
-  char *buf = slurp(path, &len);
+  char *buf = twill_sat_read_file(path, &len);
   if (!buf) {
     fprintf(stderr, "twill smt: cannot read '%s'\n", path);
     return 1;
@@ -87,7 +60,7 @@ int twill_cmd_smt(int argc, char **argv) {
     return 1;
   }
   size_t len;
-  char *buf = slurp(file, &len);
+  char *buf = twill_sat_read_file(file, &len);
   if (!buf) {
     fprintf(stderr, "twill smt: cannot read '%s'\n", file);
     return 1;
