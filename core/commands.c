@@ -11,16 +11,38 @@
 #include "twill/gaus.h"
 #include "twill/hatschet.h"
 #include "twill/ilp.h"
+#include "twill/joint.h"
 #include "twill/modulo.h"
 #include "twill/sat.h"
 #include "twill/smt.h"
 #include "twill/vipr.h"
 
 const twill_command twill_commands[] = {
-    {"solve", NULL,
+    {"solve", twill_cmd_solve,
      "joint software pipelining + warp specialization (Algorithm 1)",
      "usage: twill solve KERNEL [--arch A] [--json] [--cert FILE]\n"
-     "                   [--time-limit S] [--threads N]\n"},
+     "                   [--time-limit S] [--threads N] [--warps N]\n"
+     "                   [--regs N] [--no-cross-warp] [--extra-copies K]\n"
+     "                   [--no-normalize] [--budget U] [--no-symmetry]\n"
+     "                   [--no-explain] [--normalized-kernel FILE]\n"
+     "\n"
+     "Twill's Algorithm 1: phase 1 gives the least I with a modulo schedule;\n"
+     "at each I the joint SWP + warp-specialization problem (twill/joint.h:\n"
+     "registers per warp, blocking waits, cross-warp transfers, memories,\n"
+     "the variable-latency warp) is solved on the CDCL core with integer\n"
+     "propagators for every L within the same number of copies; when it is\n"
+     "unsatisfiable, the families of constraints that already conflict are\n"
+     "named and phase 1 is re-solved at I + 1.  Prints I*, L, the schedule\n"
+     "(start, stage, slot, warp), the warp roles, register and shared-memory\n"
+     "use, and the search log.  Costs are normalized (budget U = 300).\n"
+     "  --warps N          warps the CTA runs (default: the machine's)\n"
+     "  --regs N           per-thread register budget of a warpgroup\n"
+     "  --no-cross-warp    register values may not move between warps\n"
+     "  --extra-copies K   also try K more copies of I than the paper does\n"
+     "  --cert FILE        write a certificate; `twill check KERNEL FILE`\n"
+     "  --time-limit S     whole search (default 60 s); exit 3 on a limit\n"
+     "  --threads N        accepted; the search runs on one thread\n"
+     "Exit 0 optimal, 3 limit (best schedule and proven bound printed).\n"},
     {"bounds", twill_cmd_bounds,
      "lower bounds on the initiation interval (ResMII, RecMII) with witnesses",
      "usage: twill bounds KERNEL [--arch A] [--json]\n"

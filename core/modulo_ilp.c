@@ -385,3 +385,28 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
   r->seconds = now() - t0;
   return 0;
 }
+
+int twill_modulo_at(const twill_graph *g, long ii, double time_limit,
+                    twill_schedule **out) {
+  *out = NULL;
+  layout l;
+  twill_ilp *m = build(g, ii, 0, &l);
+  if (!m) return -1;
+  if (time_limit > 0) twill_ilp_set_time_limit(m, time_limit);
+  twill_ilp_status st = twill_ilp_solve(m);
+  int rc = st == TWILL_ILP_OPTIMAL ? 0 : st == TWILL_ILP_INFEASIBLE ? 1 : 2;
+  if ((st == TWILL_ILP_OPTIMAL || st == TWILL_ILP_LIMIT) && twill_ilp_has_solution(m)) {
+    twill_schedule *s = read_schedule(g, m, &l);
+    if (!s) rc = -1;
+    else if (twill_schedule_validate(g, NULL, s, NULL, 0)) {
+      twill_schedule_free(s);
+      rc = -1;
+    } else {
+      *out = s;
+    }
+  }
+  if (st != TWILL_ILP_OPTIMAL && st != TWILL_ILP_INFEASIBLE && st != TWILL_ILP_LIMIT)
+    rc = -1;
+  twill_ilp_free(m);
+  return rc;
+}

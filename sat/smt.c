@@ -825,6 +825,8 @@ int twill_smt_solve(twill_smt *m) {
 
 void twill_smt_assume(twill_smt *m, int lit) { twill_sat_assume(m->s, lit); }
 
+int twill_smt_failed(const twill_smt *m, int lit) { return twill_sat_failed(m->s, lit); }
+
 /* keep the current model as the best one */
 static void take_model(twill_smt *m, int64_t **best, signed char **bbest) {
   free(*best);

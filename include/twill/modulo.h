@@ -110,6 +110,12 @@ int twill_modulo_write_cert(const twill_graph *g, const char *arch,
 int twill_modulo_check_cert(const twill_graph *g, const char *cert,
                             size_t len, char *msg, size_t msglen);
 
+/* Phase 1 at one fixed I (Algorithm 1's re-solve at I+1): 0 optimal (the
+ * schedule in *out), 1 infeasible, 2 limit (*out: best found, or NULL),
+ * -1 error. */
+int twill_modulo_at(const twill_graph *g, long ii, double time_limit,
+                    twill_schedule **out);
+
 int twill_cmd_modulo(int argc, char **argv);
 
 #endif

@@ -109,6 +109,9 @@ int twill_smt_solve(twill_smt *m);
 /* Assume lit for the next solve only (UNSAT under assumptions proves
  * nothing in the certificate). */
 void twill_smt_assume(twill_smt *m, int lit);
+/* After 20 under assumptions: 1 if assumption lit is in the failed set
+ * (the assumptions the refutation used), 0 if not. */
+int twill_smt_failed(const twill_smt *m, int lit);
 /* Minimize integer variable x: 10 optimum in *opt, 20 UNSAT, 0 unknown. */
 int twill_smt_minimize(twill_smt *m, int x, int64_t *opt);
 void twill_smt_set_time_limit(twill_smt *m, double seconds);

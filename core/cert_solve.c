@@ -1,0 +1,246 @@
+/* core/cert_solve.c: checking a `twill solve` certificate (format in
+ * core/twill.c).
+ *
+ * The checker rebuilds everything it checks against from the kernel file:
+ * the normalized graph (same preparation as the solver), the phase-1
+ * program (through the phase-1 checker), and the joint encoding at each
+ * refuted (I, L).  A refutation is accepted only if its first lines are
+ * byte for byte the preamble (variables, constraints, input clauses) of the
+ * encoding the checker built itself, and if sat/smt_check.c, which shares
+ * no code with the propagators, derives the empty clause from it by
+ * reverse unit propagation and re-derived theory lemmas.  The schedule is
+ * re-checked by the model's validator (core/joint_model.c).  What the
+ * checker relies on from the solver's side: the encoder (core/joint_enc.c)
+ * states the model faithfully; tests hold it against a brute-force
+ * enumerator of the model on small kernels.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "twill/joint.h"
+#include "twill/modulo.h"
+#include "twill/smt.h"
+
+typedef struct rd {
+  const char *p, *end;
+  int line;
+  char *msg;
+  size_t msglen;
+} rd;
+
+static int bad(rd *r, const char *fmt, ...) {
+  char buf[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  snprintf(r->msg, r->msglen, "certificate:%d: %s", r->line, buf);
+  return 1;
+}
+
+static int next_line(rd *r, char *buf, size_t n) {
+  if (r->p >= r->end) return 0;
+  const char *e = memchr(r->p, '\n', (size_t)(r->end - r->p));
+  size_t len = e ? (size_t)(e - r->p) : (size_t)(r->end - r->p);
+  if (len >= n) len = n - 1;
+  memcpy(buf, r->p, len);
+  buf[len] = 0;
+  r->p = e ? e + 1 : r->end;
+  r->line++;
+  return 1;
+}
+
+/* A block of n bytes followed by a newline. */
+static int take_block(rd *r, size_t n, const char **blk) {
+  if ((size_t)(r->end - r->p) < n + 1 || r->p[n] != '\n') return -1;
+  *blk = r->p;
+  for (size_t i = 0; i < n; i++)
+    if (r->p[i] == '\n') r->line++;
+  r->p += n + 1;
+  r->line++;
+  return 0;
+}
+
+static int check_refutation(rd *r, const twill_graph *g,
+                            const twill_joint_params *p, long ii, long L,
+                            const char *blk, size_t n) {
+  size_t plen = 0;
+  char *pre = twill_joint_preamble(g, p, ii, L, &plen);
+  if (!pre) return bad(r, "cannot rebuild the encoding at I %ld, L %ld", ii, L);
+  int same = plen <= n && !memcmp(pre, blk, plen);
+  free(pre);
+  if (!same)
+    return bad(r,
+               "refutation at I %ld, L %ld does not start with the encoding "
+               "rebuilt from the kernel",
+               ii, L);
+  char m[300];
+  int c = twill_smt_check_proof(blk, n, m, sizeof m);
+  if (c != 1)
+    return bad(r, "refutation at I %ld, L %ld: %s", ii, L,
+               c == 0 ? "no empty clause derived" : m);
+  return 0;
+}
+
+static long max_lat1(const twill_graph *g) {
+  long x = 1;
+  for (int v = 0; v < g->nops; v++)
+    if (g->ops[v].lat > x) x = g->ops[v].lat;
+  return x;
+}
+
+int twill_solve_check_cert(const twill_graph *g0, const twill_arch *m,
+                           const char *cert, size_t len, char *msg,
+                           size_t msglen) {
+  (void)m;
+  rd r = {cert, cert + len, 0, msg, msglen};
+  char line[512], word[64];
+  long budget = 0, ii = -1, L = -1, xreal = 0, xnorm = 0;
+  twill_joint_params p;
+  memset(&p, 0, sizeof p);
+  int have_params = 0, nc = 0, sym = 0;
+  if (!next_line(&r, line, sizeof line) || strcmp(line, "twill-certificate 1 solve"))
+    return bad(&r, "not a solve certificate");
+  /* header */
+  for (;;) {
+    if (!next_line(&r, line, sizeof line)) return bad(&r, "truncated header");
+    if (!strncmp(line, "kernel ", 7)) {
+      if (strcmp(line + 7, g0->name)) return bad(&r, "certificate is for kernel '%s'", line + 7);
+    } else if (!strncmp(line, "arch ", 5)) {
+    } else if (!strncmp(line, "normalize ", 10)) {
+      budget = strcmp(line + 10, "off") ? strtol(line + 10, NULL, 10) : 0;
+      if (budget < 0) return bad(&r, "bad normalize");
+    } else if (sscanf(line, "params %d %d %ld %ld %d %d %ld %ld %d %ld %ld %d",
+                      &p.warps, &p.warpgroup, &p.regs, &p.regs_per_sm,
+                      &p.reg_lo, &p.reg_step, &xreal, &xnorm, &nc, &p.smem_cap,
+                      &p.tmem_cap, &sym) == 12) {
+      have_params = 1;
+      p.no_cross_warp = nc != 0;
+      p.symmetry = sym != 0;
+    } else if (sscanf(line, "ii %ld", &ii) == 1) {
+    } else if (sscanf(line, "length %ld", &L) == 1) {
+      break;
+    } else {
+      return bad(&r, "unexpected line '%.60s'", line);
+    }
+  }
+  if (!have_params || ii < 1 || L < 1 || p.warps < 1 || p.warpgroup < 1 ||
+      p.warps % p.warpgroup || p.warps > 1024)
+    return bad(&r, "missing or bad params / ii / length");
+  twill_joint_params real = p;
+  real.cross_warp = xreal;
+  long X;
+  twill_graph *g = twill_solve_prepare(g0, &real, budget, 60, &X);
+  if (!g) return bad(&r, "cannot normalize the kernel's costs");
+  int rc = 1;
+  twill_schedule *s = twill_schedule_new(g->nops, ii);
+  if (!s || twill_schedule_add_warps(s)) goto out;
+  if (X != xnorm) {
+    bad(&r, "cross-warp cost %ld normalizes to %ld, not %ld", xreal, X, xnorm);
+    goto out;
+  }
+  p.cross_warp = X;
+  /* schedule */
+  for (int v = 0; v < g->nops; v++) {
+    long t;
+    int w;
+    char name[256];
+    if (!next_line(&r, line, sizeof line) ||
+        sscanf(line, "time %255s %ld %d", name, &t, &w) != 3 ||
+        strcmp(name, g->ops[v].name)) {
+      bad(&r, "expected 'time %s T WARP'", g->ops[v].name);
+      goto out;
+    }
+    s->start[v] = t;
+    s->warp[v] = w;
+  }
+  char why[300];
+  if (twill_joint_validate(g, &p, L, s, why, sizeof why)) {
+    bad(&r, "the schedule is not legal: %s", why);
+    goto out;
+  }
+  /* phase 1 */
+  size_t n;
+  const char *blk;
+  if (!next_line(&r, line, sizeof line) || sscanf(line, "phase1 %zu", &n) != 1 ||
+      take_block(&r, n, &blk)) {
+    bad(&r, "expected 'phase1 BYTES' and the phase-1 certificate");
+    goto out;
+  }
+  char m1[600];
+  if (twill_modulo_check_cert(g, blk, n, m1, sizeof m1)) {
+    bad(&r, "phase-1 certificate: %s", m1);
+    goto out;
+  }
+  long i1 = -1;
+  for (const char *q = blk; q < blk + n; q = memchr(q, '\n', (size_t)(blk + n - q)), q = q ? q + 1 : blk + n)
+    if (!strncmp(q, "ii ", 3)) {
+      i1 = strtol(q + 3, NULL, 10);
+      break;
+    }
+  if (i1 < 1 || i1 > ii) {
+    bad(&r, "phase-1 I* %ld does not bound I %ld", i1, ii);
+    goto out;
+  }
+  /* refutations */
+  long next = i1, lstar_proved = 0, lmin_ref = -1;
+  int length_none = 0;
+  for (;;) {
+    if (!next_line(&r, line, sizeof line)) {
+      bad(&r, "missing 'end'");
+      goto out;
+    }
+    long ri, rl;
+    if (!strcmp(line, "end")) break;
+    if (!strcmp(line, "length-proof none")) {
+      length_none = 1;
+      continue;
+    }
+    if (sscanf(line, "no-modulo %ld", &ri) == 1) {
+      bad(&r, "I %ld: phase-1 infeasibility above I* is not certified", ri);
+      goto out;
+    }
+    if (sscanf(line, "refute %ld %ld %zu%63s", &ri, &rl, &n, word) != 3 ||
+        take_block(&r, n, &blk)) {
+      bad(&r, "expected 'refute I L BYTES' and its proof");
+      goto out;
+    }
+    if (check_refutation(&r, g, &p, ri, rl, blk, n)) goto out;
+    if (ri == next && ri < ii) {
+      next++;
+      if (lmin_ref < 0 || rl < lmin_ref) lmin_ref = rl;
+    } else if (ri == ii && rl == L - 1) {
+      lstar_proved = 1;
+    } else {
+      bad(&r, "refutation at I %ld out of order (expected I %ld)", ri, next);
+      goto out;
+    }
+  }
+  if (next != ii) {
+    bad(&r, "no refutation for I %ld", next);
+    goto out;
+  }
+  if (L - 1 < max_lat1(g)) lstar_proved = 1;
+  if (!lstar_proved && !length_none) {
+    bad(&r, "no proof that L %ld is minimal at I %ld", L, ii);
+    goto out;
+  }
+  char lenmsg[160];
+  if (lstar_proved)
+    snprintf(lenmsg, sizeof lenmsg, "L %ld proven minimal at I*", L);
+  else
+    snprintf(lenmsg, sizeof lenmsg, "L %ld not proven minimal", L);
+  snprintf(msg, msglen,
+           "I* = %ld (normalized) proven: no modulo schedule below %ld "
+           "(phase 1), no joint schedule for I in [%ld, %ld) within the "
+           "searched lengths (shortest refuted L bound %ld); schedule legal; "
+           "%s; warps %d, regs %ld, cross-warp %s",
+           ii, i1, i1, ii, lmin_ref, lenmsg, p.warps, p.regs,
+           p.no_cross_warp ? "forbidden" : "allowed");
+  rc = 0;
+out:
+  twill_schedule_free(s);
+  twill_graph_free(g);
+  return rc;
+}

@@ -1,0 +1,295 @@
+/* core/cmd_solve.c: `twill solve`, Algorithm 1 from the command line. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "twill/cli.h"
+#include "twill/joint.h"
+#include "twill/json.h"
+
+typedef struct opts {
+  const char *kernel, *arch, *cert, *normalized;
+  bool json, no_cross;
+  long warps, regs, threads, extra;
+  twill_solve_opts so;
+  bool symmetry;
+} opts;
+
+static int parse(int argc, char **argv, opts *o) {
+  memset(o, 0, sizeof *o);
+  twill_solve_opts_default(&o->so);
+  o->symmetry = true;
+  o->threads = 1;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--json")) o->json = true;
+    else if (!strcmp(a, "--no-cross-warp")) o->no_cross = true;
+    else if (!strcmp(a, "--no-normalize")) o->so.budget = 0;
+    else if (!strcmp(a, "--no-symmetry")) o->symmetry = false;
+    else if (!strcmp(a, "--no-explain")) o->so.explain = false;
+    else if (!strcmp(a, "--cert") || !strcmp(a, "--normalized-kernel") ||
+             !strcmp(a, "--arch")) {
+      if (i + 1 >= argc) return twill_cli_error("solve", "%s needs a value", a);
+      const char *v = argv[++i];
+      if (!strcmp(a, "--cert")) o->cert = v;
+      else if (!strcmp(a, "--arch")) o->arch = v;
+      else o->normalized = v;
+    } else if (!strcmp(a, "--warps") || !strcmp(a, "--regs") ||
+               !strcmp(a, "--threads") || !strcmp(a, "--budget") ||
+               !strcmp(a, "--extra-copies") || !strcmp(a, "--time-limit")) {
+      if (i + 1 >= argc) return twill_cli_error("solve", "%s needs a value", a);
+      const char *v = argv[++i];
+      int e = 0;
+      if (!strcmp(a, "--warps")) e = twill_cli_long(a, v, i + 1, 1, 64, &o->warps);
+      else if (!strcmp(a, "--regs")) e = twill_cli_long(a, v, i + 1, 1, 255, &o->regs);
+      else if (!strcmp(a, "--threads")) e = twill_cli_long(a, v, i + 1, 1, 256, &o->threads);
+      else if (!strcmp(a, "--budget")) e = twill_cli_long(a, v, i + 1, 1, 100000, &o->so.budget);
+      else if (!strcmp(a, "--extra-copies")) e = twill_cli_long(a, v, i + 1, 0, 64, &o->extra);
+      else e = twill_cli_double(a, v, i + 1, 0.001, 1e7, &o->so.time_limit);
+      if (e) return TWILL_EXIT_USAGE;
+    } else if (a[0] == '-' && a[1])
+      return twill_cli_error("solve", "unknown option '%s'", a);
+    else if (o->kernel)
+      return twill_cli_error("solve", "more than one kernel given");
+    else o->kernel = a;
+  }
+  if (!o->kernel) return twill_cli_error("solve", "no kernel given");
+  o->so.extra_copies = (int)o->extra;
+  o->so.certify = o->cert != NULL;
+  o->so.verbose = isatty(2) != 0;
+  return 0;
+}
+
+static const char *status_word(int st) {
+  return st == 10 ? "SAT" : st == 20 ? "UNSAT" : st == -1 ? "no modulo schedule"
+                                                          : "limit";
+}
+
+static void print_roles(const twill_solve_result *r) {
+  const twill_graph *g = r->g;
+  const twill_joint_params *p = &r->p;
+  int G = p->warps / p->warpgroup;
+  long *need = calloc((size_t)G, sizeof *need), smem = 0, tmem = 0;
+  if (!need) return;
+  twill_joint_usage(g, p, r->sched, need, &smem, &tmem);
+  printf("warp roles:\n");
+  for (int gr = 0; gr < G; gr++) {
+    int any = 0;
+    for (int v = 0; v < g->nops; v++) {
+      int w = r->sched->warp[v];
+      if (w / p->warpgroup != gr) continue;
+      if (!any++) printf("  warpgroup %d (warps %d-%d, %ld regs/thread needed):",
+                         gr, gr * p->warpgroup, (gr + 1) * p->warpgroup - 1, need[gr]);
+      if (g->ops[v].issue == TWILL_ISSUE_WARPGROUP) printf(" %s", g->ops[v].name);
+      else printf(" %s@w%d", g->ops[v].name, w);
+    }
+    if (any) printf("\n");
+  }
+  printf("shared memory peak %ld bytes", smem);
+  if (p->smem_cap >= 0) printf(" of %ld", p->smem_cap);
+  if (p->tmem_cap >= 0) printf("; tensor memory peak %ld of %ld columns", tmem, p->tmem_cap);
+  printf("\n");
+  free(need);
+}
+
+static void print_text(const opts *o, const twill_arch *m,
+                       const twill_solve_result *r) {
+  const twill_graph *g = r->g;
+  printf("kernel %s on %s: %d ops, %d edges; costs %s\n", g->name, m->name,
+         g->nops, g->nedges, r->norm_budget > 0 ? "normalized" : "as given");
+  printf("machine: %d warps (warpgroups of %d), %ld regs/thread, cross-warp "
+         "%s (%ld)\n",
+         r->p.warps, r->p.warpgroup, r->p.regs,
+         r->p.no_cross_warp ? "forbidden" : "allowed", r->p.cross_warp);
+  printf("phase 1: I = %ld, L = %ld\n", r->phase1_ii, r->phase1_length);
+  printf("search:\n");
+  for (int i = 0; i < r->ntries; i++) {
+    const twill_solve_try *t = &r->tries[i];
+    if (t->status == -1)
+      printf("  I %ld: no modulo schedule (phase 1)\n", t->ii);
+    else
+      printf("  I %ld, L in [%ld, %ld]: %s (%.2f s)%s%s\n", t->ii, t->lmin,
+             t->lmax, status_word(t->status), t->seconds,
+             t->why ? "\n    unsatisfiable together: " : "", t->why ? t->why : "");
+  }
+  if (!r->sched) {
+    printf("no joint schedule found; no schedule below I = %ld (proven)\n",
+           r->ii_lower);
+    return;
+  }
+  printf("I* = %ld%s, L = %ld%s\n", r->ii,
+         r->status == 0 ? " (optimal)" : "", r->length,
+         r->length_proven ? " (minimal at I*)" : " (not proven minimal)");
+  printf("%-16s %6s %6s %5s %5s\n", "op", "start", "stage", "slot", "warp");
+  for (int v = 0; v < g->nops; v++) {
+    long t = r->sched->start[v];
+    printf("%-16s %6ld %6ld %5ld %5d%s\n", g->ops[v].name, t, t / r->ii,
+           t % r->ii, r->sched->warp[v],
+           g->ops[v].issue == TWILL_ISSUE_WARPGROUP ? " (group)" : "");
+  }
+  print_roles(r);
+  (void)o;
+}
+
+static int print_json(const opts *o, const twill_arch *m,
+                      const twill_solve_result *r) {
+  const twill_graph *g = r->g;
+  twill_jw w;
+  twill_jw_init(&w, stdout, true);
+  twill_jw_object_begin(&w);
+  twill_jw_key(&w, "kernel");
+  twill_jw_string(&w, g->name);
+  twill_jw_key(&w, "arch");
+  twill_jw_string(&w, m->name);
+  twill_jw_key(&w, "normalize");
+  twill_jw_int(&w, r->norm_budget);
+  twill_jw_key(&w, "optimal");
+  twill_jw_bool(&w, r->status == 0);
+  twill_jw_key(&w, "lower_bound");
+  twill_jw_int(&w, r->ii_lower);
+  twill_jw_key(&w, "phase1_ii");
+  twill_jw_int(&w, r->phase1_ii);
+  twill_jw_key(&w, "phase1_length");
+  twill_jw_int(&w, r->phase1_length);
+  if (r->sched) {
+    twill_jw_key(&w, "ii");
+    twill_jw_int(&w, r->ii);
+    twill_jw_key(&w, "length");
+    twill_jw_int(&w, r->length);
+    twill_jw_key(&w, "length_proven");
+    twill_jw_bool(&w, r->length_proven);
+    const char *keys[3] = {"times", "warps", "stages"};
+    for (int k = 0; k < 3; k++) {
+      twill_jw_key(&w, keys[k]);
+      twill_jw_object_begin(&w);
+      for (int v = 0; v < g->nops; v++) {
+        twill_jw_key(&w, g->ops[v].name);
+        long t = r->sched->start[v];
+        twill_jw_int(&w, k == 0 ? t : k == 1 ? r->sched->warp[v] : t / r->ii);
+      }
+      twill_jw_object_end(&w);
+    }
+  }
+  twill_jw_key(&w, "params");
+  twill_jw_object_begin(&w);
+  twill_jw_key(&w, "warps");
+  twill_jw_int(&w, r->p.warps);
+  twill_jw_key(&w, "warpgroup");
+  twill_jw_int(&w, r->p.warpgroup);
+  twill_jw_key(&w, "regs");
+  twill_jw_int(&w, r->p.regs);
+  twill_jw_key(&w, "regs_per_sm");
+  twill_jw_int(&w, r->p.regs_per_sm);
+  twill_jw_key(&w, "reg_lo");
+  twill_jw_int(&w, r->p.reg_lo);
+  twill_jw_key(&w, "reg_step");
+  twill_jw_int(&w, r->p.reg_step);
+  twill_jw_key(&w, "cross_warp");
+  twill_jw_int(&w, r->p.cross_warp);
+  twill_jw_key(&w, "no_cross_warp");
+  twill_jw_bool(&w, r->p.no_cross_warp);
+  twill_jw_key(&w, "smem_cap");
+  twill_jw_int(&w, r->p.smem_cap);
+  twill_jw_key(&w, "tmem_cap");
+  twill_jw_int(&w, r->p.tmem_cap);
+  twill_jw_key(&w, "capacities");
+  twill_jw_object_begin(&w);
+  for (int u = 0; u < g->nunits; u++) {
+    twill_jw_key(&w, g->units[u].name);
+    twill_jw_int(&w, g->units[u].capacity);
+  }
+  twill_jw_object_end(&w);
+  twill_jw_object_end(&w);
+  twill_jw_key(&w, "tries");
+  twill_jw_array_begin(&w);
+  for (int i = 0; i < r->ntries; i++) {
+    const twill_solve_try *t = &r->tries[i];
+    twill_jw_object_begin(&w);
+    twill_jw_key(&w, "ii");
+    twill_jw_int(&w, t->ii);
+    twill_jw_key(&w, "lmin");
+    twill_jw_int(&w, t->lmin);
+    twill_jw_key(&w, "lmax");
+    twill_jw_int(&w, t->lmax);
+    twill_jw_key(&w, "status");
+    twill_jw_string(&w, status_word(t->status));
+    if (t->why) {
+      twill_jw_key(&w, "why");
+      twill_jw_string(&w, t->why);
+    }
+    twill_jw_object_end(&w);
+  }
+  twill_jw_array_end(&w);
+  twill_jw_key(&w, "stats");
+  twill_jw_object_begin(&w);
+  twill_jw_key(&w, "seconds");
+  twill_jw_double(&w, (double)(long)(r->seconds * 1000) / 1000);
+  twill_jw_object_end(&w);
+  twill_jw_object_end(&w);
+  (void)o;
+  return twill_jw_finish(&w);
+}
+
+int twill_cmd_solve(int argc, char **argv) {
+  opts o;
+  int rc = parse(argc, argv, &o);
+  if (rc) return rc;
+  twill_graph *g;
+  twill_arch *m;
+  if (twill_cli_load_kernel(o.kernel, o.arch, &g, &m)) return TWILL_EXIT_USAGE;
+  twill_joint_params p;
+  twill_joint_params_default(&p, m);
+  if (o.warps) {
+    p.warps = (int)o.warps;
+    if (p.warps % p.warpgroup) {
+      twill_graph_free(g);
+      twill_arch_free(m);
+      return twill_cli_error("solve", "--warps %ld is not a multiple of the "
+                             "warpgroup size %d", o.warps, p.warpgroup);
+    }
+  }
+  if (o.regs) p.regs = o.regs;
+  if (p.reg_step > 0 && p.regs < p.reg_lo) {
+    twill_graph_free(g);
+    twill_arch_free(m);
+    return twill_cli_error("solve", "--regs %ld is below the machine's "
+                           "setmaxnreg minimum %d", p.regs, p.reg_lo);
+  }
+  p.no_cross_warp = o.no_cross;
+  p.symmetry = o.symmetry;
+  twill_solve_result r;
+  if (twill_solve(g, m, &p, &o.so, &r) || r.status < 0) {
+    fprintf(stderr, "twill solve: internal error or out of memory\n");
+    twill_solve_result_clear(&r);
+    twill_graph_free(g);
+    twill_arch_free(m);
+    return TWILL_EXIT_USAGE;
+  }
+  rc = r.status == 0 ? TWILL_EXIT_OK : TWILL_EXIT_LIMIT;
+  if (o.normalized) {
+    FILE *f = fopen(o.normalized, "w");
+    if (!f || twill_graph_print_json(r.g, f)) {
+      fprintf(stderr, "%s: cannot write\n", o.normalized);
+      rc = TWILL_EXIT_USAGE;
+    }
+    if (f) fclose(f);
+  }
+  if (o.cert && r.sched) {
+    FILE *f = fopen(o.cert, "w");
+    if (!f || twill_solve_write_cert(&r, m->name, f)) {
+      fprintf(stderr, "%s: cannot write the certificate (a proof is "
+                      "missing: limit reached?)\n", o.cert);
+      if (rc == TWILL_EXIT_OK) rc = TWILL_EXIT_LIMIT;
+    }
+    if (f) fclose(f);
+  }
+  if (o.json) {
+    if (print_json(&o, m, &r)) rc = TWILL_EXIT_USAGE;
+  } else {
+    print_text(&o, m, &r);
+  }
+  twill_solve_result_clear(&r);
+  twill_graph_free(g);
+  twill_arch_free(m);
+  return rc;
+}

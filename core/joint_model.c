@@ -1,0 +1,267 @@
+/* core/joint_model.c: the joint SWP+WS model in plain arithmetic: default
+ * parameters, the validator, and the usage report (twill/joint.h).
+ *
+ * This file is the definition the encoder and the brute-force enumerator
+ * are tested against, so it computes every quantity directly from the
+ * start times and warps, with no shared code from the encoder. */
+#include "twill/joint.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void twill_joint_params_default(twill_joint_params *p, const twill_arch *m) {
+  memset(p, 0, sizeof *p);
+  p->warps = m && m->warps > 0 ? m->warps : 1;
+  p->warpgroup = m && m->warpgroup > 0 ? m->warpgroup : 4;
+  if (p->warps % p->warpgroup) p->warpgroup = 1;
+  p->regs = m && m->reg_budget > 0 ? m->reg_budget : 255;
+  p->regs_per_sm = m ? m->regs_per_sm : 65536;
+  p->reg_lo = m ? m->setmaxnreg_lo : 0;
+  p->reg_step = m ? m->setmaxnreg_step : 0;
+  p->cross_warp = m ? m->cross_warp : 0;
+  p->no_cross_warp = false;
+  p->smem_cap = m ? twill_arch_mem_cap(m, "smem") : -1;
+  p->tmem_cap = m ? twill_arch_mem_cap(m, "tmem") : -1;
+  p->symmetry = true;
+}
+
+static int fail(char *why, size_t n, const char *fmt, ...) {
+  if (why && n) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, n, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}
+
+static long lat1(const twill_op *o) { return o->lat > 0 ? o->lat : 1; }
+
+static int span(const twill_op *o, const twill_joint_params *p) {
+  return o->issue == TWILL_ISSUE_WARPGROUP ? p->warpgroup : 1;
+}
+
+/* Do the warp sets of u and v intersect? */
+static bool share(const twill_graph *g, const twill_joint_params *p,
+                  const twill_schedule *s, int u, int v) {
+  int a = s->warp[u], b = s->warp[v];
+  int ea = a + span(&g->ops[u], p), eb = b + span(&g->ops[v], p);
+  return a < eb && b < ea;
+}
+
+/* e(v): the end of v's lifetime in absolute cycles (iteration 0). */
+static long life_end(const twill_graph *g, const twill_schedule *s, int v) {
+  long e = s->start[v] + lat1(&g->ops[v]);
+  for (int i = 0; i < g->nedges; i++) {
+    const twill_edge *ed = &g->edges[i];
+    if (ed->src != v) continue;
+    long u = s->start[ed->dst] + s->ii * (long)ed->dist;
+    if (u > e) e = u;
+  }
+  return e;
+}
+
+/* n_v(s) for s in [0, I): copies of v's result live at slot s. */
+static void live_counts(const twill_graph *g, const twill_schedule *s, int v,
+                        long *n) {
+  long I = s->ii, t = s->start[v], e = life_end(g, s, v);
+  for (long k = 0; k < I; k++) n[k] = 0;
+  for (long tau = t; tau < e; tau++) n[tau % I]++;
+}
+
+static bool varlat_any(const twill_graph *g) {
+  for (int v = 0; v < g->nops; v++)
+    if (g->ops[v].varlat) return true;
+  return false;
+}
+
+static int check_warps(const twill_graph *g, const twill_joint_params *p,
+                       const twill_schedule *s, char *why, size_t n) {
+  bool vl = varlat_any(g);
+  for (int v = 0; v < g->nops; v++) {
+    const twill_op *o = &g->ops[v];
+    int w = s->warp[v], sp = span(o, p);
+    if (w < 0 || w + sp > p->warps || w % sp)
+      return fail(why, n, "op '%s' on warp %d: not a %s within [0, %d)",
+                  o->name, w, sp > 1 ? "whole warpgroup" : "warp", p->warps);
+    if (vl && o->varlat != (w == 0))
+      return fail(why, n,
+                  o->varlat ? "variable-latency op '%s' is not on warp 0"
+                            : "op '%s' shares warp 0 with the "
+                              "variable-latency ops",
+                  o->name);
+  }
+  return 0;
+}
+
+static int check_cross(const twill_graph *g, const twill_joint_params *p,
+                       const twill_schedule *s, char *why, size_t n) {
+  for (int i = 0; i < g->nedges; i++) {
+    const twill_edge *e = &g->edges[i];
+    const twill_op *u = &g->ops[e->src];
+    if (e->src == e->dst || u->regs <= 0 || u->varlat) continue;
+    if (share(g, p, s, e->src, e->dst)) continue;
+    if (p->no_cross_warp)
+      return fail(why, n,
+                  "edge %s -> %s crosses warps (%d, %d) but cross-warp "
+                  "transfers are forbidden",
+                  u->name, g->ops[e->dst].name, s->warp[e->src],
+                  s->warp[e->dst]);
+    long X = u->spill >= 0 ? u->spill : p->cross_warp;
+    long need = e->lat + X - s->ii * (long)e->dist;
+    long have = s->start[e->dst] - s->start[e->src];
+    if (have < need)
+      return fail(why, n,
+                  "cross-warp edge %s -> %s: t(%s) - t(%s) = %ld < %ld + "
+                  "transfer %ld - %ld*%d",
+                  u->name, g->ops[e->dst].name, g->ops[e->dst].name, u->name,
+                  have, e->lat, X, s->ii, e->dist);
+  }
+  return 0;
+}
+
+static int check_blocking(const twill_graph *g, const twill_joint_params *p,
+                          const twill_schedule *s, char *why, size_t n) {
+  long I = s->ii;
+  for (int i = 0; i < g->nedges; i++) {
+    const twill_edge *e = &g->edges[i];
+    if (!e->blocking) continue;
+    int v = e->dst;
+    for (int o = 0; o < g->nops; o++) {
+      if (o == v || g->ops[o].lat <= 0 || !share(g, p, s, o, v)) continue;
+      long r = ((s->start[v] - s->start[o]) % I + I) % I;
+      bool running = g->ops[o].lat >= I || r < g->ops[o].lat;
+      if (running)
+        return fail(why, n,
+                    "blocking wait of '%s' (on '%s') at cycle %ld while "
+                    "'%s' (started %ld, %ld cycles) runs on the same warp",
+                    g->ops[v].name, g->ops[e->src].name, s->start[v],
+                    g->ops[o].name, s->start[o], g->ops[o].lat);
+    }
+  }
+  return 0;
+}
+
+/* Per-warp register need, max over slots, into need[w]; memory peaks. */
+static int usage(const twill_graph *g, const twill_joint_params *p,
+                 const twill_schedule *s, long *need, long *smem,
+                 long *tmem) {
+  long I = s->ii;
+  long *n = malloc((size_t)I * sizeof *n);
+  long *acc = calloc((size_t)p->warps * (size_t)I, sizeof *acc);
+  long *sm = calloc((size_t)I, sizeof *sm), *tm = calloc((size_t)I, sizeof *tm);
+  if (!n || !acc || !sm || !tm) {
+    free(n), free(acc), free(sm), free(tm);
+    return -1;
+  }
+  for (int v = 0; v < g->nops; v++) {
+    const twill_op *o = &g->ops[v];
+    if (o->regs <= 0 && o->smem <= 0 && o->tmem <= 0) continue;
+    live_counts(g, s, v, n);
+    for (long k = 0; k < I; k++) {
+      sm[k] += o->smem * n[k];
+      tm[k] += o->tmem * n[k];
+      for (int w = s->warp[v]; w < s->warp[v] + span(o, p); w++)
+        acc[(size_t)w * (size_t)I + (size_t)k] += o->regs * n[k];
+    }
+  }
+  *smem = *tmem = 0;
+  for (long k = 0; k < I; k++) {
+    if (sm[k] > *smem) *smem = sm[k];
+    if (tm[k] > *tmem) *tmem = tm[k];
+  }
+  for (int w = 0; w < p->warps; w++) {
+    need[w] = 0;
+    for (long k = 0; k < I; k++)
+      if (acc[(size_t)w * (size_t)I + (size_t)k] > need[w])
+        need[w] = acc[(size_t)w * (size_t)I + (size_t)k];
+  }
+  free(n), free(acc), free(sm), free(tm);
+  return 0;
+}
+
+/* The least legal budget of a group that needs `need` registers. */
+static long group_budget(const twill_joint_params *p, long need) {
+  if (p->reg_step <= 0) return p->regs;
+  long r = p->reg_lo;
+  if (need > r) r += (need - r + p->reg_step - 1) / p->reg_step * p->reg_step;
+  return r;
+}
+
+void twill_joint_usage(const twill_graph *g, const twill_joint_params *p,
+                       const twill_schedule *s, long *group_regs,
+                       long *smem_peak, long *tmem_peak) {
+  long *need = calloc((size_t)p->warps, sizeof *need);
+  int G = p->warps / p->warpgroup;
+  *smem_peak = *tmem_peak = 0;
+  for (int gi = 0; gi < G; gi++) group_regs[gi] = 0;
+  if (!need || usage(g, p, s, need, smem_peak, tmem_peak)) {
+    free(need);
+    return;
+  }
+  for (int w = 0; w < p->warps; w++)
+    if (need[w] > group_regs[w / p->warpgroup])
+      group_regs[w / p->warpgroup] = need[w];
+  free(need);
+}
+
+static int check_resources(const twill_graph *g, const twill_joint_params *p,
+                           const twill_schedule *s, char *why, size_t n) {
+  long *need = calloc((size_t)p->warps, sizeof *need), smem, tmem;
+  if (!need || usage(g, p, s, need, &smem, &tmem)) {
+    free(need);
+    return fail(why, n, "out of memory");
+  }
+  int G = p->warps / p->warpgroup;
+  long total = 0;
+  for (int gi = 0; gi < G; gi++) {
+    long worst = 0;
+    int ww = gi * p->warpgroup;
+    for (int w = gi * p->warpgroup; w < (gi + 1) * p->warpgroup; w++)
+      if (need[w] > worst) worst = need[w], ww = w;
+    if (group_budget(p, worst) > p->regs || worst > p->regs) {
+      free(need);
+      return fail(why, n,
+                  "warp %d needs %ld registers per thread, over the budget "
+                  "%ld",
+                  ww, worst, p->regs);
+    }
+    total += 32L * p->warpgroup * group_budget(p, worst);
+  }
+  free(need);
+  if (p->reg_step > 0 && total > p->regs_per_sm)
+    return fail(why, n,
+                "the warpgroups' register budgets need %ld registers, the "
+                "SM has %ld",
+                total, p->regs_per_sm);
+  if (p->smem_cap >= 0 && smem > p->smem_cap)
+    return fail(why, n, "shared memory peaks at %ld bytes, capacity %ld", smem,
+                p->smem_cap);
+  if (p->tmem_cap >= 0 && tmem > p->tmem_cap)
+    return fail(why, n, "tensor memory peaks at %ld columns, capacity %ld",
+                tmem, p->tmem_cap);
+  return 0;
+}
+
+int twill_joint_validate(const twill_graph *g, const twill_joint_params *p,
+                         long L, const twill_schedule *s, char *why,
+                         size_t whylen) {
+  if (!s->warp) return fail(why, whylen, "the schedule has no warps");
+  if (p->warps < 1 || p->warpgroup < 1 || p->warps % p->warpgroup)
+    return fail(why, whylen, "%d warps do not form warpgroups of %d",
+                p->warps, p->warpgroup);
+  /* dependences and modulo capacity: the phase-1 validator, without its
+   * warp rules (the joint model states its own below) */
+  twill_schedule base = *s;
+  base.warp = NULL;
+  if (twill_schedule_validate(g, NULL, &base, why, whylen)) return -1;
+  for (int v = 0; v < g->nops; v++)
+    if (s->start[v] + lat1(&g->ops[v]) > L)
+      return fail(why, whylen, "op '%s' ends at %ld, after the length %ld",
+                  g->ops[v].name, s->start[v] + lat1(&g->ops[v]), L);
+  if (check_warps(g, p, s, why, whylen)) return -1;
+  if (check_cross(g, p, s, why, whylen)) return -1;
+  if (check_blocking(g, p, s, why, whylen)) return -1;
+  return check_resources(g, p, s, why, whylen);
+}

@@ -1,0 +1,385 @@
+/* core/twill.c: Algorithm 1 of the Twill paper (twill.md 3.8) over the
+ * joint encoding, and its certificate.
+ *
+ *   I, M <- phase 1 (the optimal modulo schedule: core/modulo_ilp.c)
+ *   loop:
+ *     C <- ceil(LEN(M) / I) (+ extra copies, our documented extension)
+ *     if the joint problem at (I, C*I) is SAT:
+ *        L* <- least SAT L in [LEN(M), C*I]   (binary search: the joint
+ *              problem is monotone in L, so this is the paper's first SAT
+ *              L of its upward scan)
+ *        return (I, L*, schedule, warps)
+ *     else: I <- I + 1, M <- phase 1 re-solved at I (skipped if infeasible)
+ *
+ * One refutation at (I, C*I) covers every L the paper tries at I, because
+ * a schedule of length L is a schedule of every length >= L.  What is
+ * proven is therefore: no I below phase 1's I* admits even a modulo
+ * schedule (the phase-1 certificate), and each I in [phase-1 I*, I*)
+ * admits no joint schedule within its C(I) copies; at I*, no joint
+ * schedule is shorter than L* (a refutation at L* - 1).  Like the paper,
+ * the search does not look at more copies than C(I) (twill.md 3.9);
+ * --extra-copies widens it.
+ *
+ * Certificate (text, blocks of bytes prefixed by their length, like the
+ * phase-1 certificate):
+ *   twill-certificate 1 solve
+ *   kernel NAME / arch A / normalize U|off
+ *   params W WG R REGS_PER_SM LO STEP XREAL X NO_CROSS SMEM TMEM SYMMETRY
+ *   ii I* / length L* / phase1 BYTES (the phase-1 certificate)
+ *   refute I L BYTES (a twill-smt proof) ... / length-proof none (optional)
+ *   time OP T WARP ... / end
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "twill/joint.h"
+#include "twill/modulo.h"
+#include "twill/normalize.h"
+#include "twill/smt.h"
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void twill_solve_opts_default(twill_solve_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->time_limit = 60;
+  o->budget = 300;
+  o->explain = true;
+}
+
+void twill_solve_result_clear(twill_solve_result *r) {
+  twill_graph_free(r->g);
+  twill_schedule_free(r->sched);
+  for (int i = 0; i < r->ntries; i++) {
+    free(r->tries[i].why);
+    free(r->tries[i].proof);
+  }
+  free(r->tries);
+  free(r->phase1_cert);
+  free(r->length_proof);
+  memset(r, 0, sizeof *r);
+}
+
+/* The graph the search runs on: the machine's cross-warp cost written into
+ * every op whose result crosses warps through registers (so normalization
+ * scales it with the other costs), then normalized. */
+twill_graph *twill_solve_prepare(const twill_graph *g, const twill_joint_params *p,
+                            long budget, double limit, long *X) {
+  twill_graph *c = twill_graph_clone(g);
+  if (!c) return NULL;
+  for (int v = 0; v < c->nops; v++)
+    if (c->ops[v].spill < 0 && c->ops[v].regs > 0 && !c->ops[v].varlat)
+      c->ops[v].spill = p->cross_warp;
+  *X = p->cross_warp;
+  if (budget <= 0) return c;
+  twill_norm nm;
+  twill_graph *n = twill_normalize_graph(c, budget, limit, &nm);
+  twill_graph_free(c);
+  if (!n) return NULL;
+  long x = twill_norm_map(&nm, p->cross_warp);
+  if (x >= 0) *X = x;
+  twill_norm_clear(&nm);
+  return n;
+}
+
+static double left_of(const twill_solve_opts *o, double t0) {
+  if (o->time_limit <= 0) return 0;
+  double l = o->time_limit - (now() - t0);
+  return l > 0.001 ? l : 0.001;
+}
+
+static bool out_of_time(const twill_solve_opts *o, double t0) {
+  return o->time_limit > 0 && now() - t0 >= o->time_limit;
+}
+
+static int add_try(twill_solve_result *r, long ii, long lmin, long lmax) {
+  twill_solve_try *t = realloc(r->tries, (size_t)(r->ntries + 1) * sizeof *t);
+  if (!t) return -1;
+  r->tries = t;
+  memset(&t[r->ntries], 0, sizeof *t);
+  t[r->ntries].ii = ii;
+  t[r->ntries].lmin = lmin;
+  t[r->ntries].lmax = lmax;
+  r->ntries++;
+  return 0;
+}
+
+static char *capture_proof(const twill_joint *j, size_t *len) {
+  char *buf = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&buf, &n);
+  if (!f) return NULL;
+  int bad = twill_joint_write_proof(j, f);
+  fclose(f);
+  if (bad) {
+    free(buf);
+    return NULL;
+  }
+  *len = n;
+  return buf;
+}
+
+/* Deletion-based minimization of the failed families: a minimal (not
+ * necessarily minimum) set that is already unsatisfiable with the base. */
+static char *explain(twill_joint *j, bool *core, double limit) {
+  int n = twill_joint_num_families(j);
+  bool *trial = malloc((size_t)(n ? n : 1) * sizeof *trial);
+  bool *nc = malloc((size_t)(n ? n : 1) * sizeof *nc);
+  if (!trial || !nc) {
+    free(trial), free(nc);
+    return NULL;
+  }
+  double t0 = now();
+  for (int f = 0; f < n; f++) {
+    if (!core[f] || now() - t0 > limit) continue;
+    memcpy(trial, core, (size_t)n * sizeof *trial);
+    trial[f] = false;
+    double l = limit - (now() - t0);
+    if (twill_joint_solve(j, trial, l > 0.01 ? l : 0.01, NULL, nc) == 20)
+      memcpy(core, nc, (size_t)n * sizeof *core);
+  }
+  free(trial), free(nc);
+  size_t cap = 64, len = 0;
+  char *s = malloc(cap);
+  if (!s) return NULL;
+  s[0] = 0;
+  int k = 0;
+  for (int f = 0; f < n; f++) {
+    if (!core[f]) continue;
+    const char *name = twill_joint_family_name(j, f);
+    size_t need = len + strlen(name) + 3;
+    if (need > cap) {
+      char *ns = realloc(s, cap = 2 * need);
+      if (!ns) {
+        free(s);
+        return NULL;
+      }
+      s = ns;
+    }
+    len += (size_t)sprintf(s + len, "%s%s", k++ ? "; " : "", name);
+  }
+  if (!k) {
+    free(s);
+    s = strdup("dependences, unit capacity and completion alone");
+  }
+  return s;
+}
+
+/* Refute (I, L) outright, with a certificate if asked.  20 proven. */
+static int refute(const twill_graph *g, const twill_joint_params *p, long ii,
+                  long L, bool certify, double limit, char **proof,
+                  size_t *plen) {
+  twill_joint *j = twill_joint_new(g, p, ii, L, certify);
+  if (!j) return -1;
+  int r = twill_joint_refute(j, limit);
+  if (r == 20 && certify) {
+    *proof = capture_proof(j, plen);
+    if (!*proof) r = -1;
+  }
+  twill_joint_free(j);
+  return r;
+}
+
+static bool buildable(const twill_graph *g, long L) {
+  for (int v = 0; v < g->nops; v++)
+    if (L < (g->ops[v].lat > 0 ? g->ops[v].lat : 1)) return false;
+  return true;
+}
+
+/* At I with an L range: 10 found (r filled), 20 refuted, 0 limit, -1 err. */
+static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
+                 long ii, long lp) {
+  const twill_graph *g = r->g;
+  long copies = (lp + ii - 1) / ii + (o->extra_copies > 0 ? o->extra_copies : 0);
+  long lmax = copies * ii;
+  if (add_try(r, ii, lp, lmax)) return -1;
+  twill_solve_try *t = &r->tries[r->ntries - 1];
+  double ts = now();
+  twill_joint *j = twill_joint_new(g, &r->p, ii, lmax, o->certify);
+  if (!j) return -1;
+  int nf = twill_joint_num_families(j);
+  bool *core = calloc((size_t)(nf ? nf : 1), sizeof *core);
+  twill_schedule *s = NULL;
+  int st = core ? twill_joint_solve(j, NULL, left_of(o, t0), &s, core) : -1;
+  if (o->verbose)
+    fprintf(stderr, "twill: I %ld, L <= %ld: %s (%.2f s)\n", ii, lmax,
+            st == 10 ? "SAT" : st == 20 ? "UNSAT" : "limit", now() - ts);
+  if (st == 20) {
+    if (o->explain) t->why = explain(j, core, left_of(o, t0) / 4);
+    if (o->certify) {
+      if (twill_joint_refute(j, left_of(o, t0)) != 20) st = 0;
+      else if (!(t->proof = capture_proof(j, &t->proof_len))) st = -1;
+    }
+  }
+  free(core);
+  twill_joint_free(j);
+  t->status = st;
+  if (st != 10) {
+    t->seconds = now() - ts;
+    return st;
+  }
+  /* least L: binary search, SAT known at hi */
+  long lo = lp, hi = lmax;
+  bool proven = true;
+  while (lo < hi && !out_of_time(o, t0)) {
+    long mid = lo + (hi - lo) / 2;
+    twill_joint *jm = twill_joint_new(g, &r->p, ii, mid, false);
+    twill_schedule *sm = NULL;
+    int rm = jm ? twill_joint_solve(jm, NULL, left_of(o, t0), &sm, NULL) : -1;
+    twill_joint_free(jm);
+    if (rm == 10) {
+      twill_schedule_free(s);
+      s = sm;
+      hi = mid;
+    } else {
+      if (rm != 20) proven = false;
+      lo = mid + 1;
+    }
+  }
+  if (lo < hi) proven = false;
+  r->ii = ii;
+  r->length = hi;
+  r->sched = s;
+  /* L* - 1 refuted outright (the binary search may not have tried it,
+   * and a certificate needs the proof) */
+  if (proven && buildable(g, hi - 1)) {
+    int rr = refute(g, &r->p, ii, hi - 1, o->certify, left_of(o, t0),
+                    &r->length_proof, &r->length_proof_len);
+    proven = rr == 20;
+  }
+  r->length_proven = proven;
+  t->seconds = now() - ts;
+  return 10;
+}
+
+int twill_solve(const twill_graph *g, const twill_arch *m,
+                const twill_joint_params *p, const twill_solve_opts *o,
+                twill_solve_result *r) {
+  memset(r, 0, sizeof *r);
+  double t0 = now();
+  r->norm_budget = o->budget;
+  long X;
+  r->g = twill_solve_prepare(g, p, o->budget, o->time_limit > 0 ? o->time_limit : 60, &X);
+  if (!r->g) return -1;
+  r->p = *p;
+  r->p.cross_warp = X;
+  r->cross_warp_real = p->cross_warp;
+  twill_modulo_opts mo;
+  twill_modulo_opts_default(&mo);
+  /* Algorithm 1 needs phase 1's I* proven, not its L: a quarter of the
+   * time goes to phase 1, whose L (optimal or not) only seeds the L range */
+  mo.time_limit = o->time_limit > 0 ? o->time_limit / 4 : 0;
+  mo.certify = o->certify;
+  twill_modulo_result mr;
+  if (twill_modulo_solve(r->g, &mo, &mr)) return -1;
+  r->phase1_ii = mr.ii;
+  r->phase1_length = mr.length;
+  r->ii_lower = mr.ii_lower;
+  r->status = 3;
+  if (mr.status == TWILL_MODULO_ERROR) r->status = -1;
+  if (mr.ii_lower != mr.ii || mr.status == TWILL_MODULO_ERROR) {
+    twill_modulo_result_clear(&mr);
+    r->seconds = now() - t0;
+    return 0;
+  }
+  if (o->certify) {
+    FILE *f = open_memstream(&r->phase1_cert, &r->phase1_cert_len);
+    /* the phase-1 certificate needs I* proven; L at I* may be unproven */
+    int bad = !f || twill_modulo_write_cert(r->g, m && m->name ? m->name : "-",
+                                            o->budget, &mr, f);
+    if (f) fclose(f);
+    if (bad) {
+      free(r->phase1_cert);
+      r->phase1_cert = NULL;
+    }
+  }
+  long ii = mr.ii, lp = mr.length;
+  twill_modulo_result_clear(&mr);
+  /* Give up (as a limit, never as "infeasible") past this I: by then one
+   * copy spans the whole critical work several times over. */
+  long ii_cap = 4 * ii + 16;
+  for (;;) {
+    int st = at_ii(r, o, t0, ii, lp);
+    if (st == 10) {
+      r->status = r->length_proven ? 0 : 3;
+      break;
+    }
+    if (st != 20) {
+      r->status = st < 0 ? -1 : 3;
+      break;
+    }
+    r->ii_lower = ii + 1;
+    /* phase 1 again at the next I that admits a modulo schedule */
+    twill_schedule *ms = NULL;
+    int pr = 1;
+    while (pr == 1 && ++ii <= ii_cap && !out_of_time(o, t0)) {
+      pr = twill_modulo_at(r->g, ii, left_of(o, t0), &ms);
+      if (pr == 1) {
+        if (add_try(r, ii, 0, 0)) return -1;
+        r->tries[r->ntries - 1].status = -1;
+        r->ii_lower = ii + 1;
+      }
+    }
+    if (pr != 0 && pr != 2) break; /* cap, or error */
+    if (!ms) break;                /* limit with nothing found */
+    lp = twill_schedule_length(r->g, ms);
+    twill_schedule_free(ms);
+    if (out_of_time(o, t0)) break;
+  }
+  r->seconds = now() - t0;
+  return 0;
+}
+
+/* ---- certificate ------------------------------------------------------- */
+
+static void write_params(FILE *f, const twill_joint_params *p, long xreal) {
+  fprintf(f, "params %d %d %ld %ld %d %d %ld %ld %d %ld %ld %d\n", p->warps,
+          p->warpgroup, p->regs, p->regs_per_sm, p->reg_lo, p->reg_step,
+          xreal, p->cross_warp, p->no_cross_warp ? 1 : 0, p->smem_cap,
+          p->tmem_cap, p->symmetry ? 1 : 0);
+}
+
+int twill_solve_write_cert(const twill_solve_result *r, const char *arch,
+                           FILE *f) {
+  if (!r->sched || !r->phase1_cert) return -1;
+  for (int i = 0; i < r->ntries; i++)
+    if (r->tries[i].ii < r->ii && r->tries[i].status == 20 && !r->tries[i].proof)
+      return -1;
+  fprintf(f, "twill-certificate 1 solve\nkernel %s\narch %s\n", r->g->name,
+          arch);
+  if (r->norm_budget > 0) fprintf(f, "normalize %ld\n", r->norm_budget);
+  else fprintf(f, "normalize off\n");
+  write_params(f, &r->p, r->cross_warp_real);
+  fprintf(f, "ii %ld\nlength %ld\n", r->ii, r->length);
+  for (int v = 0; v < r->g->nops; v++)
+    fprintf(f, "time %s %ld %d\n", r->g->ops[v].name, r->sched->start[v],
+            r->sched->warp[v]);
+  fprintf(f, "phase1 %zu\n", r->phase1_cert_len);
+  fwrite(r->phase1_cert, 1, r->phase1_cert_len, f);
+  fputc('\n', f);
+  for (int i = 0; i < r->ntries; i++) {
+    const twill_solve_try *t = &r->tries[i];
+    if (t->status == -1)
+      fprintf(f, "no-modulo %ld\n", t->ii);
+    else if (t->status == 20 && t->proof) {
+      fprintf(f, "refute %ld %ld %zu\n", t->ii, t->lmax, t->proof_len);
+      fwrite(t->proof, 1, t->proof_len, f);
+      fputc('\n', f);
+    }
+  }
+  if (r->length_proof) {
+    fprintf(f, "refute %ld %ld %zu\n", r->ii, r->length - 1, r->length_proof_len);
+    fwrite(r->length_proof, 1, r->length_proof_len, f);
+    fputc('\n', f);
+  } else if (!r->length_proven) {
+    fprintf(f, "length-proof none\n");
+  }
+  fprintf(f, "end\n");
+  return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,196 @@
+/* twill/joint.h: joint software pipelining + warp specialization (Twill
+ * phase 2, twill.md section 3) and Algorithm 1 (section 3.8).
+ *
+ * THE MODEL.  A joint schedule at initiation interval I and length L gives
+ * every op v a start time t(v) and a warp set S(v): one warp {w} for a warp-
+ * or thread-issued op, a whole aligned warpgroup {g*WG .. g*WG+WG-1} for a
+ * warpgroup-issued op.  It is legal when all of the following hold (the
+ * validator twill_joint_validate() checks exactly this list, the encoder
+ * core/joint_enc.c states it as clauses and linear constraints, and the
+ * brute-force enumerator of the tests enumerates against the validator):
+ *
+ *  completion    0 <= t(v) and t(v) + max(lat(v), 1) <= L
+ *  dependence    t(v) - t(u) >= d - I*delta for every edge (u, v, d, delta)
+ *  capacity      modulo reservation table: per unit and slot s in [0, I),
+ *                the instances held in cycles = s (mod I) <= capacity
+ *  var. latency  when the kernel has variable-latency ops: warp 0 is W_vl;
+ *                0 in S(v) iff v is variable-latency
+ *  lifetimes     the result of v is live over absolute cycles [t(v), e(v))
+ *                with e(v) = max(t(v) + max(lat(v), 1), max over edges
+ *                (v, u, d, delta) of t(u) + I*delta); in the steady state
+ *                n_v(s) = #{k : t(v) <= s + k*I < e(v)} copies are live at
+ *                slot s
+ *  registers     per warp w and slot s: need(w, s) = sum over v with w in
+ *                S(v) of regs(v) * n_v(s) (registers per thread); warpgroup
+ *                g runs with a budget r_g >= need of each of its warps.
+ *                With setmaxnreg (machine: LO HI STEP, STEP > 0): r_g in
+ *                {LO, LO+STEP, ...}, r_g <= R, and the register file holds
+ *                every group: sum_g 32*WG*r_g <= regs_per_sm.  Without it:
+ *                r_g = R.  R = --regs, or the machine's reg_budget.
+ *  memories      per slot s: sum_v smem(v) * n_v(s) <= capacity of smem, and
+ *                the same for tmem where the machine has it
+ *  cross-warp    an edge (u, v, d, delta), u != v, whose source keeps its
+ *                result in registers (regs(u) > 0, u not variable-latency)
+ *                and whose ends share no warp (S(u) and S(v) disjoint) moves
+ *                the value through shared memory: t(v) - t(u) >= d + X(u) -
+ *                I*delta, X(u) = spill(u) or the machine's cross_warp.  With
+ *                --no-cross-warp such an edge must instead share a warp.
+ *                Sources without registers (TMEM or shared-memory results,
+ *                barriers) synchronize through an mbarrier at no extra cost.
+ *  blocking      for a blocking edge into v: when v issues, no other op o
+ *                sharing a warp with v is running: for o != v with S(o) and
+ *                S(v) not disjoint, (t(v) - t(o)) mod I is not in
+ *                [0, lat(o) - 1] (every copy of o counts: steady state)
+ *
+ * Two ops on one warp may otherwise overlap (tensor-core and TMA ops are
+ * asynchronous); what pushes work onto more warps is the register limit,
+ * the blocking waits and the variable-latency warp, as in the paper.
+ *
+ * Every cost is in the graph's units: the solver runs on the normalized
+ * graph, with the machine's cross-warp cost materialized into each op's
+ * spill before normalization so it is scaled with the rest.
+ *
+ * Constraint families (for explanations, each guarded by a selector
+ * literal): "registers of warpgroup g", "register file", "shared-memory
+ * capacity", "tensor-memory capacity", "blocking wait of v",
+ * "cross-warp transfer u->v", "variable-latency warp".  Completion,
+ * dependences, capacity and warp uniqueness are the base (phase 1 already
+ * showed they are satisfiable together).
+ */
+#ifndef TWILL_JOINT_H
+#define TWILL_JOINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "twill/arch.h"
+#include "twill/graph.h"
+#include "twill/schedule.h"
+
+typedef struct twill_joint_params {
+  int warps;          /* W: warps the CTA runs */
+  int warpgroup;      /* WG: warps per warpgroup (W a multiple of it) */
+  long regs;          /* R: per-thread register budget of a group */
+  long regs_per_sm;
+  int reg_lo, reg_step; /* setmaxnreg granularity; reg_step 0: r_g = R */
+  long cross_warp;    /* X for ops with spill < 0, in graph units */
+  bool no_cross_warp; /* register edges must stay on one warp */
+  long smem_cap;      /* bytes; < 0: unlimited */
+  long tmem_cap;      /* columns; < 0: the machine has none */
+  bool symmetry;      /* break warp symmetry (default on) */
+} twill_joint_params;
+
+/* Defaults from the machine: its warps, warpgroup size, reg_budget,
+ * setmaxnreg, cross_warp (real cycles), smem and tmem capacities. */
+void twill_joint_params_default(twill_joint_params *p, const twill_arch *m);
+
+/* Check a joint schedule (s->warp set: first warp of each op) at I = s->ii
+ * and length L against g (bound) and p.  0 if legal, else -1 and the first
+ * violated constraint in why. */
+int twill_joint_validate(const twill_graph *g, const twill_joint_params *p,
+                         long L, const twill_schedule *s, char *why,
+                         size_t whylen);
+
+/* The register need of each warpgroup of a legal schedule (max over its
+ * warps and slots), and the smem / tmem peaks; arrays of W/WG entries. */
+void twill_joint_usage(const twill_graph *g, const twill_joint_params *p,
+                       const twill_schedule *s, long *group_regs,
+                       long *smem_peak, long *tmem_peak);
+
+/* ---- the SAT encoding at fixed (I, L) --------------------------------- */
+
+typedef struct twill_joint twill_joint;
+
+#define TWILL_JOINT_MAX_FAMILIES 256
+
+/* Build the encoding.  proof: log a certificate (twill/smt.h format).
+ * NULL on error (bad parameters, an empty domain: L too short for an op,
+ * or memory).  */
+twill_joint *twill_joint_new(const twill_graph *g,
+                             const twill_joint_params *p, long ii, long L,
+                             bool proof);
+void twill_joint_free(twill_joint *j);
+int twill_joint_num_families(const twill_joint *j);
+const char *twill_joint_family_name(const twill_joint *j, int f);
+
+/* Solve with the families in `on` (NULL: all) assumed.  10 SAT (model in
+ * *out, a new schedule with warps), 20 UNSAT, 0 limit.  After 20 with
+ * core != NULL: core[f] = 1 for the families in the solver's failed set. */
+int twill_joint_solve(twill_joint *j, const bool *on, double time_limit,
+                      twill_schedule **out, bool *core);
+/* Turn the selectors into input units and solve again: 20 means the
+ * certificate (twill_joint_write_proof) refutes the encoding outright. */
+int twill_joint_refute(twill_joint *j, double time_limit);
+int twill_joint_write_proof(const twill_joint *j, FILE *f);
+/* The certificate preamble a fresh encoding writes (no solve, selectors as
+ * units): what the checker compares a refutation's first lines with. */
+char *twill_joint_preamble(const twill_graph *g, const twill_joint_params *p,
+                           long ii, long L, size_t *len);
+
+/* ---- Algorithm 1 ------------------------------------------------------ */
+
+typedef struct twill_solve_opts {
+  double time_limit;  /* whole search, seconds; <= 0: none */
+  long budget;        /* normalization budget U; 0: --no-normalize */
+  int extra_copies;   /* 0: the paper's L range; k: k more copies of I */
+  bool certify;
+  bool explain;       /* minimal failing families at each refuted I */
+  bool verbose;       /* progress on stderr */
+} twill_solve_opts;
+
+typedef struct twill_solve_try {
+  long ii, lmin, lmax;   /* the L range searched at this I */
+  int status;            /* 10 SAT, 20 UNSAT, 0 limit, -1 phase 1 failed */
+  char *why;             /* explanation of an UNSAT (NULL if none) */
+  char *proof;           /* with certify: refutation at (ii, lmax) */
+  size_t proof_len;
+  double seconds;
+} twill_solve_try;
+
+typedef struct twill_solve_result {
+  int status;            /* 0 optimal, 3 limit, 2 infeasible, -1 error */
+  twill_graph *g;        /* the normalized graph solved (owned) */
+  twill_joint_params p;  /* in graph units */
+  long phase1_ii, phase1_length;
+  long ii, length;       /* the answer (0 if none) */
+  long ii_lower;         /* proven: no joint schedule below (in the space searched) */
+  bool length_proven;    /* no joint schedule at ii shorter than length */
+  twill_schedule *sched;
+  twill_solve_try *tries;
+  int ntries;
+  char *phase1_cert;     /* with certify */
+  size_t phase1_cert_len;
+  char *length_proof;    /* refutation at (ii, length - 1) */
+  size_t length_proof_len;
+  long norm_budget;
+  long cross_warp_real;  /* the cross-warp cost before normalization */
+  double seconds;
+} twill_solve_result;
+
+void twill_solve_opts_default(twill_solve_opts *o);
+/* The graph Algorithm 1 runs on: a copy of g with cross_warp (real cycles)
+ * written into the spill of every op that keeps a result in registers,
+ * normalized with budget (0: not normalized); *X gets cross_warp in the
+ * graph's units.  The checker rebuilds it the same way.  NULL on error. */
+twill_graph *twill_solve_prepare(const twill_graph *g,
+                                 const twill_joint_params *p, long budget,
+                                 double limit, long *X);
+/* g validated and bound to m; p in real cycles (from the defaults and
+ * flags).  Returns 0 (see r->status) or -1. */
+int twill_solve(const twill_graph *g, const twill_arch *m,
+                const twill_joint_params *p, const twill_solve_opts *o,
+                twill_solve_result *r);
+void twill_solve_result_clear(twill_solve_result *r);
+
+int twill_solve_write_cert(const twill_solve_result *r, const char *arch,
+                           FILE *f);
+/* Check a solve certificate against the (bound, un-normalized) kernel;
+ * 0 valid, 1 not, with a report in msg. */
+int twill_solve_check_cert(const twill_graph *g, const twill_arch *m,
+                           const char *cert, size_t len, char *msg,
+                           size_t msglen);
+
+int twill_cmd_solve(int argc, char **argv);
+
+#endif
