@@ -206,15 +206,16 @@ int twill_solve_check_cert(const twill_graph *g0, const twill_arch *m,
       bad(&r, "expected 'refute I L BYTES' and its proof");
       goto out;
     }
+    if ((ri != next || ri >= ii) && !(ri == ii && rl == L - 1)) {
+      bad(&r, "refutation at I %ld out of order (expected I %ld)", ri, next);
+      goto out;
+    }
     if (check_refutation(&r, g, &p, ri, rl, blk, n)) goto out;
     if (ri == next && ri < ii) {
       next++;
       if (lmin_ref < 0 || rl < lmin_ref) lmin_ref = rl;
-    } else if (ri == ii && rl == L - 1) {
-      lstar_proved = 1;
     } else {
-      bad(&r, "refutation at I %ld out of order (expected I %ld)", ri, next);
-      goto out;
+      lstar_proved = 1;
     }
   }
   if (next != ii) {

@@ -186,19 +186,29 @@ static int refute(const twill_graph *g, const twill_joint_params *p, long ii,
   return r;
 }
 
+static long min_length(const twill_graph *g);
 static bool buildable(const twill_graph *g, long L) {
-  for (int v = 0; v < g->nops; v++)
-    if (L < (g->ops[v].lat > 0 ? g->ops[v].lat : 1)) return false;
-  return true;
+  return L >= min_length(g);
 }
 
 /* At I with an L range: 10 found (r filled), 20 refuted, 0 limit, -1 err. */
+static long min_length(const twill_graph *g) {
+  long x = 1;
+  for (int v = 0; v < g->nops; v++)
+    if (g->ops[v].lat > x) x = g->ops[v].lat;
+  return x;
+}
+
+/* lp: LEN(M) of phase 1's schedule at I (sets the copies); lo: a proven
+ * lower bound on L at I (phase 1's, or the longest op). */
 static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
-                 long ii, long lp) {
+                 long ii, long lp, long lo) {
   const twill_graph *g = r->g;
   long copies = (lp + ii - 1) / ii + (o->extra_copies > 0 ? o->extra_copies : 0);
   long lmax = copies * ii;
-  if (add_try(r, ii, lp, lmax)) return -1;
+  if (lo < min_length(g)) lo = min_length(g);
+  if (lo > lp) lo = lp;
+  if (add_try(r, ii, lo, lmax)) return -1;
   twill_solve_try *t = &r->tries[r->ntries - 1];
   double ts = now();
   twill_joint *j = twill_joint_new(g, &r->p, ii, lmax, o->certify);
@@ -225,7 +235,7 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
     return st;
   }
   /* least L: binary search, SAT known at hi */
-  long lo = lp, hi = lmax;
+  long hi = lmax;
   bool proven = true;
   while (lo < hi && !out_of_time(o, t0)) {
     long mid = lo + (hi - lo) / 2;
@@ -299,13 +309,13 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
       r->phase1_cert = NULL;
     }
   }
-  long ii = mr.ii, lp = mr.length;
+  long ii = mr.ii, lp = mr.length, lo = mr.length_lower;
   twill_modulo_result_clear(&mr);
   /* Give up (as a limit, never as "infeasible") past this I: by then one
    * copy spans the whole critical work several times over. */
   long ii_cap = 4 * ii + 16;
   for (;;) {
-    int st = at_ii(r, o, t0, ii, lp);
+    int st = at_ii(r, o, t0, ii, lp, lo);
     if (st == 10) {
       r->status = r->length_proven ? 0 : 3;
       break;
@@ -319,7 +329,15 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
     twill_schedule *ms = NULL;
     int pr = 1;
     while (pr == 1 && ++ii <= ii_cap && !out_of_time(o, t0)) {
-      pr = twill_modulo_at(r->g, ii, left_of(o, t0), &ms);
+      /* The re-solve only sets the L range (its copies), so it gets a
+       * slice of the time; without a schedule in that slice, iterative
+       * modulo scheduling at this I gives one, and without that the
+       * previous range's copies are kept.  Only a proof of infeasibility
+       * skips an I. */
+      double slice = o->time_limit > 0 ? o->time_limit / 20 : 10;
+      if (slice < 1) slice = 1;
+      if (slice > left_of(o, t0)) slice = left_of(o, t0);
+      pr = twill_modulo_at(r->g, ii, slice, &ms);
       if (pr == 1) {
         if (add_try(r, ii, 0, 0)) return -1;
         r->tries[r->ntries - 1].status = -1;
@@ -327,8 +345,18 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
       }
     }
     if (pr != 0 && pr != 2) break; /* cap, or error */
-    if (!ms) break;                /* limit with nothing found */
-    lp = twill_schedule_length(r->g, ms);
+    if (!ms) {
+      twill_ims_opts io;
+      twill_ims_opts_default(&io);
+      io.ii_min = io.ii_max = ii;
+      if (twill_modulo_ims(r->g, &io, &ms) < 0) return -1;
+    }
+    if (ms) {
+      lp = twill_schedule_length(r->g, ms);
+      lo = pr == 0 ? lp : 0; /* phase 1's L at I is optimal unless a limit hit */
+    } else {
+      lo = 0;
+    }
     twill_schedule_free(ms);
     if (out_of_time(o, t0)) break;
   }

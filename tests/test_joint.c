@@ -1,0 +1,565 @@
+/* tests/test_joint.c: Twill phase 2 (the joint SWP + WS model, its
+ * encoding, Algorithm 1 and the solve certificate).
+ *
+ * The reference is the model's validator (core/joint_model.c) and a
+ * brute-force enumerator over (start times, warps) built on it here; the
+ * kernel outcomes are derived by hand in the comments. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "fixtures.h"
+#include "testutil.h"
+#include "twill/cli.h"
+#include "twill/joint.h"
+#include "twill/modulo.h"
+
+/* A tiny machine: W warps in groups of WG, budget R, no setmaxnreg. */
+static twill_joint_params tiny(int W, int WG, long R) {
+  twill_joint_params p;
+  twill_joint_params_default(&p, NULL);
+  p.warps = W;
+  p.warpgroup = WG;
+  p.regs = R;
+  p.regs_per_sm = 1 << 20;
+  p.reg_lo = p.reg_step = 0;
+  p.cross_warp = 1;
+  p.smem_cap = -1;
+  p.tmem_cap = -1;
+  return p;
+}
+
+static twill_graph *fig1_blocking(void) {
+  twill_graph *g = tf_fig1();
+  for (int i = 0; i < g->nedges; i++)
+    if (g->edges[i].src == twill_graph_find_op(g, "S") &&
+        g->edges[i].dst == twill_graph_find_op(g, "P"))
+      g->edges[i].blocking = true;
+  return g;
+}
+
+static twill_schedule *sched(long ii, int n, const long *t, const int *w) {
+  twill_schedule *s = twill_schedule_new(n, ii);
+  ck_assert_ptr_nonnull(s);
+  ck_assert_int_eq(twill_schedule_add_warps(s), 0);
+  for (int v = 0; v < n; v++) s->start[v] = t[v], s->warp[v] = w[v];
+  return s;
+}
+
+/* ---- the validator ----------------------------------------------------- */
+
+static void expect_bad(const twill_graph *g, const twill_joint_params *p,
+                       long L, const twill_schedule *s, const char *needle) {
+  char why[300] = "";
+  ck_assert_int_eq(twill_joint_validate(g, p, L, s, why, sizeof why), -1);
+  ck_assert_msg(strstr(why, needle) != NULL, "'%s' lacks '%s'", why, needle);
+}
+
+/* fig1 at I = 2 on one warp: S@0, P@1, O@3 (kernels.md 1: realizable
+ * with one warp).  Each broken copy violates exactly one rule. */
+START_TEST(validator_fig1) {
+  twill_graph *g = tf_fig1();
+  twill_joint_params p = tiny(1, 1, 8);
+  long t[3] = {0, 1, 3};
+  int w[3] = {0, 0, 0};
+  twill_schedule *s = sched(2, 3, t, w);
+  char why[300] = "";
+  ck_assert_msg(twill_joint_validate(g, &p, 4, s, why, sizeof why) == 0, "%s", why);
+  expect_bad(g, &p, 3, s, "after the length 3"); /* O ends at 4 */
+  s->warp[1] = 1;
+  expect_bad(g, &p, 4, s, "not a warp within [0, 1)");
+  s->warp[1] = 0;
+  s->start[2] = 2; /* O in S's TC slot */
+  expect_bad(g, &p, 4, s, "unit 'TC'");
+  twill_schedule_free(s);
+  twill_graph_free(g);
+}
+END_TEST
+
+/* Blocking: with S->P blocking, P may not issue while S or O runs on its
+ * warp.  On one warp at I = 2 the slots of S and O cover both slots. */
+START_TEST(validator_blocking_and_cross) {
+  twill_graph *g = fig1_blocking();
+  twill_joint_params p = tiny(2, 1, 8);
+  long t[3] = {0, 1, 3};
+  int w[3] = {0, 0, 0};
+  twill_schedule *s = sched(2, 3, t, w);
+  expect_bad(g, &p, 4, s, "blocking wait of 'P'");
+  s->warp[1] = 1; /* P alone on warp 1: fine (no registers, no transfer) */
+  char why[300] = "";
+  ck_assert_msg(twill_joint_validate(g, &p, 4, s, why, sizeof why) == 0, "%s", why);
+  /* P's result in registers: the P -> O transfer now costs X = 1 more:
+   * t(O) - t(P) = 2 >= 1 + 1 holds; with X = 2 it does not. */
+  g->ops[1].regs = 1;
+  ck_assert_int_eq(twill_joint_validate(g, &p, 4, s, why, sizeof why), 0);
+  p.cross_warp = 2;
+  expect_bad(g, &p, 4, s, "cross-warp edge P -> O");
+  p.no_cross_warp = true;
+  expect_bad(g, &p, 4, s, "cross-warp transfers are forbidden");
+  twill_schedule_free(s);
+  twill_graph_free(g);
+}
+END_TEST
+
+/* Registers and memories: a holds 3 registers from t = 0 until b issues
+ * at 2, so with I = 1 two copies of a are live at every slot: 6 > 5. */
+START_TEST(validator_registers_memory) {
+  twill_graph *g = twill_graph_new("regs");
+  int a = twill_graph_add_op(g, "a", 1), b = twill_graph_add_op(g, "b", 1);
+  twill_graph_add_edge(g, a, b, 1, 0);
+  g->ops[a].regs = 3;
+  g->ops[a].smem = 100;
+  twill_joint_params p = tiny(2, 1, 5);
+  long t[2] = {0, 2};
+  int w[2] = {1, 1};
+  twill_schedule *s = sched(1, 2, t, w);
+  expect_bad(g, &p, 3, s, "warp 1 needs 6 registers");
+  p.regs = 6;
+  char why[300] = "";
+  ck_assert_msg(twill_joint_validate(g, &p, 3, s, why, sizeof why) == 0, "%s", why);
+  p.smem_cap = 150;
+  expect_bad(g, &p, 3, s, "shared memory peaks at 200");
+  p.smem_cap = 200;
+  /* setmaxnreg: groups of 1 warp at 32 threads, budgets 2 + 2k; 2 groups
+   * need 6 and 2 (the minimum): 32 * (6 + 2) = 256 registers. */
+  p.reg_lo = 2, p.reg_step = 2, p.regs_per_sm = 255;
+  expect_bad(g, &p, 3, s, "need 256 registers, the SM has 255");
+  p.regs_per_sm = 256;
+  ck_assert_msg(twill_joint_validate(g, &p, 3, s, why, sizeof why) == 0, "%s", why);
+  /* variable latency: a marked varlat must sit on warp 0, and b not */
+  g->ops[a].varlat = true;
+  expect_bad(g, &p, 3, s, "variable-latency op 'a' is not on warp 0");
+  twill_schedule_free(s);
+  twill_graph_free(g);
+}
+END_TEST
+
+/* ---- brute force ------------------------------------------------------- */
+
+typedef struct bf {
+  const twill_graph *g;
+  const twill_joint_params *p;
+  long L;
+  twill_schedule *s;
+  long evaluated;
+} bf;
+
+static int bf_warps(bf *b, int v) {
+  if (v == b->g->nops) {
+    b->evaluated++;
+    return twill_joint_validate(b->g, b->p, b->L, b->s, NULL, 0) == 0;
+  }
+  int step = b->g->ops[v].issue == TWILL_ISSUE_WARPGROUP ? b->p->warpgroup : 1;
+  for (int w = 0; w + step <= b->p->warps; w += step) {
+    b->s->warp[v] = w;
+    if (bf_warps(b, v + 1)) return 1;
+  }
+  return 0;
+}
+
+static int bf_times(bf *b, int v) {
+  const twill_graph *g = b->g;
+  if (v == g->nops) {
+    twill_schedule base = *b->s;
+    base.warp = NULL;
+    if (twill_schedule_validate(g, NULL, &base, NULL, 0)) return 0;
+    return bf_warps(b, 0);
+  }
+  long lat = g->ops[v].lat > 0 ? g->ops[v].lat : 1;
+  for (long t = 0; t + lat <= b->L; t++) {
+    b->s->start[v] = t;
+    if (bf_times(b, v + 1)) return 1;
+  }
+  return 0;
+}
+
+/* Is there a legal joint schedule at (I, L)?  By enumeration. */
+static int brute(const twill_graph *g, const twill_joint_params *p, long ii, long L) {
+  bf b = {g, p, L, twill_schedule_new(g->nops, ii), 0};
+  ck_assert_int_eq(twill_schedule_add_warps(b.s), 0);
+  int r = bf_times(&b, 0);
+  twill_schedule_free(b.s);
+  return r;
+}
+
+static int encoded(const twill_graph *g, const twill_joint_params *p, long ii, long L) {
+  twill_joint *j = twill_joint_new(g, p, ii, L, false);
+  ck_assert_ptr_nonnull(j);
+  twill_schedule *s = NULL;
+  int r = twill_joint_solve(j, NULL, 30, &s, NULL);
+  ck_assert_msg(r == 10 || r == 20, "solver gave %d", r);
+  if (r == 10) {
+    char why[300] = "";
+    ck_assert_msg(twill_joint_validate(g, p, L, s, why, sizeof why) == 0,
+                  "encoder's model is illegal: %s", why);
+  }
+  twill_schedule_free(s);
+  twill_joint_free(j);
+  return r == 10;
+}
+
+/* Random annotations on a random loop: registers, shared memory, warpgroup
+ * issue, variable latency (on an op without predecessors), blocking edges. */
+static void annotate(twill_graph *g, unsigned long long *r) {
+  for (int v = 0; v < g->nops; v++) {
+    twill_op *o = &g->ops[v];
+    o->regs = (long)(tf_rnd(r) % 4);
+    o->smem = tf_rnd(r) % 3 == 0 ? 10 : 0;
+    if (tf_rnd(r) % 4 == 0) o->issue = TWILL_ISSUE_WARPGROUP;
+  }
+  for (int v = 0; v < g->nops; v++) {
+    bool pred = false;
+    for (int i = 0; i < g->nedges; i++)
+      if (g->edges[i].dst == v) pred = true;
+    if (!pred && g->ops[v].issue != TWILL_ISSUE_WARPGROUP && tf_rnd(r) % 3 == 0) {
+      g->ops[v].varlat = true;
+      break;
+    }
+  }
+  for (int i = 0; i < g->nedges; i++)
+    if (tf_rnd(r) % 3 == 0) g->edges[i].blocking = true;
+}
+
+/* The encoding (with and without symmetry breaking) against enumeration. */
+START_TEST(encoder_vs_brute_force) {
+  unsigned long long r = 0x5eedULL + (unsigned long long)_i;
+  int trials = tu_under_valgrind() ? 10 : 120, sat = 0, unsat = 0, joint_unsat = 0;
+  for (int k = 0; k < trials; k++) {
+    twill_graph *g = tf_random_loop(&r, 2, 1000);
+    if (g->nops > 4) {
+      twill_graph_free(g);
+      k--;
+      continue;
+    }
+    annotate(g, &r);
+    twill_joint_params p = tiny(4, 2, 3 + (long)(tf_rnd(&r) % 4));
+    p.cross_warp = (long)(tf_rnd(&r) % 3);
+    p.no_cross_warp = tf_rnd(&r) % 5 == 0;
+    p.smem_cap = tf_rnd(&r) % 2 ? 20 : -1;
+    if (tf_rnd(&r) % 3 == 0) { /* setmaxnreg: 64 regs per unit of budget */
+      p.reg_lo = 1, p.reg_step = 1, p.regs_per_sm = 64 * (2 + (long)(tf_rnd(&r) % 6));
+    }
+    twill_modulo_result mr;
+    ck_assert_int_eq(twill_modulo_solve(g, NULL, &mr), 0);
+    long i1 = mr.ii, l1 = mr.length;
+    twill_modulo_result_clear(&mr);
+    for (long ii = i1; ii <= i1 + 1; ii++)
+      for (long L = l1 - 1; L <= l1 + 2; L++) {
+        bool ok = true;
+        for (int v = 0; v < g->nops; v++)
+          if (L < (g->ops[v].lat > 0 ? g->ops[v].lat : 1)) ok = false;
+        if (!ok) continue;
+        int want = brute(g, &p, ii, L);
+        p.symmetry = true;
+        int got = encoded(g, &p, ii, L);
+        p.symmetry = false;
+        int plain = encoded(g, &p, ii, L);
+        ck_assert_msg(got == want && plain == want,
+                      "trial %d I %ld L %ld: brute %d, encoded %d, no symmetry %d",
+                      k, ii, L, want, got, plain);
+        want ? sat++ : unsat++;
+        if (!want && ii == i1 && L >= l1) joint_unsat++;
+      }
+    twill_graph_free(g);
+  }
+  /* the sample exercises both answers, including refutations that only
+   * the joint constraints cause (phase 1 has a schedule there) */
+  ck_assert_int_gt(sat, trials / 2);
+  ck_assert_int_gt(unsat, trials / 10);
+  ck_assert_int_gt(joint_unsat, trials / 20);
+}
+END_TEST
+
+/* ---- Algorithm 1 ------------------------------------------------------- */
+
+static void solve_ok(const twill_graph *g, const twill_joint_params *p,
+                     twill_solve_result *r, bool certify) {
+  twill_solve_opts o;
+  twill_solve_opts_default(&o);
+  o.certify = certify;
+  o.time_limit = 60;
+  ck_assert_int_eq(twill_solve(g, NULL, p, &o, r), 0);
+  ck_assert_ptr_nonnull(r->sched);
+  char why[300] = "";
+  ck_assert_msg(twill_joint_validate(r->g, &r->p, r->length, r->sched, why,
+                                     sizeof why) == 0, "%s", why);
+}
+
+/* fig1 on one warp: I = 2, L = 4 as in phase 1 (kernels.md 1). */
+START_TEST(fig1_one_warp) {
+  twill_graph *g = tf_fig1();
+  twill_joint_params p = tiny(1, 1, 8);
+  twill_solve_result r;
+  solve_ok(g, &p, &r, false);
+  ck_assert_int_eq(r.status, 0);
+  ck_assert_int_eq(r.ii, 2);
+  ck_assert_int_eq(r.length, 4);
+  twill_solve_result_clear(&r);
+  twill_graph_free(g);
+}
+END_TEST
+
+/* The blocking variant.  One warp: at I = 2 the TC ops S and O take both
+ * slots (capacity 1) and each runs for its whole slot, so P, which blocks,
+ * has no free slot: UNSAT for every L (here L <= 4, two copies).  At I = 3,
+ * S@0, P@1, O@2 is legal: I* = 3, L = 3.  Two warps: P moves to warp 1 and
+ * I = 2, L = 4 again ("a second warp or a later slot", kernels.md). */
+START_TEST(fig1_blocking_variant) {
+  twill_graph *g = fig1_blocking();
+  twill_joint_params p = tiny(1, 1, 8);
+  twill_solve_result r;
+  solve_ok(g, &p, &r, true);
+  ck_assert_int_eq(r.status, 0);
+  ck_assert_int_eq(r.ii, 3);
+  ck_assert_int_eq(r.length, 3);
+  ck_assert_int_eq(r.ntries, 2);
+  ck_assert_int_eq(r.tries[0].ii, 2);
+  ck_assert_int_eq(r.tries[0].status, 20);
+  ck_assert_ptr_nonnull(r.tries[0].why);
+  ck_assert_str_eq(r.tries[0].why, "blocking wait of P");
+  twill_solve_result_clear(&r);
+  p = tiny(2, 1, 8);
+  solve_ok(g, &p, &r, false);
+  ck_assert_int_eq(r.ii, 2);
+  ck_assert_int_eq(r.length, 4);
+  ck_assert_int_ne(r.sched->warp[1], r.sched->warp[0]);
+  twill_solve_result_clear(&r);
+  twill_graph_free(g);
+}
+END_TEST
+
+/* ---- certificates ------------------------------------------------------ */
+
+static void cert_of(const twill_graph *g, const twill_joint_params *p,
+                    char **buf, size_t *len) {
+  twill_solve_result r;
+  solve_ok(g, p, &r, true);
+  FILE *f = open_memstream(buf, len);
+  ck_assert_ptr_nonnull(f);
+  ck_assert_int_eq(twill_solve_write_cert(&r, "tiny", f), 0);
+  fclose(f);
+  twill_solve_result_clear(&r);
+}
+
+static int check(const twill_graph *g, const char *c, size_t n, char *msg) {
+  return twill_solve_check_cert(g, NULL, c, n, msg, 600);
+}
+
+/* Replace the first occurrence of `from` after `after` with `to`. */
+static char *edit(const char *c, size_t *n, const char *after, const char *from,
+                  const char *to) {
+  const char *a = strstr(c, after);
+  ck_assert_ptr_nonnull(a);
+  const char *at = strstr(a, from);
+  ck_assert_ptr_nonnull(at);
+  size_t nf = strlen(from), nt = strlen(to), off = (size_t)(at - c);
+  char *o = malloc(*n - nf + nt + 1);
+  memcpy(o, c, off);
+  memcpy(o + off, to, nt);
+  memcpy(o + off + nt, at + nf, *n - off - nf);
+  *n = *n - nf + nt;
+  o[*n] = 0;
+  return o;
+}
+
+START_TEST(certificate_checked_and_corruptions_rejected) {
+  twill_graph *g = fig1_blocking();
+  twill_joint_params p = tiny(1, 1, 8);
+  size_t n;
+  char *c = NULL, msg[600];
+  cert_of(g, &p, &c, &n);
+  ck_assert_msg(check(g, c, n, msg) == 0, "%s", msg);
+  ck_assert_ptr_nonnull(strstr(msg, "I* = 3"));
+  ck_assert_ptr_nonnull(strstr(msg, "L 3 proven minimal"));
+  struct {
+    const char *after, *from, *to, *why;
+  } bad[] = {
+      {"ii ", "ii 3", "ii 2", "not legal"},            /* claims a lower I */
+      {"time P", "time P 1", "time P 2", "not legal"}, /* schedule broken */
+      {"params", "params 1 1 8", "params 2 1 8", "does not start with"},
+      {"refute 2", "refute 2", "refute 9", "out of order"},
+      {"refute 2", "\nk 1 ", "\nk 1  ", "does not start with"},
+      {"kernel", "kernel fig1", "kernel fig2", "for kernel"},
+      {"refute 3 ", "\nend", "\nfin", "expected 'refute"},
+  };
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    size_t m = n;
+    char *e = edit(c, &m, bad[k].after, bad[k].from, bad[k].to);
+    ck_assert_msg(check(g, e, m, msg) != 0, "corruption %zu accepted", k);
+    ck_assert_msg(strstr(msg, bad[k].why) != NULL, "corruption %zu: %s", k, msg);
+    free(e);
+  }
+  /* drop the last DRAT step of the I = 2 refutation (the empty clause or
+   * the step before it): the proof no longer derives the empty clause */
+  const char *r2 = strstr(c, "refute 2 ");
+  const char *r3 = strstr(r2 + 1, "refute 3 ");
+  ck_assert_ptr_nonnull(r3);
+  size_t m = n;
+  const char *last = r3 - 2;
+  while (last > r2 && last[-1] != '\n') last--;
+  /* the block's byte count must still match: blank the line's characters */
+  char *e = malloc(n + 1);
+  memcpy(e, c, n + 1);
+  for (char *q = e + (last - c); *q != '\n'; q++) *q = ' ';
+  e[last - c] = 'c';
+  ck_assert_msg(check(g, e, m, msg) != 0, "dropped step accepted");
+  free(e);
+  free(c);
+  twill_graph_free(g);
+}
+END_TEST
+
+/* ---- built-in kernels (kernels.md) ------------------------------------- */
+
+static void builtin(const char *name, const char *const *flags, twill_solve_result *r,
+                    twill_graph **gout, bool need_sched) {
+  twill_graph *g;
+  twill_arch *m;
+  ck_assert_int_eq(twill_cli_load_kernel(name, NULL, &g, &m), 0);
+  twill_joint_params p;
+  twill_joint_params_default(&p, m);
+  for (int i = 0; flags && flags[i]; i++) {
+    if (!strcmp(flags[i], "warps8")) p.warps = 8;
+    if (!strcmp(flags[i], "nocross")) p.no_cross_warp = true;
+  }
+  twill_solve_opts o;
+  twill_solve_opts_default(&o);
+  o.time_limit = 40;
+  ck_assert_int_eq(twill_solve(g, m, &p, &o, r), 0);
+  if (need_sched) ck_assert_ptr_nonnull(r->sched);
+  char why[300] = "";
+  if (r->sched)
+    ck_assert_msg(twill_joint_validate(r->g, &r->p, r->length, r->sched, why,
+                                       sizeof why) == 0, "%s", why);
+  twill_arch_free(m);
+  *gout = g;
+}
+
+static int op(const twill_solve_result *r, const char *n) {
+  int v = twill_graph_find_op(r->g, n);
+  ck_assert_int_ge(v, 0);
+  return v;
+}
+
+/* gemm-hopper: TC-bound (one 512-cycle wgmma per iteration is the whole
+ * TC load), the loads on the variable-latency warp, the wgmma on a
+ * consumer warpgroup: the "TMA on producer" structure. */
+START_TEST(gemm_hopper_structure) {
+  twill_solve_result r;
+  twill_graph *g;
+  builtin("gemm-hopper", NULL, &r, &g, true);
+  ck_assert_int_eq(r.status, 0);
+  ck_assert_int_eq(r.ii, r.phase1_ii);
+  ck_assert_int_eq(r.sched->warp[op(&r, "loadA")], 0);
+  ck_assert_int_eq(r.sched->warp[op(&r, "loadB")], 0);
+  ck_assert_int_ge(r.sched->warp[op(&r, "mma")], r.p.warpgroup);
+  twill_solve_result_clear(&r);
+  twill_graph_free(g);
+}
+END_TEST
+
+/* fa3-fwd-hopper: I equals phase 1's (the TC bound); the loads alone on
+ * warp 0; the two sub-tiles' work does not fit one consumer warpgroup
+ * (S 64 + P 32 + O 64 + statistics per sub-tile, live together across the
+ * pipeline), so the compute spreads over two warpgroups; with 8 warps (one
+ * consumer group) I = phase 1's is unsatisfiable. */
+START_TEST(fa3_fwd_structure) {
+  twill_solve_result r;
+  twill_graph *g;
+  builtin("fa3-fwd-hopper", NULL, &r, &g, true);
+  ck_assert_int_eq(r.status, 0);
+  ck_assert_int_eq(r.ii, r.phase1_ii);
+  int groups = 0, seen[16] = {0};
+  for (int v = 0; v < r.g->nops; v++) {
+    int w = r.sched->warp[v];
+    ck_assert_int_eq(w == 0, r.g->ops[v].varlat);
+    if (w >= r.p.warpgroup && !seen[w / r.p.warpgroup]++) groups++;
+  }
+  ck_assert_int_eq(groups, 2);
+  long p1 = r.phase1_ii;
+  twill_solve_result_clear(&r);
+  twill_graph_free(g);
+  const char *const w8[] = {"warps8", NULL};
+  builtin("fa3-fwd-hopper", w8, &r, &g, false);
+  ck_assert_int_ge(r.ntries, 1);
+  ck_assert_int_eq(r.tries[0].ii, p1);
+  ck_assert_int_eq(r.tries[0].status, 20);
+  ck_assert_int_gt(r.ii_lower, p1);
+  twill_solve_result_clear(&r);
+  twill_graph_free(g);
+}
+END_TEST
+
+/* fa3-bwd-hopper: register-bound, no pipelining across iterations: every
+ * op in stage 0 (paper 6.3.1). */
+START_TEST(fa3_bwd_one_stage) {
+  twill_solve_result r;
+  twill_graph *g;
+  builtin("fa3-bwd-hopper", NULL, &r, &g, true);
+  ck_assert_int_eq(r.status, 0);
+  for (int v = 0; v < r.g->nops; v++)
+    ck_assert_int_lt(r.sched->start[v], r.ii);
+  twill_solve_result_clear(&r);
+  twill_graph_free(g);
+}
+END_TEST
+
+/* ---- the program ------------------------------------------------------- */
+
+START_TEST(cli_solve_check_and_threads) {
+  char *out1, *out2, *err;
+  const char *const a1[] = {"solve", "gemm-hopper", "--json", "--threads", "1",
+                            "--cert", "/tmp/twill_test_joint.cert", NULL};
+  ck_assert_int_eq(tu_run_twill(&out1, &err, a1), 0);
+  free(err);
+  const char *const a2[] = {"solve", "gemm-hopper", "--json", "--threads", "2", NULL};
+  ck_assert_int_eq(tu_run_twill(&out2, &err, a2), 0);
+  free(err);
+  /* same bytes apart from the wall-clock figure */
+  char *s1 = strstr(out1, "\"stats\""), *s2 = strstr(out2, "\"stats\"");
+  ck_assert_ptr_nonnull(s1);
+  ck_assert_ptr_nonnull(s2);
+  *s1 = *s2 = 0;
+  ck_assert_str_eq(out1, out2);
+  free(out1);
+  free(out2);
+  const char *const c[] = {"check", "gemm-hopper", "/tmp/twill_test_joint.cert", NULL};
+  ck_assert_int_eq(tu_run_twill(&out1, &err, c), 0);
+  ck_assert_ptr_nonnull(strstr(out1, "s VERIFIED"));
+  free(out1);
+  free(err);
+  const char *const c2[] = {"check", "fig1", "/tmp/twill_test_joint.cert", NULL};
+  ck_assert_int_eq(tu_run_twill(&out1, &err, c2), 1);
+  ck_assert_ptr_nonnull(strstr(out1, "s NOT VERIFIED"));
+  free(out1);
+  free(err);
+  remove("/tmp/twill_test_joint.cert");
+  const char *const bad[] = {"solve", "fig1", "--warps", "3", NULL};
+  ck_assert_int_eq(tu_run_twill(&out1, &err, bad), 1);
+  ck_assert_ptr_nonnull(strstr(err, "not a multiple"));
+  free(out1);
+  free(err);
+}
+END_TEST
+
+static Suite *make_suite(void) {
+  Suite *s = suite_create("joint");
+  TCase *tc = tcase_create("joint");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, validator_fig1);
+  tcase_add_test(tc, validator_blocking_and_cross);
+  tcase_add_test(tc, validator_registers_memory);
+  tcase_add_loop_test(tc, encoder_vs_brute_force, 0, 2);
+  tcase_add_test(tc, fig1_one_warp);
+  tcase_add_test(tc, fig1_blocking_variant);
+  tcase_add_test(tc, certificate_checked_and_corruptions_rejected);
+  tcase_add_test(tc, gemm_hopper_structure);
+  tcase_add_test(tc, fa3_fwd_structure);
+  tcase_add_test(tc, fa3_bwd_one_stage);
+  tcase_add_test(tc, cli_solve_check_and_threads);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+TWILL_CHECK_MAIN
