@@ -4,11 +4,12 @@
 #include <unistd.h>
 
 #include "twill/cli.h"
+#include "twill/codegen.h"
 #include "twill/joint.h"
 #include "twill/json.h"
 
 typedef struct opts {
-  const char *kernel, *arch, *cert, *normalized;
+  const char *kernel, *arch, *cert, *normalized, *emit, *out;
   bool json, no_cross;
   long warps, regs, threads, extra;
   twill_solve_opts so;
@@ -28,11 +29,16 @@ static int parse(int argc, char **argv, opts *o) {
     else if (!strcmp(a, "--no-symmetry")) o->symmetry = false;
     else if (!strcmp(a, "--no-explain")) o->so.explain = false;
     else if (!strcmp(a, "--cert") || !strcmp(a, "--normalized-kernel") ||
-             !strcmp(a, "--arch")) {
+             !strcmp(a, "--arch") || !strcmp(a, "--emit") || !strcmp(a, "-o")) {
       if (i + 1 >= argc) return twill_cli_error("solve", "%s needs a value", a);
       const char *v = argv[++i];
       if (!strcmp(a, "--cert")) o->cert = v;
       else if (!strcmp(a, "--arch")) o->arch = v;
+      else if (!strcmp(a, "--emit")) {
+        if (twill_emit_format_parse(v) < 0)
+          return twill_cli_error("solve", "unknown --emit format '%s'", v);
+        o->emit = v;
+      } else if (!strcmp(a, "-o")) o->out = v;
       else o->normalized = v;
     } else if (!strcmp(a, "--warps") || !strcmp(a, "--regs") ||
                !strcmp(a, "--threads") || !strcmp(a, "--budget") ||
@@ -286,7 +292,26 @@ int twill_cmd_solve(int argc, char **argv) {
     }
     if (f) fclose(f);
   }
-  if (o.json) {
+  if (o.emit && r.sched) {
+    /* the emitters check warps against the machine: give it the warps
+     * the search used */
+    twill_arch *mm = twill_arch_clone(m);
+    FILE *f = o.out ? fopen(o.out, "w") : stdout;
+    twill_emit_opts eo = {false, NULL};
+    if (mm) mm->warps = r.p.warps;
+    if (!mm || !f ||
+        twill_emit(r.g, mm, r.sched, (twill_emit_format)twill_emit_format_parse(o.emit),
+                   &eo, f)) {
+      fprintf(stderr, "twill solve: cannot emit %s%s%s\n", o.emit,
+              o.out ? " to " : "", o.out ? o.out : "");
+      rc = TWILL_EXIT_USAGE;
+    }
+    if (f && f != stdout) fclose(f);
+    twill_arch_free(mm);
+  }
+  if (o.emit && !o.out) {
+    /* stdout carries the emitted output only */
+  } else if (o.json) {
     if (print_json(&o, m, &r)) rc = TWILL_EXIT_USAGE;
   } else {
     print_text(&o, m, &r);

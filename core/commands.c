@@ -25,6 +25,7 @@ const twill_command twill_commands[] = {
      "                   [--regs N] [--no-cross-warp] [--extra-copies K]\n"
      "                   [--no-normalize] [--budget U] [--no-symmetry]\n"
      "                   [--no-explain] [--normalized-kernel FILE]\n"
+     "                   [--emit F [-o FILE]]\n"
      "\n"
      "Twill's Algorithm 1: phase 1 gives the least I with a modulo schedule;\n"
      "at each I the joint SWP + warp-specialization problem (twill/joint.h:\n"
@@ -42,6 +43,10 @@ const twill_command twill_commands[] = {
      "  --cert FILE        write a certificate; `twill check KERNEL FILE`\n"
      "  --time-limit S     whole search (default 60 s); exit 3 on a limit\n"
      "  --threads N        accepted; the search runs on one thread\n"
+     "  --emit F           also write the schedule as F (pseudocode, cuda,\n"
+     "                     table, gantt, svg, json, dot; see `twill help\n"
+     "                     emit`) to -o FILE, or to stdout instead of the\n"
+     "                     report\n"
      "Exit 0 optimal, 3 limit (best schedule and proven bound printed).\n"},
     {"bounds", twill_cmd_bounds,
      "lower bounds on the initiation interval (ResMII, RecMII) with witnesses",
