@@ -22,6 +22,10 @@
 #include "twill/modulo.h"
 #include "twill/smt.h"
 
+/* Largest I or L a certificate may name (normalized schedules are a few
+ * hundred cycles; un-normalized real-cycle ones a few thousand). */
+#define CERT_MAX_TIME 20000
+
 typedef struct rd {
   const char *p, *end;
   int line;
@@ -125,8 +129,12 @@ int twill_solve_check_cert(const twill_graph *g0, const twill_arch *m,
       return bad(&r, "unexpected line '%.60s'", line);
     }
   }
-  if (!have_params || ii < 1 || L < 1 || p.warps < 1 || p.warpgroup < 1 ||
-      p.warps % p.warpgroup || p.warps > 1024)
+  /* the limits keep a hostile certificate from asking for huge rebuilds */
+  if (!have_params || ii < 1 || L < 1 || ii > CERT_MAX_TIME || L > CERT_MAX_TIME ||
+      p.warps < 1 || p.warpgroup < 1 || p.warps % p.warpgroup || p.warps > 64 ||
+      p.regs < 0 || p.regs > 65536 || p.reg_lo < 0 || p.reg_step < 0 ||
+      p.reg_lo > 65536 || p.reg_step > 65536 || p.regs_per_sm < 0 ||
+      p.regs_per_sm > ((long)1 << 30) || xreal < 0 || xreal > ((long)1 << 30))
     return bad(&r, "missing or bad params / ii / length");
   twill_joint_params real = p;
   real.cross_warp = xreal;
@@ -204,6 +212,10 @@ int twill_solve_check_cert(const twill_graph *g0, const twill_arch *m,
     if (sscanf(line, "refute %ld %ld %zu%63s", &ri, &rl, &n, word) != 3 ||
         take_block(&r, n, &blk)) {
       bad(&r, "expected 'refute I L BYTES' and its proof");
+      goto out;
+    }
+    if (rl < 1 || rl > CERT_MAX_TIME) {
+      bad(&r, "refutation length %ld out of range", rl);
       goto out;
     }
     if ((ri != next || ri >= ii) && !(ri == ii && rl == L - 1)) {
