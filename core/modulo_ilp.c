@@ -56,6 +56,7 @@ void twill_modulo_opts_default(twill_modulo_opts *o) {
   o->time_limit = 0;
   o->node_limit = 0;
   o->certify = 0;
+  o->skip_length = 0;
 }
 
 void twill_modulo_result_clear(twill_modulo_result *r) {
@@ -291,6 +292,10 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
   r->length_lower = 0;
   r->status = TWILL_MODULO_LIMIT;
   for (long ii = r->mii; ii <= r->heuristic_ii; ii++) {
+    if (o->skip_length && ii == r->heuristic_ii) {
+      r->ii_lower = ii; /* every smaller I was refuted (or is below MII) */
+      break;
+    }
     layout l;
     twill_ilp *m = build(g, ii, ii == r->heuristic_ii ? r->heuristic_length : 0, &l);
     if (!m) {

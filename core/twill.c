@@ -283,8 +283,10 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
   twill_modulo_opts mo;
   twill_modulo_opts_default(&mo);
   /* Algorithm 1 needs phase 1's I* proven, not its L: a quarter of the
-   * time goes to phase 1, whose L (optimal or not) only seeds the L range */
+   * time goes to phase 1, which stops once I* is settled; its L (optimal
+   * or not) only sets the copies, and at_ii finds and proves the least L */
   mo.time_limit = o->time_limit > 0 ? o->time_limit / 4 : 0;
+  mo.skip_length = 1;
   mo.certify = o->certify;
   twill_modulo_result mr;
   if (twill_modulo_solve(r->g, &mo, &mr)) return -1;

@@ -53,6 +53,9 @@ typedef struct twill_modulo_opts {
   double time_limit; /* seconds for the whole search; <= 0: none */
   long node_limit;   /* branch-and-bound nodes per I; <= 0: none */
   int certify;       /* keep what certificates need */
+  int skip_length;   /* stop once I* is proven: when the heuristic's I is
+                        the first I left, take its schedule and leave L
+                        unproven (Algorithm 1 needs I* and a seed L only) */
 } twill_modulo_opts;
 
 typedef struct twill_modulo_try {
