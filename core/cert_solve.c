@@ -57,7 +57,7 @@ static int next_line(rd *r, char *buf, size_t n) {
 
 /* A block of n bytes followed by a newline. */
 static int take_block(rd *r, size_t n, const char **blk) {
-  if ((size_t)(r->end - r->p) < n + 1 || r->p[n] != '\n') return -1;
+  if (n >= (size_t)(r->end - r->p) || r->p[n] != '\n') return -1;
   *blk = r->p;
   for (size_t i = 0; i < n; i++)
     if (r->p[i] == '\n') r->line++;
