@@ -273,6 +273,13 @@ int twill_cmd_solve(int argc, char **argv) {
     twill_arch_free(m);
     return TWILL_EXIT_USAGE;
   }
+  if (r.status == 2) {
+    printf("infeasible at every I: %s\n", r.why_never);
+    twill_solve_result_clear(&r);
+    twill_graph_free(g);
+    twill_arch_free(m);
+    return TWILL_EXIT_INFEASIBLE;
+  }
   rc = r.status == 0 ? TWILL_EXIT_OK : TWILL_EXIT_LIMIT;
   if (o.so.verbose) fprintf(stderr, "twill: solved in %.2f s\n", r.seconds);
   if (o.normalized) {

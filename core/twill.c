@@ -33,6 +33,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "twill/joint.h"
@@ -280,6 +281,22 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
   r->p = *p;
   r->p.cross_warp = X;
   r->cross_warp_real = p->cross_warp;
+  /* Infeasible at every I: a result is live for at least one cycle, so
+   * its own registers (or shared memory) must fit the budget. */
+  for (int v = 0; v < r->g->nops; v++) {
+    const twill_op *op = &r->g->ops[v];
+    if (op->regs > p->regs || (p->smem_cap >= 0 && op->smem > p->smem_cap)) {
+      snprintf(r->why_never, sizeof r->why_never,
+               op->regs > p->regs
+                   ? "op '%s' alone holds %ld registers per thread, over the budget %ld"
+                   : "op '%s' alone holds %ld bytes of shared memory, over the capacity %ld",
+               op->name, op->regs > p->regs ? op->regs : op->smem,
+               op->regs > p->regs ? p->regs : p->smem_cap);
+      r->status = 2;
+      r->seconds = now() - t0;
+      return 0;
+    }
+  }
   twill_modulo_opts mo;
   twill_modulo_opts_default(&mo);
   /* Algorithm 1 needs phase 1's I* proven, not its L: a quarter of the

@@ -556,6 +556,12 @@ START_TEST(cli_solve_check_and_threads) {
   free(out1);
   free(err);
   remove("/tmp/twill_test_joint.cert");
+  /* ldS holds 128 registers per thread alone: no I can fit a budget of 96 */
+  const char *const never[] = {"solve", "fa4-bwd-blackwell", "--regs", "96", NULL};
+  ck_assert_int_eq(tu_run_twill(&out1, &err, never), 2);
+  ck_assert_ptr_nonnull(strstr(out1, "op 'ldS' alone holds 128 registers"));
+  free(out1);
+  free(err);
   const char *const bad[] = {"solve", "fig1", "--warps", "3", NULL};
   ck_assert_int_eq(tu_run_twill(&out1, &err, bad), 1);
   ck_assert_ptr_nonnull(strstr(err, "not a multiple"));
