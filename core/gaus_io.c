@@ -369,7 +369,7 @@ static int aig_num(const char *s, size_t len, size_t *pos, unsigned long *v) {
 twill_graph *twill_gaus_read_aig(const char *data, size_t len,
                                  const char *file, twill_diag *d) {
   size_t pos = 0;
-  unsigned long M, I, L, O, A;
+  unsigned long M = 0, I = 0, L = 0, O = 0, A = 0;
   if (len < 4 || memcmp(data, "aig ", 4)) {
     twill_diag_set(d, file, 1, 1, "expected binary AIGER header 'aig M I L O A'");
     return NULL;

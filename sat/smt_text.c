@@ -119,7 +119,10 @@ static int declare(rd *r, int is_bool) {
   if (!copy) return perr(r, s, "out of memory");
   memcpy(copy, s, n);
   copy[n] = 0;
-  p->names[p->nnames++] = (twill_smt_name){copy, is_bool, id};
+  twill_smt_name *nm = &p->names[p->nnames++];
+  nm->name = copy; /* owned by p->names from here on */
+  nm->is_bool = is_bool;
+  nm->id = id;
   return 0;
 }
 
