@@ -14,7 +14,9 @@
  *  capacity      modulo reservation table: per unit and slot s in [0, I),
  *                the instances held in cycles = s (mod I) <= capacity
  *  var. latency  when the kernel has variable-latency ops: warp 0 is W_vl;
- *                0 in S(v) iff v is variable-latency
+ *                0 in S(v) iff v is variable-latency (a warpgroup-issued
+ *                variable-latency op takes group 0, whose other warps stay
+ *                open to warp-issued ops; none of the built-ins has one)
  *  lifetimes     the result of v is live over absolute cycles [t(v), e(v))
  *                with e(v) = max(t(v) + max(lat(v), 1), max over edges
  *                (v, u, d, delta) of t(u) + I*delta); in the steady state
@@ -25,10 +27,13 @@
  *                g runs with a budget r_g >= need of each of its warps.
  *                With setmaxnreg (machine: LO HI STEP, STEP > 0): r_g in
  *                {LO, LO+STEP, ...}, r_g <= R, and the register file holds
- *                every group: sum_g 32*WG*r_g <= regs_per_sm.  Without it:
- *                r_g = R.  R = --regs, or the machine's reg_budget.
+ *                every group: sum_g 32*WG*r_g <= regs_per_sm.  Without it
+ *                (STEP = 0): r_g = R and no register-file total (the user's
+ *                R is taken as already fitting).  R = --regs, or the
+ *                machine's reg_budget; HI is not used (R <= HI).
  *  memories      per slot s: sum_v smem(v) * n_v(s) <= capacity of smem, and
- *                the same for tmem where the machine has it
+ *                the same for tmem where the machine has it (on a machine
+ *                without tmem, tmem footprints are ignored)
  *  cross-warp    an edge (u, v, d, delta), u != v, whose source keeps its
  *                result in registers (regs(u) > 0, u not variable-latency)
  *                and whose ends share no warp (S(u) and S(v) disjoint) moves
@@ -40,7 +45,8 @@
  *  blocking      for a blocking edge into v: when v issues, no other op o
  *                sharing a warp with v is running: for o != v with S(o) and
  *                S(v) not disjoint, (t(v) - t(o)) mod I is not in
- *                [0, lat(o) - 1] (every copy of o counts: steady state)
+ *                [0, lat(o) - 1] (every copy of o counts: steady state;
+ *                ops of latency 0 never run; v's own copies are not checked)
  *
  * Two ops on one warp may otherwise overlap (tensor-core and TMA ops are
  * asynchronous); what pushes work onto more warps is the register limit,
