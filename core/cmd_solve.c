@@ -28,6 +28,7 @@ static int parse(int argc, char **argv, opts *o) {
     else if (!strcmp(a, "--no-normalize")) o->so.budget = 0;
     else if (!strcmp(a, "--no-symmetry")) o->symmetry = false;
     else if (!strcmp(a, "--no-explain")) o->so.explain = false;
+    else if (!strcmp(a, "--first-model")) o->so.first_model = true;
     else if (!strcmp(a, "--cert") || !strcmp(a, "--normalized-kernel") ||
              !strcmp(a, "--arch") || !strcmp(a, "--emit") || !strcmp(a, "-o")) {
       if (i + 1 >= argc) return twill_cli_error("solve", "%s needs a value", a);
@@ -134,6 +135,9 @@ static void print_text(const opts *o, const twill_arch *m,
            g->ops[v].issue == TWILL_ISSUE_WARPGROUP ? " (group)" : "");
   }
   print_roles(r);
+  if (r->cross_edges >= 0)
+    printf("register values crossing warps: %d (the fewest at this I and L)\n",
+           r->cross_edges);
   (void)o;
 }
 
@@ -164,6 +168,10 @@ static int print_json(const opts *o, const twill_arch *m,
     twill_jw_int(&w, r->length);
     twill_jw_key(&w, "length_proven");
     twill_jw_bool(&w, r->length_proven);
+    if (r->cross_edges >= 0) {
+      twill_jw_key(&w, "cross_warp_edges");
+      twill_jw_int(&w, r->cross_edges);
+    }
     const char *keys[3] = {"times", "warps", "stages"};
     for (int k = 0; k < 3; k++) {
       twill_jw_key(&w, keys[k]);

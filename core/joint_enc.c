@@ -60,6 +60,8 @@ struct twill_joint {
   int **live;     /* live[v][tau], NULL for ops holding nothing */
   long *H;        /* grid length of live[v] */
   int **run;      /* run[v][s] */
+  int *cw;        /* "crosses warps" literal per register edge */
+  int ncw;
   int nfam;
   char *fam[TWILL_JOINT_MAX_FAMILIES];
   int sel[TWILL_JOINT_MAX_FAMILIES];
@@ -311,6 +313,7 @@ static void enc_cross(twill_joint *j) {
     int cw = new_bool(j);
     cl_lit(j, cw);
     cl_end(j);
+    j->cw[j->ncw++] = cw;
     long X = u->spill >= 0 ? u->spill : j->p.cross_warp;
     twill_smt_term tm[2] = {{1, j->t[e->src], 0}, {-1, j->t[e->dst], 0}};
     if (!j->err &&
@@ -526,7 +529,7 @@ void twill_joint_free(twill_joint *j) {
     if (j->run) free(j->run[v]);
   }
   free(j->eq), free(j->live), free(j->run);
-  free(j->t), free(j->ub), free(j->on), free(j->H), free(j->cl);
+  free(j->t), free(j->ub), free(j->on), free(j->H), free(j->cl), free(j->cw);
   for (int f = 0; f < j->nfam; f++) free(j->fam[f]);
   free(j);
 }
@@ -556,8 +559,9 @@ static twill_joint *build(const twill_graph *g, const twill_joint_params *p,
   j->live = calloc(n, sizeof *j->live);
   j->H = calloc(n, sizeof *j->H);
   j->run = calloc(n, sizeof *j->run);
+  j->cw = calloc(g->nedges > 0 ? (size_t)g->nedges : 1, sizeof *j->cw);
   if (!j->m || !j->t || !j->ub || !j->on || !j->eq || !j->live || !j->H ||
-      !j->run || (proof && twill_smt_enable_proof(j->m))) {
+      !j->run || !j->cw || (proof && twill_smt_enable_proof(j->m))) {
     twill_joint_free(j);
     return NULL;
   }
@@ -657,4 +661,36 @@ char *twill_joint_preamble(const twill_graph *g, const twill_joint_params *p,
   twill_joint_free(j);
   *len = n;
   return buf;
+}
+
+/* Fewest register values crossing warps, by iterative strengthening: each
+ * round adds "sum cw <= k - 1" behind a fresh guard literal and solves
+ * under it (with every family assumed); learned clauses carry over.  Only
+ * the last SAT model is kept, so a limit leaves the best found. */
+int twill_joint_min_cross(twill_joint *j, double time_limit,
+                          twill_schedule **best, int *count) {
+  double left = time_limit;
+  twill_schedule *s = NULL;
+  *count = -1;
+  int r = twill_joint_solve(j, NULL, left, &s, NULL);
+  if (r != 10) return r;
+  for (;;) {
+    int k = 0;
+    for (int e = 0; e < j->ncw; e++)
+      if (twill_smt_lit_value(j->m, j->cw[e]) > 0) k++;
+    twill_schedule_free(*best);
+    *best = s;
+    *count = k;
+    if (k == 0) return 10;
+    twill_smt_term *tm = malloc((size_t)j->ncw * sizeof *tm);
+    if (!tm) return 10;
+    for (int e = 0; e < j->ncw; e++) tm[e].a = 1, tm[e].var = -1, tm[e].lit = j->cw[e];
+    int guard = twill_smt_bool(j->m);
+    int ok = guard && twill_smt_linear(j->m, tm, j->ncw, k - 1, guard) >= 0;
+    free(tm);
+    if (!ok) return 10;
+    twill_smt_assume(j->m, guard);
+    s = NULL;
+    if (twill_joint_solve(j, NULL, left, &s, NULL) != 10) return 10;
+  }
 }

@@ -269,6 +269,27 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
   return 10;
 }
 
+/* At (I*, L*): the schedule with the fewest register values crossing
+ * warps, within a tenth of the time left; kept only if the validator
+ * accepts it (it always should). */
+static void tiebreak(twill_solve_result *r, const twill_solve_opts *o,
+                     double t0) {
+  twill_joint *j = twill_joint_new(r->g, &r->p, r->ii, r->length, false);
+  if (!j) return;
+  twill_schedule *best = NULL;
+  int count;
+  double limit = o->time_limit > 0 ? left_of(o, t0) / 10 : 10;
+  if (twill_joint_min_cross(j, limit, &best, &count) == 10 && best &&
+      twill_joint_validate(r->g, &r->p, r->length, best, NULL, 0) == 0) {
+    twill_schedule_free(r->sched);
+    r->sched = best;
+    r->cross_edges = count;
+    best = NULL;
+  }
+  twill_schedule_free(best);
+  twill_joint_free(j);
+}
+
 int twill_solve(const twill_graph *g, const twill_arch *m,
                 const twill_joint_params *p, const twill_solve_opts *o,
                 twill_solve_result *r) {
@@ -337,6 +358,8 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
     int st = at_ii(r, o, t0, ii, lp, lo);
     if (st == 10) {
       r->status = r->length_proven ? 0 : 3;
+      r->cross_edges = -1;
+      if (!o->first_model) tiebreak(r, o, t0);
       break;
     }
     if (st != 20) {

@@ -143,12 +143,33 @@ typedef struct bf {
   long L;
   twill_schedule *s;
   long evaluated;
+  int all;        /* visit every legal schedule (for min_cross) */
+  int min_cross;  /* fewest register edges crossing warps seen, or -1 */
 } bf;
+
+/* Register edges (source holds registers, not variable-latency) whose ends
+ * share no warp, counted from the schedule alone. */
+static int crossings(const bf *b) {
+  int n = 0;
+  for (int i = 0; i < b->g->nedges; i++) {
+    const twill_edge *e = &b->g->edges[i];
+    const twill_op *u = &b->g->ops[e->src];
+    if (e->src == e->dst || u->regs <= 0 || u->varlat) continue;
+    int su = u->issue == TWILL_ISSUE_WARPGROUP ? b->p->warpgroup : 1;
+    int sv = b->g->ops[e->dst].issue == TWILL_ISSUE_WARPGROUP ? b->p->warpgroup : 1;
+    int a = b->s->warp[e->src], c = b->s->warp[e->dst];
+    if (!(a < c + sv && c < a + su)) n++;
+  }
+  return n;
+}
 
 static int bf_warps(bf *b, int v) {
   if (v == b->g->nops) {
     b->evaluated++;
-    return twill_joint_validate(b->g, b->p, b->L, b->s, NULL, 0) == 0;
+    if (twill_joint_validate(b->g, b->p, b->L, b->s, NULL, 0)) return 0;
+    int c = crossings(b);
+    if (b->min_cross < 0 || c < b->min_cross) b->min_cross = c;
+    return !b->all;
   }
   int step = b->g->ops[v].issue == TWILL_ISSUE_WARPGROUP ? b->p->warpgroup : 1;
   for (int w = 0; w + step <= b->p->warps; w += step) {
@@ -176,11 +197,21 @@ static int bf_times(bf *b, int v) {
 
 /* Is there a legal joint schedule at (I, L)?  By enumeration. */
 static int brute(const twill_graph *g, const twill_joint_params *p, long ii, long L) {
-  bf b = {g, p, L, twill_schedule_new(g->nops, ii), 0};
+  bf b = {g, p, L, twill_schedule_new(g->nops, ii), 0, 0, -1};
   ck_assert_int_eq(twill_schedule_add_warps(b.s), 0);
   int r = bf_times(&b, 0);
   twill_schedule_free(b.s);
   return r;
+}
+
+/* The fewest crossings over every legal schedule at (I, L); -1 if none. */
+static int brute_min_cross(const twill_graph *g, const twill_joint_params *p, long ii,
+                           long L) {
+  bf b = {g, p, L, twill_schedule_new(g->nops, ii), 0, 1, -1};
+  ck_assert_int_eq(twill_schedule_add_warps(b.s), 0);
+  bf_times(&b, 0);
+  twill_schedule_free(b.s);
+  return b.min_cross;
 }
 
 static int encoded(const twill_graph *g, const twill_joint_params *p, long ii, long L) {
@@ -268,6 +299,48 @@ START_TEST(encoder_vs_brute_force) {
   ck_assert_int_gt(sat, trials / 2);
   ck_assert_int_gt(unsat, trials / 10);
   ck_assert_int_gt(joint_unsat, trials / 20);
+}
+END_TEST
+
+/* The tie-break (fewest register values crossing warps) against the
+ * enumeration's minimum, with cross-warp transfers free (X = 0) so that
+ * only the count, not the delay, is at stake, and also with X > 0. */
+START_TEST(min_cross_vs_brute_force) {
+  unsigned long long r = 0xc205ULL;
+  int trials = tu_under_valgrind() ? 5 : 60, compared = 0, positive = 0;
+  for (int k = 0; k < trials; k++) {
+    twill_graph *g = tf_random_loop(&r, 2, 1000);
+    if (g->nops > 4) {
+      twill_graph_free(g);
+      k--;
+      continue;
+    }
+    annotate(g, &r);
+    twill_joint_params p = tiny(4, 2, 4 + (long)(tf_rnd(&r) % 4));
+    p.cross_warp = (long)(tf_rnd(&r) % 2);
+    twill_modulo_result mr;
+    ck_assert_int_eq(twill_modulo_solve(g, NULL, &mr), 0);
+    long ii = mr.ii, L = mr.length + 1;
+    twill_modulo_result_clear(&mr);
+    int want = brute_min_cross(g, &p, ii, L);
+    twill_joint *j = twill_joint_new(g, &p, ii, L, false);
+    ck_assert_ptr_nonnull(j);
+    twill_schedule *best = NULL;
+    int count = -1, st = twill_joint_min_cross(j, 30, &best, &count);
+    ck_assert_int_eq(st == 10, want >= 0);
+    if (st == 10) {
+      ck_assert_msg(count == want, "trial %d: twill %d, brute force %d", k, count, want);
+      char why[300] = "";
+      ck_assert_msg(twill_joint_validate(g, &p, L, best, why, sizeof why) == 0, "%s", why);
+      compared++;
+      if (want > 0) positive++;
+    }
+    twill_schedule_free(best);
+    twill_joint_free(j);
+    twill_graph_free(g);
+  }
+  ck_assert_int_gt(compared, trials / 2);
+  ck_assert_int_gt(positive, 0); /* some instances cannot avoid a crossing */
 }
 END_TEST
 
@@ -476,6 +549,18 @@ START_TEST(fa3_fwd_structure) {
     if (w >= r.p.warpgroup && !seen[w / r.p.warpgroup]++) groups++;
   }
   ck_assert_int_eq(groups, 2);
+  /* the ping-pong of FA3: with the fewest register values crossing warps
+   * (none), each sub-tile's chain S -> max -> exp -> PV stays on one
+   * warpgroup, and the two sub-tiles take different ones */
+  ck_assert_int_eq(r.cross_edges, 0);
+  const char *sub[2][6] = {{"S_0", "max_0", "exp_0", "sum_0", "rescale_0", "PV_0"},
+                           {"S_1", "max_1", "exp_1", "sum_1", "rescale_1", "PV_1"}};
+  int home[2];
+  for (int t = 0; t < 2; t++) {
+    home[t] = r.sched->warp[op(&r, sub[t][0])];
+    for (int k = 1; k < 6; k++) ck_assert_int_eq(r.sched->warp[op(&r, sub[t][k])], home[t]);
+  }
+  ck_assert_int_ne(home[0], home[1]);
   long p1 = r.phase1_ii;
   twill_solve_result_clear(&r);
   twill_graph_free(g);
@@ -578,6 +663,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, validator_blocking_and_cross);
   tcase_add_test(tc, validator_registers_memory);
   tcase_add_loop_test(tc, encoder_vs_brute_force, 0, 2);
+  tcase_add_test(tc, min_cross_vs_brute_force);
   tcase_add_test(tc, fig1_one_warp);
   tcase_add_test(tc, fig1_blocking_variant);
   tcase_add_test(tc, certificate_checked_and_corruptions_rejected);

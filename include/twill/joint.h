@@ -125,6 +125,11 @@ const char *twill_joint_family_name(const twill_joint *j, int f);
  * core != NULL: core[f] = 1 for the families in the solver's failed set. */
 int twill_joint_solve(twill_joint *j, const bool *on, double time_limit,
                       twill_schedule **out, bool *core);
+/* Among the schedules of this (I, L), one with the fewest register values
+ * crossing warps (an extension: the paper stops at the first model).
+ * Returns 10 with *best (replaced) and *count, else the solver's answer. */
+int twill_joint_min_cross(twill_joint *j, double time_limit,
+                          twill_schedule **best, int *count);
 /* Turn the selectors into input units and solve again: 20 means the
  * certificate (twill_joint_write_proof) refutes the encoding outright. */
 int twill_joint_refute(twill_joint *j, double time_limit);
@@ -143,6 +148,9 @@ typedef struct twill_solve_opts {
   bool certify;
   bool explain;       /* minimal failing families at each refuted I */
   bool verbose;       /* progress on stderr */
+  bool first_model;   /* the paper's behaviour: keep the first joint model;
+                         default: fewest register values crossing warps at
+                         (I*, L*) (fewer transfers and barriers) */
 } twill_solve_opts;
 
 typedef struct twill_solve_try {
@@ -162,6 +170,7 @@ typedef struct twill_solve_result {
   long ii, length;       /* the answer (0 if none) */
   long ii_lower;         /* proven: no joint schedule below (in the space searched) */
   bool length_proven;    /* no joint schedule at ii shorter than length */
+  int cross_edges;       /* register values crossing warps in sched (-1: not minimized) */
   twill_schedule *sched;
   twill_solve_try *tries;
   int ntries;
