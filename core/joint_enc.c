@@ -25,7 +25,8 @@
  *                cw | OR_w p(w);  cw -> t(u) - t(v) <= I*delta - d - X
  *   blocking     run(o, s) >= [t(o) = a] for s in a .. a+lat(o)-1 (mod I);
  *                sw(o, v) >= on(o, w) & on(v, w);
- *                ~([t(v) = b] & sw(o, v) & run(o, b mod I))
+ *                ~([t(v) = b] & sw(o, v) & run(o, b mod I)), and the same
+ *                under cw for the consumer of a crossing register edge
  * Every family but the base is guarded by a selector literal, assumed in
  * a solve, so a refutation's failed assumptions name the families it used.
  *
@@ -61,7 +62,10 @@ struct twill_joint {
   long *H;        /* grid length of live[v] */
   int **run;      /* run[v][s] */
   int *cw;        /* "crosses warps" literal per register edge */
+  int *cw_dst;    /* its consumer */
+  int *cw_sel;    /* its family's selector */
   int ncw;
+  int *sw;        /* sw[o * nops + v]: shares-a-warp literal, 0 if none */
   int nfam;
   char *fam[TWILL_JOINT_MAX_FAMILIES];
   int sel[TWILL_JOINT_MAX_FAMILIES];
@@ -313,7 +317,9 @@ static void enc_cross(twill_joint *j) {
     int cw = new_bool(j);
     cl_lit(j, cw);
     cl_end(j);
-    j->cw[j->ncw++] = cw;
+    j->cw[j->ncw] = cw;
+    j->cw_dst[j->ncw] = e->dst;
+    j->cw_sel[j->ncw++] = s;
     long X = u->spill >= 0 ? u->spill : j->p.cross_warp;
     twill_smt_term tm[2] = {{1, j->t[e->src], 0}, {-1, j->t[e->dst], 0}};
     if (!j->err &&
@@ -478,6 +484,61 @@ static void enc_registers(twill_joint *j) {
   free(b.t);
 }
 
+/* sw(o, v): forced true when o and v share a warp (cached per pair). */
+static int shared_lit(twill_joint *j, int o, int v) {
+  int *c = &j->sw[(size_t)o * (size_t)j->g->nops + (size_t)v];
+  if (!*c) {
+    *c = new_bool(j);
+    for (int w = 0; w < j->W; w++) clause3(j, -on(j, o, w), -on(j, v, w), *c);
+  }
+  return *c;
+}
+
+/* run(o, s): forced true when a copy of o runs at slot s. */
+static int *running(twill_joint *j, int o) {
+  if (!j->run[o]) {
+    j->run[o] = malloc((size_t)j->I * sizeof **j->run);
+    if (!j->run[o]) {
+      j->err = 1;
+      return NULL;
+    }
+    for (long k = 0; k < j->I; k++) j->run[o][k] = new_bool(j);
+    for (long a = 0; a <= j->ub[o]; a++)
+      for (long c = 0; c < j->g->ops[o].lat; c++)
+        clause2(j, -eqlit(j, o, a), j->run[o][(a + c) % j->I]);
+  }
+  return j->run[o];
+}
+
+/* Under selector s (and literal cond, when not 0): when v issues, no other
+ * op sharing a warp with v runs. */
+static void forbid_running(twill_joint *j, int v, int s, int cond) {
+  const twill_graph *g = j->g;
+  for (int o = 0; o < g->nops && !j->err; o++) {
+    if (o == v || g->ops[o].lat <= 0) continue;
+    int sw = shared_lit(j, o, v);
+    if (g->ops[o].lat >= j->I) { /* o runs at every slot */
+      cl_start(j);
+      cl_lit(j, -s);
+      if (cond) cl_lit(j, -cond);
+      cl_lit(j, -sw);
+      cl_end(j);
+      continue;
+    }
+    int *run = running(j, o);
+    if (!run) return;
+    for (long bt = 0; bt <= j->ub[v]; bt++) {
+      cl_start(j);
+      cl_lit(j, -s);
+      if (cond) cl_lit(j, -cond);
+      cl_lit(j, -eqlit(j, v, bt));
+      cl_lit(j, -sw);
+      cl_lit(j, -run[bt % j->I]);
+      cl_end(j);
+    }
+  }
+}
+
 static void enc_blocking(twill_joint *j) {
   const twill_graph *g = j->g;
   int n = g->nops;
@@ -487,35 +548,13 @@ static void enc_blocking(twill_joint *j) {
       if (g->edges[i].dst == v && g->edges[i].blocking) blk = true;
     if (!blk) continue;
     int s = family(j, "blocking wait of %s", g->ops[v].name, NULL, 0);
-    for (int o = 0; o < n && !j->err; o++) {
-      if (o == v || g->ops[o].lat <= 0) continue;
-      int sw = new_bool(j);
-      for (int w = 0; w < j->W; w++) clause3(j, -on(j, o, w), -on(j, v, w), sw);
-      if (g->ops[o].lat >= j->I) { /* o runs at every slot */
-        clause2(j, -s, -sw);
-        continue;
-      }
-      if (!j->run[o]) {
-        j->run[o] = malloc((size_t)j->I * sizeof **j->run);
-        if (!j->run[o]) {
-          j->err = 1;
-          return;
-        }
-        for (long k = 0; k < j->I; k++) j->run[o][k] = new_bool(j);
-        for (long a = 0; a <= j->ub[o]; a++)
-          for (long c = 0; c < g->ops[o].lat; c++)
-            clause2(j, -eqlit(j, o, a), j->run[o][(a + c) % j->I]);
-      }
-      for (long bt = 0; bt <= j->ub[v]; bt++) {
-        cl_start(j);
-        cl_lit(j, -s);
-        cl_lit(j, -eqlit(j, v, bt));
-        cl_lit(j, -sw);
-        cl_lit(j, -j->run[o][bt % j->I]);
-        cl_end(j);
-      }
-    }
+    forbid_running(j, v, s, 0);
   }
+  /* a value that crosses warps is received with a barrier wait, which
+   * blocks the consumer's warp like any other (twill.md 3.6, the second
+   * CONCURRENCY constraint the paper mentions without a formula) */
+  for (int e = 0; e < j->ncw && !j->err; e++)
+    forbid_running(j, j->cw_dst[e], j->cw_sel[e], j->cw[e]);
 }
 
 /* ---- construction ------------------------------------------------------ */
@@ -530,6 +569,7 @@ void twill_joint_free(twill_joint *j) {
   }
   free(j->eq), free(j->live), free(j->run);
   free(j->t), free(j->ub), free(j->on), free(j->H), free(j->cl), free(j->cw);
+  free(j->cw_dst), free(j->cw_sel), free(j->sw);
   for (int f = 0; f < j->nfam; f++) free(j->fam[f]);
   free(j);
 }
@@ -559,9 +599,14 @@ static twill_joint *build(const twill_graph *g, const twill_joint_params *p,
   j->live = calloc(n, sizeof *j->live);
   j->H = calloc(n, sizeof *j->H);
   j->run = calloc(n, sizeof *j->run);
-  j->cw = calloc(g->nedges > 0 ? (size_t)g->nedges : 1, sizeof *j->cw);
+  size_t ne = g->nedges > 0 ? (size_t)g->nedges : 1;
+  j->cw = calloc(ne, sizeof *j->cw);
+  j->cw_dst = calloc(ne, sizeof *j->cw_dst);
+  j->cw_sel = calloc(ne, sizeof *j->cw_sel);
+  j->sw = calloc(n * n, sizeof *j->sw);
   if (!j->m || !j->t || !j->ub || !j->on || !j->eq || !j->live || !j->H ||
-      !j->run || !j->cw || (proof && twill_smt_enable_proof(j->m))) {
+      !j->run || !j->cw || !j->cw_dst || !j->cw_sel || !j->sw ||
+      (proof && twill_smt_enable_proof(j->m))) {
     twill_joint_free(j);
     return NULL;
   }

@@ -121,12 +121,22 @@ static int check_cross(const twill_graph *g, const twill_joint_params *p,
   return 0;
 }
 
+/* A register edge (source keeps its result in registers) whose ends share
+ * no warp: the value crosses warps through shared memory. */
+static bool crosses(const twill_graph *g, const twill_joint_params *p,
+                    const twill_schedule *s, const twill_edge *e) {
+  const twill_op *u = &g->ops[e->src];
+  return e->src != e->dst && u->regs > 0 && !u->varlat &&
+         !share(g, p, s, e->src, e->dst);
+}
+
 static int check_blocking(const twill_graph *g, const twill_joint_params *p,
                           const twill_schedule *s, char *why, size_t n) {
   long I = s->ii;
   for (int i = 0; i < g->nedges; i++) {
     const twill_edge *e = &g->edges[i];
-    if (!e->blocking) continue;
+    /* a blocking edge, or a crossing value's barrier wait */
+    if (!e->blocking && !crosses(g, p, s, e)) continue;
     int v = e->dst;
     for (int o = 0; o < g->nops; o++) {
       if (o == v || g->ops[o].lat <= 0 || !share(g, p, s, o, v)) continue;
@@ -134,8 +144,9 @@ static int check_blocking(const twill_graph *g, const twill_joint_params *p,
       bool running = g->ops[o].lat >= I || r < g->ops[o].lat;
       if (running)
         return fail(why, n,
-                    "blocking wait of '%s' (on '%s') at cycle %ld while "
+                    "%s of '%s' (on '%s') at cycle %ld while "
                     "'%s' (started %ld, %ld cycles) runs on the same warp",
+                    e->blocking ? "blocking wait" : "cross-warp barrier wait",
                     g->ops[v].name, g->ops[e->src].name, s->start[v],
                     g->ops[o].name, s->start[o], g->ops[o].lat);
     }

@@ -39,7 +39,8 @@ literally; every cost in graph units (the kernel is the normalized kernel
               variable-latency: share(u, v) := OR_w on(u, w) & on(v, w);
               share or t(v) - t(u) >= d + X(u) - I*delta  (X(u) = spill(u)
               if >= 0 else cross_warp); with no_cross_warp: share
-  blocking    per v with a blocking in-edge and o != v with lat(o) > 0:
+  blocking    per v with a blocking in-edge, or a register in-edge (u, v)
+              that crosses warps (not share(u, v)), and o != v, lat(o) > 0:
               not (share(o, v) and running(o, v)), running :=
               (r(v) - r(o)) mod I in [0, lat(o) - 1], as linear atoms on
               r(v) - r(o) (true when lat(o) >= I)
@@ -233,7 +234,9 @@ def check_schedule(k, p, I, L, t, w):
         if t[d] - t[s] < lat + X - I * dist:
             return "cross-warp edge %s -> %s" % (ops[s]["name"], ops[d]["name"])
     for (s, v, lat, dist, blk) in k["edges"]:
-        if not blk:
+        crossing = (s != v and ops[s]["regs"] > 0 and not ops[s]["varlat"]
+                    and not share(s, v))
+        if not blk and not crossing:  # a crossing value's barrier wait blocks too
             continue
         for o in range(n):
             if o == v or ops[o]["lat"] <= 0 or not share(o, v):
@@ -409,12 +412,19 @@ def encode(z3, k, p, I, L, symmetry=True, live="grid"):
         else:
             X = ops[s]["spill"] if ops[s]["spill"] >= 0 else p["cross_warp"]
             A.append(Or(share(s, d), t[d] - t[s] >= lat + X - I * dist))
-    # blocking waits
+    # blocking waits: a blocking edge always, a register edge when its value
+    # crosses warps (the barrier wait of the transfer)
     waits = []
     for (s, v, lat, dist, blk) in k["edges"]:
-        if blk and v not in waits:
-            waits.append(v)
-    for v in waits:
+        if blk:
+            cond = z3.BoolVal(True)
+        elif s != v and ops[s]["regs"] > 0 and not ops[s]["varlat"] \
+                and not p["no_cross_warp"]:
+            cond = Not(share(s, v))
+        else:
+            continue
+        waits.append((v, cond))
+    for (v, cond) in waits:
         for o in range(n):
             lo = ops[o]["lat"]
             if o == v or lo <= 0:
@@ -424,7 +434,7 @@ def encode(z3, k, p, I, L, symmetry=True, live="grid"):
             else:
                 dd = r[v] - r[o]  # in (-I, I); mod I in [0, lo-1]
                 running = Or(And(dd >= 0, dd <= lo - 1), dd <= lo - 1 - I)
-            A.append(Not(And(share(o, v), running)))
+            A.append(Not(And(cond, share(o, v), running)))
     # symmetry breaking (value precedence)
     if symmetry:
         for g in range(G):

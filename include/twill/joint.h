@@ -42,7 +42,10 @@
  *                --no-cross-warp such an edge must instead share a warp.
  *                Sources without registers (TMEM or shared-memory results,
  *                barriers) synchronize through an mbarrier at no extra cost.
- *  blocking      for a blocking edge into v: when v issues, no other op o
+ *                The consumer of a crossing value waits on a barrier: it
+ *                counts as a blocking consumer (below) for that edge.
+ *  blocking      for a blocking edge into v, or a value crossing warps
+ *                into v: when v issues, no other op o
  *                sharing a warp with v is running: for o != v with S(o) and
  *                S(v) not disjoint, (t(v) - t(o)) mod I is not in
  *                [0, lat(o) - 1] (every copy of o counts: steady state;
