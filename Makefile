@@ -129,7 +129,7 @@ fuzz:
 	@set -e; for f in $(FUZZ_SRC); do \
 	  n=$$(basename $$f .c); \
 	  echo "building $$n"; \
-	  clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude \
+	  clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude \
 	    -I$(FUZZ_DIR)/gen -D_POSIX_C_SOURCE=200809L -DTWILL_VERSION=\"$(VERSION)\" \
 	    $$f $(LIB_SRC) $(FUZZ_DIR)/gen/builtin_data.c -o $(FUZZ_DIR)/$$n -pthread -lm; \
 	done

@@ -160,6 +160,10 @@ int twill_solve_check_cert(const twill_graph *g0, const twill_arch *m,
       bad(&r, "expected 'time %s T WARP'", g->ops[v].name);
       goto out;
     }
+    if (t < 0 || t > CERT_MAX_TIME || w < 0 || w >= p.warps) {
+      bad(&r, "time or warp of '%s' out of range", name);
+      goto out;
+    }
     s->start[v] = t;
     s->warp[v] = w;
   }

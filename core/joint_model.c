@@ -262,15 +262,22 @@ int twill_joint_validate(const twill_graph *g, const twill_joint_params *p,
   if (p->warps < 1 || p->warpgroup < 1 || p->warps % p->warpgroup)
     return fail(why, whylen, "%d warps do not form warpgroups of %d",
                 p->warps, p->warpgroup);
+  /* completion first: with every start in [0, L - lat], no later sum or
+   * difference of start times can overflow */
+  for (int v = 0; v < g->nops; v++) {
+    if (s->start[v] < 0)
+      return fail(why, whylen, "op '%s' starts at %ld < 0", g->ops[v].name,
+                  s->start[v]);
+    if (s->start[v] > L - lat1(&g->ops[v]))
+      return fail(why, whylen, "op '%s' (%ld cycles) starts at %ld and ends "
+                  "after the length %ld", g->ops[v].name, lat1(&g->ops[v]),
+                  s->start[v], L);
+  }
   /* dependences and modulo capacity: the phase-1 validator, without its
    * warp rules (the joint model states its own below) */
   twill_schedule base = *s;
   base.warp = NULL;
   if (twill_schedule_validate(g, NULL, &base, why, whylen)) return -1;
-  for (int v = 0; v < g->nops; v++)
-    if (s->start[v] + lat1(&g->ops[v]) > L)
-      return fail(why, whylen, "op '%s' ends at %ld, after the length %ld",
-                  g->ops[v].name, s->start[v] + lat1(&g->ops[v]), L);
   if (check_warps(g, p, s, why, whylen)) return -1;
   if (check_cross(g, p, s, why, whylen)) return -1;
   if (check_blocking(g, p, s, why, whylen)) return -1;

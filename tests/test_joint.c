@@ -66,7 +66,7 @@ START_TEST(validator_fig1) {
   twill_schedule *s = sched(2, 3, t, w);
   char why[300] = "";
   ck_assert_msg(twill_joint_validate(g, &p, 4, s, why, sizeof why) == 0, "%s", why);
-  expect_bad(g, &p, 3, s, "after the length 3"); /* O ends at 4 */
+  expect_bad(g, &p, 3, s, "ends after the length 3"); /* O ends at 4 */
   s->warp[1] = 1;
   expect_bad(g, &p, 4, s, "not a warp within [0, 1)");
   s->warp[1] = 0;
