@@ -360,6 +360,9 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
       r->status = r->length_proven ? 0 : 3;
       r->cross_edges = -1;
       if (!o->first_model) tiebreak(r, o, t0);
+      /* never hand out a schedule the model's validator rejects */
+      if (twill_joint_validate(r->g, &r->p, r->length, r->sched, NULL, 0))
+        r->status = -1;
       break;
     }
     if (st != 20) {
