@@ -148,6 +148,7 @@ const twill_command twill_commands[] = {
      "                   --lrat: LRAT with hints)\n"},
     {"smt", twill_cmd_smt, "integer/linear constraints on the CDCL core, with checked proofs",
      "usage: twill smt FILE [--proof FILE] [--time-limit S]\n"
+     "       twill smt FILE --check PROOF\n"
      "       twill smt --check PROOF\n"
      "\n"
      "Reads the text format of twill/smt.h (int, bool, lin, diff, pb, mod,\n"
@@ -155,7 +156,9 @@ const twill_command twill_commands[] = {
      "FOUND (after an 'o VALUE' line) and 'v NAME VALUE' lines.  Exit 10\n"
      "satisfiable or optimum, 20 unsatisfiable, 0 unknown, 1 input error.\n"
      "--proof FILE: the twill-smt certificate (theory lemmas + DRAT);\n"
-     "--check PROOF re-derives it (s VERIFIED, exit 0; else exit 1).\n"},
+     "--check PROOF re-derives it (s VERIFIED, exit 0; else exit 1); with\n"
+     "FILE it also requires the proof to begin with FILE's own variables,\n"
+     "constraints and clauses (alone it trusts the proof's input lines).\n"},
     {"drat-check", twill_cmd_drat_check, "check a DRAT refutation of a CNF",
      "usage: twill drat-check FILE.cnf FILE.drat [--lrat]\n"
      "\n"

@@ -9,7 +9,9 @@
 
 static const char smt_usage[] =
     "usage: twill smt FILE [--proof FILE] [--time-limit S]\n"
-    "       twill smt --check PROOF\n";
+    "       twill smt FILE --check PROOF   (the proof against FILE)\n"
+    "       twill smt --check PROOF        (the proof alone: trusts its\n"
+    "                                      input lines)\n";
 
 static int check_proof(const char *path) {
   size_t len;
@@ -30,12 +32,64 @@ static int check_proof(const char *path) {
   return 1;
 }
 
+/* The proof against the problem file: it must begin with exactly what the
+ * parsed problem writes before any solving (variables, constraints, input
+ * clauses), so it cannot refute a different problem; what it adds after
+ * that as input clauses (the "x <= optimum - 1" of a minimization) is
+ * listed, since the refutation covers the problem plus those. */
+static int check_against(const char *file, const char *path) {
+  size_t len, plen = 0;
+  char *buf = twill_sat_read_file(file, &len), err[256], *pre = NULL;
+  if (!buf) {
+    fprintf(stderr, "twill smt: cannot read '%s'\n", file);
+    return 1;
+  }
+  twill_smt_problem p;
+  int rc = twill_smt_parse(file, buf, len, 1, &p, err, sizeof err);
+  free(buf);
+  if (rc) {
+    fprintf(stderr, "%s\n", err);
+    return 1;
+  }
+  FILE *f = open_memstream(&pre, &plen);
+  int bad = !f || twill_smt_write_proof(p.m, f);
+  if (f) fclose(f);
+  twill_smt_problem_free(&p);
+  char *cert = bad ? NULL : twill_sat_read_file(path, &len);
+  if (!cert) {
+    fprintf(stderr, "twill smt: cannot read '%s'\n", path);
+    free(pre);
+    return 1;
+  }
+  if (len < plen || memcmp(cert, pre, plen)) {
+    printf("s NOT VERIFIED\n");
+    fprintf(stderr, "%s: does not begin with the problem of %s\n", path, file);
+    free(pre), free(cert);
+    return 1;
+  }
+  free(pre);
+  int extra = 0;
+  for (size_t i = plen; i + 2 < len; i++)
+    if ((i == plen || cert[i - 1] == '\n') && cert[i] == 'a' && cert[i + 1] == ' ') {
+      const char *e = memchr(cert + i, '\n', len - i);
+      int n = e ? (int)(e - (cert + i)) : (int)(len - i);
+      printf("c with the added input clause: %.*s\n", n, cert + i);
+      extra++;
+    }
+  free(cert);
+  (void)extra;
+  return check_proof(path);
+}
+
 int twill_cmd_smt(int argc, char **argv) {
   const char *file = NULL, *proof = NULL;
   double tlim = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--check") && i + 1 < argc && argc == 3) {
       return check_proof(argv[i + 1]);
+    } else if (!strcmp(argv[i], "--check") && i + 1 < argc && argc == 4) {
+      const char *f = i == 1 ? argv[3] : argv[1];
+      return check_against(f, argv[i + 1]);
     } else if (!strcmp(argv[i], "--proof") && i + 1 < argc) {
       proof = argv[++i];
     } else if (!strcmp(argv[i], "--time-limit") && i + 1 < argc) {

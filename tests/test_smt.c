@@ -627,6 +627,28 @@ START_TEST(front_end_run) {
   ck_assert_str_eq(out, "s VERIFIED\n");
   free(out);
   free(err);
+  /* against the problem file: verified, naming the bound x <= 1 the
+   * minimization added; a changed problem (x + y >= 6 instead of 7) is
+   * not what the proof refutes, even though the proof alone checks */
+  const char *fargs[] = {"smt", in, "--check", pf, NULL};
+  rc = tu_run_twill(&out, &err, fargs);
+  ck_assert_int_eq(rc, 0);
+  ck_assert(strstr(out, "c with the added input clause: a ") != NULL);
+  ck_assert(strstr(out, "s VERIFIED\n") != NULL);
+  free(out);
+  free(err);
+  f = fopen(in, "w");
+  fputs("# example\nint x 0 10\nint y 0 10\nbool b\nlin 3 x + -2 y <= 4\n"
+        "diff y x <= 3\nimp b lin 1 x + 1 y >= 6\nmod 1 4 x@0 y@0 x@1\n"
+        "clause b\nmin x\n",
+        f);
+  fclose(f);
+  rc = tu_run_twill(&out, &err, fargs);
+  ck_assert_int_eq(rc, 1);
+  ck_assert_str_eq(out, "s NOT VERIFIED\n");
+  ck_assert(strstr(err, "does not begin with the problem of") != NULL);
+  free(out);
+  free(err);
   f = fopen(in, "w");
   fputs("int x 0 3\nint y 0 3\nlin 1 x + 1 y >= 7\n", f);
   fclose(f);
