@@ -9,6 +9,11 @@
 #include "twill/builtin.h"
 #include "twill/cli.h"
 
+#include <signal.h>
+
+#include "twill/ilp.h"
+#include "twill/sat.h"
+
 /* Command-line values are reported like file positions so that scripts
  * parse every error the same way: <command line>:1:ARGI. */
 int twill_cli_long(const char *opt, const char *arg, int argi, long lo,
@@ -97,4 +102,21 @@ fail:
   twill_graph_free(g);
   twill_arch_free(m);
   return -1;
+}
+
+/* SIGINT during a search: every SAT and ILP solve stops at its next check,
+ * as if its time limit had struck, so the command reports the best
+ * schedule found and the best proven bound and exits 3. */
+static void on_interrupt(int sig) {
+  (void)sig;
+  twill_sat_interrupt_all();
+  twill_ilp_interrupt_all();
+}
+
+void twill_cli_catch_interrupt(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
 }

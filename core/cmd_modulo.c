@@ -214,6 +214,7 @@ int twill_cmd_modulo(int argc, char **argv) {
     mo.time_limit = o.time_limit;
     mo.node_limit = o.node_limit;
     mo.certify = o.cert != NULL;
+    twill_cli_catch_interrupt();
     if (twill_modulo_solve(g, &mo, &r) || r.status == TWILL_MODULO_ERROR)
       rc = TWILL_EXIT_USAGE;
     else if (r.status == TWILL_MODULO_LIMIT)

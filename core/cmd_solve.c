@@ -274,6 +274,7 @@ int twill_cmd_solve(int argc, char **argv) {
   p.no_cross_warp = o.no_cross;
   p.symmetry = o.symmetry;
   twill_solve_result r;
+  twill_cli_catch_interrupt();
   if (twill_solve(g, m, &p, &o.so, &r) || r.status < 0) {
     fprintf(stderr, "twill solve: internal error or out of memory\n");
     twill_solve_result_clear(&r);

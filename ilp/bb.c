@@ -185,7 +185,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       continue;
     }
     if ((m->node_limit > 0 && nodes >= m->node_limit) ||
-        (deadline > 0 && lps_clock() > deadline)) {
+        (deadline > 0 && lps_clock() > deadline) || lps_stop_all) {
       incomplete = 1;
       if (cur->bound < global_bound || global_bound == -HUGE_VAL) global_bound = cur->bound;
       node_free(cur);

@@ -13,8 +13,10 @@
  * refactorized every REFACTOR updates.
  */
 #include "lp.h"
+#include "twill/ilp.h"
 
 #include <assert.h>
+#include <signal.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -54,6 +56,10 @@ struct lp_solver {
   int perturbed;
   uint64_t rng;
 };
+
+volatile sig_atomic_t lps_stop_all;
+
+void twill_ilp_interrupt_all(void) { lps_stop_all = 1; }
 
 double lps_clock(void) {
   struct timespec ts;
@@ -483,7 +489,8 @@ static int primal(lp_solver *s, double deadline, long maxit) {
   int stall = 0;
   for (long it = 0;; it++) {
     if (it > maxit) return LPS_LIMIT;
-    if (deadline > 0 && (it & 63) == 0 && lps_clock() > deadline) return LPS_LIMIT;
+    if ((it & 63) == 0 && (lps_stop_all || (deadline > 0 && lps_clock() > deadline)))
+      return LPS_LIMIT;
     if (s->need_factor) {
       if (!factor(s)) return LPS_ERROR;
       compute_xb(s);
@@ -624,7 +631,10 @@ static int dual(lp_solver *s, double deadline, long maxit) {
   for (long it = 0;; it++) {
     if (stall > 300) { ret = -1; goto out; } /* degenerate: let the primal finish */
     if (it > maxit) { ret = LPS_LIMIT; goto out; }
-    if (deadline > 0 && (it & 63) == 0 && lps_clock() > deadline) { ret = LPS_LIMIT; goto out; }
+    if ((it & 63) == 0 && (lps_stop_all || (deadline > 0 && lps_clock() > deadline))) {
+      ret = LPS_LIMIT;
+      goto out;
+    }
     if (s->need_factor) {
       if (!factor(s)) goto out;
       compute_xb(s);

@@ -68,5 +68,9 @@ void lps_get_basis(const lp_solver *s, signed char *st);
 void lps_set_basis(lp_solver *s, const signed char *st);
 long lps_iterations(const lp_solver *s);
 double lps_clock(void);
+/* Set by twill_ilp_interrupt_all (a signal handler): every LP and branch
+ * and bound stops at its next check, as on a time limit. */
+#include <signal.h>
+extern volatile sig_atomic_t lps_stop_all;
 
 #endif

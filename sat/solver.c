@@ -1170,8 +1170,14 @@ static uint64_t luby(uint64_t i) {
   return (uint64_t)1 << seq;
 }
 
+/* Set from a signal handler (twill_sat_interrupt_all): every solver stops
+ * at its next check, as if its own interrupt had been called. */
+static volatile sig_atomic_t stop_all;
+
+void twill_sat_interrupt_all(void) { stop_all = 1; }
+
 static int should_stop(twill_sat *s) {
-  if (s->interrupted) return 1;
+  if (s->interrupted || stop_all) return 1;
   if (s->conflict_limit >= 0 && (int64_t)s->st.conflicts >= s->conflict_limit) return 1;
   if (s->time_limit > 0 && (s->st.conflicts & 63) == 0 && now_s(s) > s->time_limit) return 1;
   return 0;
@@ -1289,7 +1295,7 @@ static int search(twill_sat *s) {
       if (luby_mode) s->luby_limit = 100 * luby(++s->luby_i);
       backtrack(s, 0);
       if (s->time_limit > 0 && now_s(s) > s->time_limit) return TWILL_SAT_UNKNOWN;
-      if (s->interrupted) return TWILL_SAT_UNKNOWN;
+      if (s->interrupted || stop_all) return TWILL_SAT_UNKNOWN;
       continue;
     }
     if (s->nlevels == 0) {
@@ -1328,7 +1334,8 @@ static int search(twill_sat *s) {
       }
       s->st.decisions++;
       if ((s->st.decisions & 4095) == 0 &&
-          ((s->time_limit > 0 && now_s(s) > s->time_limit) || s->interrupted))
+          ((s->time_limit > 0 && now_s(s) > s->time_limit) || s->interrupted ||
+           stop_all))
         return TWILL_SAT_UNKNOWN;
     }
     s->trail_lim[s->nlevels++] = s->trail_n;

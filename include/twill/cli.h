@@ -60,6 +60,10 @@ int twill_cli_error(const char *cmd, const char *fmt, ...)
 int twill_cli_load_kernel(const char *kernel, const char *arch_override,
                           twill_graph **g, twill_arch **m);
 
+/* Install a SIGINT handler that makes every running search stop as on a
+ * time limit (the command then reports the best found and exits 3). */
+void twill_cli_catch_interrupt(void);
+
 /* Subcommands built so far. */
 int twill_cmd_kernels(int argc, char **argv);
 int twill_cmd_bounds(int argc, char **argv);

@@ -97,6 +97,9 @@ void twill_ilp_set_time_limit(twill_ilp *m, double seconds);
 void twill_ilp_set_node_limit(twill_ilp *m, long nodes);
 
 twill_ilp_status twill_ilp_solve(twill_ilp *m);
+/* Async-signal-safe: every solve of the process stops at its next check,
+ * as on a time limit (for a SIGINT handler; there is no reset). */
+void twill_ilp_interrupt_all(void);
 twill_ilp_status twill_ilp_status_of(const twill_ilp *m);
 const char *twill_ilp_status_name(twill_ilp_status s);
 /* Whether a feasible solution is known (always after OPTIMAL). */
