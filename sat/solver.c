@@ -734,69 +734,117 @@ int twill_sat_add_clause(twill_sat *s, const int *lits, int n) {
 
 /* ------------------------------------------------------------ propagation */
 
+/* Out-of-line growth of a watch list (the common push is inline). */
+static int wgrow(twill_sat *s, wlist *l) {
+  size_t cap = l->cap;
+  if (!grow(&l->w, &cap, (size_t)l->n + 1, sizeof *l->w)) {
+    s->oom = 1;
+    return 0;
+  }
+  l->cap = (uint32_t)cap;
+  return 1;
+}
+
+/* Unit propagation.  Everything the inner loop touches is held in locals:
+ * val is int8_t, so every store to it may alias any field of *s and would
+ * otherwise force the compiler to reload them.  The arena does not move
+ * here (nothing is allocated in it); a watch list other than the one being
+ * scanned may grow (a moved watch never goes back to the list of p: the new
+ * watch is a non-false literal, and clauses have no duplicate literals). */
 static uint32_t propagate(twill_sat *s) {
   uint32_t confl = CREF_NONE;
-  int8_t *val = s->val;
-  while (s->qhead < s->trail_n) {
-    uint32_t p = s->trail[s->qhead++];
+  int8_t *const val = s->val;
+  uint32_t *const arena = s->arena;
+  wlist *const ws = s->ws;
+  uint32_t *const trail = s->trail;
+  int *const level = s->level;
+  uint32_t *const reason = s->reason;
+  int *const tpos = s->tpos;
+  const int lvl = s->nlevels;
+  int qhead = s->qhead, trail_n = s->trail_n;
+  uint64_t props = 0;
+#define PROP_ENQ(lit, why)               \
+  do {                                   \
+    uint32_t l_ = (lit), v_ = l_ >> 1;   \
+    val[l_] = 1;                         \
+    val[l_ ^ 1u] = -1;                   \
+    level[v_] = lvl;                     \
+    reason[v_] = (why);                  \
+    tpos[v_] = trail_n;                  \
+    trail[trail_n++] = l_;               \
+  } while (0)
+  while (qhead < trail_n) {
+    uint32_t p = trail[qhead++];
     uint32_t fl = neg(p);
-    wlist *wl = &s->ws[p];
-    watch *w = wl->w;
-    uint32_t i = 0, j = 0, n = wl->n;
-    s->st.propagations++;
-    while (i < n) {
-      watch cw = w[i++];
+    wlist *wl = &ws[p];
+    props++;
+    if (wl->n == 0) continue;
+    watch *i = wl->w, *j = i, *const end = i + wl->n;
+    while (i < end) {
+      watch cw = *i++;
       if (val[cw.blk] == 1) {
-        w[j++] = cw;
+        *j++ = cw;
         continue;
       }
       if (cw.cref & BIN_FLAG) {
-        w[j++] = cw;
+        *j++ = cw;
         if (val[cw.blk] == -1) {
           confl = cw.cref & ~BIN_FLAG;
           break;
         }
-        enqueue(s, cw.blk, cw.cref & ~BIN_FLAG);
+        PROP_ENQ(cw.blk, cw.cref & ~BIN_FLAG);
         continue;
       }
       uint32_t c = cw.cref;
-      uint32_t *l = s->arena + c + HDR;
-      if (l[0] == fl) {
-        l[0] = l[1];
+      uint32_t *l = arena + c + HDR;
+      uint32_t first = l[0];
+      if (first == fl) {
+        first = l[1];
+        l[0] = first;
         l[1] = fl;
       }
-      uint32_t first = l[0];
       if (first != cw.blk && val[first] == 1) {
-        w[j].blk = first;
-        w[j++].cref = c;
+        j->blk = first;
+        j->cref = c;
+        j++;
         continue;
       }
-      uint32_t sz = s->arena[c];
-      uint32_t k;
-      for (k = 2; k < sz; k++)
-        if (val[l[k]] != -1) break;
-      if (k < sz) {
-        l[1] = l[k];
-        l[k] = fl;
-        wpush(s, &s->ws[neg(l[1])], first, c);
+      uint32_t sz = arena[c];
+      uint32_t *k = l + 2, *const lend = l + sz;
+      while (k < lend && val[*k] == -1) k++;
+      if (k < lend) {
+        uint32_t nw = *k;
+        l[1] = nw;
+        *k = fl;
+        wlist *nl = &ws[neg(nw)];
+        if (nl->n < nl->cap || wgrow(s, nl)) {
+          nl->w[nl->n].blk = first;
+          nl->w[nl->n].cref = c;
+          nl->n++;
+        }
         continue;
       }
-      w[j].blk = first;
-      w[j++].cref = c;
+      j->blk = first;
+      j->cref = c;
+      j++;
       if (val[first] == -1) {
         confl = c;
         break;
       }
-      enqueue(s, first, c);
+      PROP_ENQ(first, c);
     }
-    while (i < n) w[j++] = w[i++];
-    wl->n = j;
+    while (i < end) *j++ = *i++;
+    wl->n = (uint32_t)(j - wl->w);
     if (confl != CREF_NONE) {
-      s->qhead = s->trail_n;
+      qhead = trail_n;
       break;
     }
   }
+  s->qhead = qhead;
+  s->trail_n = trail_n;
+  s->st.propagations += props;
   return confl;
+#undef PROP_ENQ
 }
 
 static void backtrack(twill_sat *s, int lvl) {
