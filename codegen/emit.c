@@ -8,9 +8,18 @@
 #include "twill/codegen.h"
 #include "twill/normalize.h"
 
+long twill_emit_copies(const twill_graph *g, const twill_schedule *s) {
+  long L = twill_schedule_length(g, s);
+  return s->ii > 0 ? (L + s->ii - 1) / s->ii : 0;
+}
+
 int twill_emit(const twill_graph *g, const twill_arch *m,
                const twill_schedule *s, twill_emit_format f,
                const twill_emit_opts *opts, FILE *out) {
+  /* every format but dot draws or writes out each of the C overlapped
+   * copies: a schedule thousands of I long is a mistake, not a picture */
+  if (f != TWILL_EMIT_DOT && twill_emit_copies(g, s) > TWILL_EMIT_MAX_COPIES)
+    return -1;
   switch (f) {
   case TWILL_EMIT_PSEUDOCODE: return twill_emit_pseudocode(g, m, s, opts, out);
   case TWILL_EMIT_CUDA: return twill_emit_cuda(g, m, s, opts, out);
@@ -168,6 +177,12 @@ int twill_cmd_emit(int argc, char **argv) {
     }
     if (twill_schedule_validate(g, m, s, why, sizeof why)) {
       fprintf(stderr, "%s: invalid schedule: %s\n", input, why);
+      goto done;
+    }
+    if (twill_emit_copies(g, s) > TWILL_EMIT_MAX_COPIES) {
+      fprintf(stderr, "%s: the schedule spans %ld copies of I = %ld; twill emit "
+                      "draws at most %d\n", input, twill_emit_copies(g, s), s->ii,
+              TWILL_EMIT_MAX_COPIES);
       goto done;
     }
     opts.source = input;

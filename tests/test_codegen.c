@@ -138,6 +138,26 @@ START_TEST(fig1_pseudocode_golden) {
 }
 END_TEST
 
+/* A legal fig1 schedule with O pushed to cycle 1001 spans C = ceil(1002/2)
+ * = 501 copies: the dispatcher refuses to expand it (it once took minutes
+ * in the Gantt's lane packing, found by fuzz_schedule_json) but still
+ * writes the DOT graph, which has no copies. */
+START_TEST(too_many_copies_refused) {
+  fx x = fig1_fx(0);
+  x.s->start[2] = 1001;
+  ck_assert_int_eq(twill_emit_copies(x.g, x.s), 501);
+  FILE *null = fopen("/dev/null", "w");
+  ck_assert_ptr_nonnull(null);
+  ck_assert_int_eq(twill_emit(x.g, x.m, x.s, TWILL_EMIT_GANTT, NULL, null), -1);
+  ck_assert_int_eq(twill_emit(x.g, x.m, x.s, TWILL_EMIT_SVG, NULL, null), -1);
+  ck_assert_int_eq(twill_emit(x.g, x.m, x.s, TWILL_EMIT_DOT, NULL, null), 0);
+  x.s->start[2] = 3;
+  ck_assert_int_eq(twill_emit(x.g, x.m, x.s, TWILL_EMIT_GANTT, NULL, null), 0);
+  fclose(null);
+  fx_free(&x);
+}
+END_TEST
+
 START_TEST(fig1_warp_programs) {
   fx x = fig1_fx(1);
   char *out = emit_str(&x, TWILL_EMIT_PSEUDOCODE, false);
@@ -634,6 +654,7 @@ static Suite *make_suite(void) {
   TCase *t = tcase_create("fig1");
   tcase_add_test(t, fig1_pseudocode_golden);
   tcase_add_test(t, fig1_warp_programs);
+  tcase_add_test(t, too_many_copies_refused);
   tcase_add_test(t, fig1_table);
   tcase_add_test(t, fig1_gantt);
   tcase_add_test(t, xml_checker_rejects);

@@ -49,6 +49,11 @@ typedef struct twill_emit_opts {
   const char *source; /* e.g. the schedule file; NULL: none */
 } twill_emit_opts;
 
+/* C = ceil(L / I), the overlapped copies every format but dot expands;
+ * twill_emit refuses (-1) a schedule of more than TWILL_EMIT_MAX_COPIES. */
+#define TWILL_EMIT_MAX_COPIES 256
+long twill_emit_copies(const twill_graph *g, const twill_schedule *s);
+
 /* One emitter per format; opts may be NULL. */
 int twill_emit(const twill_graph *g, const twill_arch *m,
                const twill_schedule *s, twill_emit_format f,
