@@ -24,6 +24,7 @@
 
 #include "gaus_priv.h"
 #include "twill/gaus.h"
+#include "twill/modulo.h"
 
 static long latp(long l) { return l < 1 ? 1 : l; }
 
@@ -298,12 +299,9 @@ static void sort_ops(int *ord, int n, const long *t, const int *rank) {
   free(tmp);
 }
 
-int twill_gaus_legalize_modulo(const twill_gaus_problem *p, const double *mu,
-                               long ii, long *t) {
+/* The fixed-point legalizer: t holds relaxed times on entry. */
+static int legalize_fixpoint(const twill_gaus_problem *p, long ii, long *t) {
   int n = p->n;
-  if (ii < 1) return -1;
-  for (int i = 0; i < n; i++) t[i] = rnd_mu(mu[i]);
-  if (relax(p, ii, t)) return -1;
   long *asap = calloc((size_t)n + 1, sizeof(long));
   int *topo = calloc((size_t)n + 1, sizeof(int));
   int *rank = calloc((size_t)n + 1, sizeof(int));
@@ -379,6 +377,104 @@ out:
   free(placed);
   free(mrt);
   free(tmp);
+  return res;
+}
+
+/* p as a twill graph for the IMS machinery (twill/modulo.h), or NULL when
+ * a count or capacity is not an integer (or on allocation failure).
+ * Uncapped units get capacity INT_MAX; zero counts are dropped.  Times are
+ * in units of q, which divides every edge latency, use offset and use
+ * length (and II): a schedule of the scaled graph at II/q, times q, is a
+ * schedule of p at II (each constraint scales exactly). */
+static long gcdl(long a, long b) {
+  while (b) {
+    long r = a % b;
+    a = b;
+    b = r;
+  }
+  return a;
+}
+static long grain(const twill_gaus_problem *p, long ii) {
+  long q = ii;
+  for (int e = 0; e < p->ne && q > 1; e++) q = gcdl(q, p->elat[e] < 0 ? -p->elat[e] : p->elat[e]);
+  for (int u = 0; u < p->nuses && q > 1; u++)
+    q = gcdl(gcdl(q, p->uoffset[u]), p->ucycles[u]);
+  return q < 1 ? 1 : q;
+}
+
+static twill_graph *graph_of(const twill_gaus_problem *p, long q) {
+  for (int u = 0; u < p->nuses; u++)
+    if (p->ucount[u] != floor(p->ucount[u]) || p->ucount[u] > INT_MAX / 2)
+      return NULL;
+  for (int r = 0; r < p->nunits; r++)
+    if (p->cap[r] > 0 && (p->cap[r] != floor(p->cap[r]) || p->cap[r] > INT_MAX / 2))
+      return NULL;
+  twill_graph *g = twill_graph_new("gaus");
+  if (!g) return NULL;
+  char name[32];
+  for (int r = 0; r < p->nunits; r++) {
+    snprintf(name, sizeof name, "u%d", r);
+    if (twill_graph_declare_unit(g, name, p->cap[r] > 0 ? (int)p->cap[r] : INT_MAX) != r)
+      goto fail;
+  }
+  for (int i = 0; i < p->n; i++) {
+    snprintf(name, sizeof name, "o%d", i);
+    if (twill_graph_add_op(g, name, (p->lat[i] + q - 1) / q) != i) goto fail;
+    for (int u = p->uoff[i]; u < p->uoff[i + 1]; u++)
+      if (p->ucount[u] >= 1 &&
+          twill_graph_add_use(g, i, p->uunit[u], (int)(p->uoffset[u] / q),
+                              (int)(p->ucycles[u] / q), (int)p->ucount[u]))
+        goto fail;
+  }
+  for (int e = 0; e < p->ne; e++)
+    if (twill_graph_add_edge(g, p->esrc[e], p->edst[e], p->elat[e] / q, p->edist[e]) != e)
+      goto fail;
+  return g;
+fail:
+  twill_graph_free(g);
+  return NULL;
+}
+
+int twill_gaus_legalize_modulo(const twill_gaus_problem *p, const double *mu,
+                               long ii, long *t) {
+  int n = p->n;
+  if (ii < 1) return -1;
+  for (int i = 0; i < n; i++) t[i] = rnd_mu(mu[i]);
+  if (relax(p, ii, t)) return -1;
+  long *relaxed = malloc(((size_t)n + 1) * sizeof(long));
+  long *pref = malloc(((size_t)n + 1) * sizeof(long));
+  long *prio = malloc(((size_t)n + 1) * sizeof(long));
+  if (!relaxed || !pref || !prio) {
+    free(relaxed);
+    free(pref);
+    free(prio);
+    return -3;
+  }
+  memcpy(relaxed, t, (size_t)n * sizeof(long));
+  long q = grain(p, ii);
+  for (int i = 0; i < n; i++) {
+    pref[i] = (t[i] + q - 1) / q; /* in units of q */
+    prio[i] = -pref[i];
+  }
+  twill_graph *g = graph_of(p, q);
+  int res = -2, scaled = 0;
+  /* 1. IMS guided by the relaxation: earliest relaxed time first, never
+   *    before it */
+  if (g && twill_modulo_ims_at(g, ii / q, 6, prio, pref, t) == 0) res = 0, scaled = 1;
+  /* 2. the fixed-point legalizer from the relaxed times */
+  if (res) {
+    memcpy(t, relaxed, (size_t)n * sizeof(long));
+    res = legalize_fixpoint(p, ii, t);
+  }
+  /* 3. Rau's IMS by height, blind to the relaxation */
+  if (res == -2 && g && twill_modulo_ims_at(g, ii / q, 6, NULL, NULL, t) == 0)
+    res = 0, scaled = 1;
+  if (scaled)
+    for (int i = 0; i < n; i++) t[i] *= q;
+  twill_graph_free(g);
+  free(relaxed);
+  free(pref);
+  free(prio);
   return res;
 }
 

@@ -25,6 +25,12 @@ typedef struct ims {
   long *prev;     /* last time v was placed, or -1 */
   char *placed;
   long *height;
+  /* twill_modulo_ims_at only: adjacency, guidance, the ready heap, and
+   * a scratch table (nunits x ii) */
+  int *in_off, *in_e, *out_off, *out_e;
+  const long *prio, *pref;
+  int *heap, hn;
+  long *need;
 } ims;
 
 static void mrt_apply(ims *s, int v, long t, int sign) {
@@ -198,6 +204,261 @@ static void compact(ims *s) {
       }
     }
   }
+}
+
+/* ---- guided IMS at a fixed I (twill_modulo_ims_at) ----------------------- */
+
+/* Does a come before b?  prio (or height) descending, height, index. */
+static int g_before(const ims *s, int a, int b) {
+  long pa = s->prio ? s->prio[a] : s->height[a];
+  long pb = s->prio ? s->prio[b] : s->height[b];
+  if (pa != pb) return pa > pb;
+  if (s->height[a] != s->height[b]) return s->height[a] > s->height[b];
+  return a < b;
+}
+
+static void g_push(ims *s, int v) {
+  int c = s->hn++;
+  s->heap[c] = v;
+  while (c > 0 && g_before(s, s->heap[c], s->heap[(c - 1) / 2])) {
+    int p = (c - 1) / 2, x = s->heap[p];
+    s->heap[p] = s->heap[c];
+    s->heap[c] = x;
+    c = p;
+  }
+}
+
+static int g_pop(ims *s) {
+  int top = s->heap[0];
+  s->heap[0] = s->heap[--s->hn];
+  int c = 0;
+  for (;;) {
+    int l = 2 * c + 1, r = l + 1, b = c;
+    if (l < s->hn && g_before(s, s->heap[l], s->heap[b])) b = l;
+    if (r < s->hn && g_before(s, s->heap[r], s->heap[b])) b = r;
+    if (b == c) break;
+    int x = s->heap[b];
+    s->heap[b] = s->heap[c];
+    s->heap[c] = x;
+    c = b;
+  }
+  return top;
+}
+
+/* Unschedule v and make it ready again (each unplaced op is in the heap
+ * exactly once: initially, and after each eviction). */
+static void g_unplace(ims *s, int v) {
+  if (!s->placed[v]) return;
+  unplace(s, v);
+  g_push(s, v);
+}
+
+/* Adjacency lists in edge order; topological order of the distance-0
+ * edges in ord (n).  -1 on a distance-0 cycle. */
+static int g_adjacency(ims *s, int *ord, int *indeg) {
+  const twill_graph *g = s->g;
+  int n = g->nops;
+  for (int i = 0; i < g->nedges; i++) {
+    s->out_off[g->edges[i].src + 1]++;
+    s->in_off[g->edges[i].dst + 1]++;
+  }
+  for (int v = 0; v < n; v++) {
+    s->out_off[v + 1] += s->out_off[v];
+    s->in_off[v + 1] += s->in_off[v];
+  }
+  for (int v = 0; v < n; v++) indeg[v] = 0;
+  for (int i = 0; i < g->nedges; i++) {
+    const twill_edge *e = &g->edges[i];
+    s->out_e[s->out_off[e->src] + indeg[e->src]++] = i;
+  }
+  for (int v = 0; v < n; v++) indeg[v] = 0;
+  for (int i = 0; i < g->nedges; i++) {
+    const twill_edge *e = &g->edges[i];
+    s->in_e[s->in_off[e->dst] + indeg[e->dst]++] = i;
+  }
+  for (int v = 0; v < n; v++) indeg[v] = 0;
+  for (int i = 0; i < g->nedges; i++)
+    if (!g->edges[i].dist) indeg[g->edges[i].dst]++;
+  int head = 0, tail = 0;
+  for (int v = 0; v < n; v++)
+    if (!indeg[v]) ord[tail++] = v;
+  while (head < tail) {
+    int v = ord[head++];
+    for (int k = s->out_off[v]; k < s->out_off[v + 1]; k++) {
+      const twill_edge *e = &g->edges[s->out_e[k]];
+      if (!e->dist && --indeg[e->dst] == 0) ord[tail++] = e->dst;
+    }
+  }
+  return tail == n ? 0 : -1;
+}
+
+/* Heights as compute_heights, swept in reverse topological order so that
+ * a graph without long back-edge chains converges in a few sweeps.  -1
+ * when still changing after n + 1 sweeps (I below RecMII). */
+static int g_heights(ims *s, const int *ord) {
+  const twill_graph *g = s->g;
+  for (int v = 0; v < g->nops; v++) s->height[v] = g->ops[v].lat;
+  for (int it = 0; it <= g->nops + 1; it++) {
+    int changed = 0;
+    for (int k = g->nops - 1; k >= 0; k--) {
+      int v = ord[k];
+      for (int j = s->out_off[v]; j < s->out_off[v + 1]; j++) {
+        const twill_edge *e = &g->edges[s->out_e[j]];
+        long h = s->height[e->dst] + e->lat - s->ii * (long)e->dist;
+        if (h > s->height[v]) {
+          s->height[v] = h;
+          changed = 1;
+        }
+      }
+    }
+    if (!changed) return 0;
+  }
+  return -1;
+}
+
+static long g_earliest(const ims *s, int v) {
+  long est = s->pref && s->pref[v] > 0 ? s->pref[v] : 0;
+  for (int j = s->in_off[v]; j < s->in_off[v + 1]; j++) {
+    const twill_edge *e = &s->g->edges[s->in_e[j]];
+    if (e->src == v || !s->placed[e->src]) continue;
+    long t = s->start[e->src] + e->lat - s->ii * (long)e->dist;
+    if (t > est) est = t;
+  }
+  return est;
+}
+
+static void g_place(ims *s, int v, long t) {
+  const twill_graph *g = s->g;
+  mrt_apply(s, v, t, +1);
+  s->placed[v] = 1;
+  s->start[v] = t;
+  s->prev[v] = t;
+  for (int j = s->out_off[v]; j < s->out_off[v + 1]; j++) {
+    const twill_edge *e = &g->edges[s->out_e[j]];
+    if (e->dst != v && s->placed[e->dst] &&
+        s->start[e->dst] - t < e->lat - s->ii * (long)e->dist)
+      g_unplace(s, e->dst);
+  }
+  for (int j = s->in_off[v]; j < s->in_off[v + 1]; j++) {
+    const twill_edge *e = &g->edges[s->in_e[j]];
+    if (e->src != v && s->placed[e->src] &&
+        t - s->start[e->src] < e->lat - s->ii * (long)e->dist)
+      g_unplace(s, e->src);
+  }
+}
+
+/* Force v in at t, evicting (in index order) the placed ops that hold a
+ * slot v needs while that slot is still over-full. */
+static void g_force(ims *s, int v, long t) {
+  const twill_graph *g = s->g;
+  const twill_op *o = &g->ops[v];
+  for (int k = 0; k < o->nuses; k++)
+    for (int j = 0; j < o->uses[k].cycles; j++)
+      s->need[(size_t)o->uses[k].unit * (size_t)s->ii +
+              (size_t)((t + o->uses[k].offset + j) % s->ii)] += o->uses[k].count;
+  for (int x = 0; x < g->nops; x++) {
+    if (!s->placed[x]) continue;
+    const twill_op *ox = &g->ops[x];
+    int evict = 0;
+    for (int k = 0; k < ox->nuses && !evict; k++) {
+      const twill_use *u = &ox->uses[k];
+      size_t row = (size_t)u->unit * (size_t)s->ii;
+      long cap = g->units[u->unit].capacity;
+      for (int j = 0; j < u->cycles && !evict; j++) {
+        size_t c = row + (size_t)((s->start[x] + u->offset + j) % s->ii);
+        if (s->need[c] > 0 && s->mrt[c] + s->need[c] > cap) evict = 1;
+      }
+    }
+    if (evict) g_unplace(s, x);
+  }
+  for (int k = 0; k < o->nuses; k++)
+    for (int j = 0; j < o->uses[k].cycles; j++)
+      s->need[(size_t)o->uses[k].unit * (size_t)s->ii +
+              (size_t)((t + o->uses[k].offset + j) % s->ii)] = 0;
+  g_place(s, v, t);
+}
+
+int twill_modulo_ims_at(const twill_graph *g, long ii, int budget_ratio,
+                        const long *prio, const long *pref, long *start) {
+  if (ii < 1) return 1;
+  ims s;
+  memset(&s, 0, sizeof s);
+  s.g = g;
+  s.ii = ii;
+  s.prio = prio;
+  s.pref = pref;
+  int n = g->nops;
+  size_t n1 = (size_t)n + 1, ne = (size_t)g->nedges + 1;
+  size_t cells = (size_t)(g->nunits ? g->nunits : 1) * (size_t)ii;
+  int *ord = malloc(n1 * sizeof *ord), *tmp = malloc(n1 * sizeof *tmp);
+  s.start = calloc(n1, sizeof *s.start);
+  s.prev = calloc(n1, sizeof *s.prev);
+  s.placed = calloc(n1, 1);
+  s.height = calloc(n1, sizeof *s.height);
+  s.in_off = calloc(n1 + 1, sizeof *s.in_off);
+  s.out_off = calloc(n1 + 1, sizeof *s.out_off);
+  s.in_e = malloc(ne * sizeof *s.in_e);
+  s.out_e = malloc(ne * sizeof *s.out_e);
+  s.heap = malloc(n1 * sizeof *s.heap);
+  s.mrt = calloc(cells, sizeof *s.mrt);
+  s.need = calloc(cells, sizeof *s.need);
+  int rc = -1;
+  if (!ord || !tmp || !s.start || !s.prev || !s.placed || !s.height ||
+      !s.in_off || !s.out_off || !s.in_e || !s.out_e || !s.heap || !s.mrt ||
+      !s.need)
+    goto done;
+  rc = 1;
+  if (g_adjacency(&s, ord, tmp) || g_heights(&s, ord)) goto done;
+  for (int v = 0; v < n; v++)
+    if (!fits_alone(&s, v)) goto done;
+  memset(s.mrt, 0, cells * sizeof *s.mrt);
+  for (int v = 0; v < n; v++) {
+    s.prev[v] = -1;
+    g_push(&s, v);
+  }
+  long budget = (long)budget_ratio * (n > 0 ? n : 1);
+  long probes = budget * 256; /* slot tests: bounds the work at a large I */
+  while (s.hn > 0) {
+    int v = g_pop(&s);
+    if (s.placed[v]) continue;
+    if (budget-- <= 0) goto done;
+    long est = g_earliest(&s, v), t = -1;
+    for (long c = est; c < est + ii; c++)
+      if (probes-- <= 0) goto done;
+      else if (mrt_fits(&s, v, c)) {
+        t = c;
+        break;
+      }
+    if (t >= 0) {
+      g_place(&s, v, t);
+      continue;
+    }
+    t = s.prev[v] < 0 || est > s.prev[v] ? est : s.prev[v] + 1;
+    g_force(&s, v, t);
+  }
+  /* every op is placed; self loops are the only edges not yet looked at */
+  for (int i = 0; i < g->nedges; i++) {
+    const twill_edge *e = &g->edges[i];
+    if (s.start[e->dst] - s.start[e->src] < e->lat - ii * (long)e->dist)
+      goto done;
+  }
+  memcpy(start, s.start, (size_t)n * sizeof *start);
+  rc = 0;
+done:
+  free(ord);
+  free(tmp);
+  free(s.start);
+  free(s.prev);
+  free(s.placed);
+  free(s.height);
+  free(s.in_off);
+  free(s.out_off);
+  free(s.in_e);
+  free(s.out_e);
+  free(s.heap);
+  free(s.mrt);
+  free(s.need);
+  return rc;
 }
 
 int twill_modulo_ims(const twill_graph *g, const twill_ims_opts *o,

@@ -324,6 +324,34 @@ START_TEST(builtin_kernels_validate) {
 }
 END_TEST
 
+/* fa4-bwd-blackwell in raw cycles: the TC unit (capacity 1) carries five
+ * 512-cycle MMAs (S, dP, dV, dK, dQ), so ResMII = 2560, and every latency,
+ * offset and length is a multiple of 64, so the 64-cycle grain loses
+ * nothing: `twill modulo` schedules it at I = 40 normalized = 2560.  The
+ * fixed-point legalizer alone escalated to II 2879 here; the IMS step must
+ * reach the lower bound, and the validator must accept the schedule. */
+START_TEST(raw_cycle_kernel_at_mii) {
+  twill_graph *g = NULL;
+  twill_arch *m = NULL;
+  ck_assert_int_eq(twill_cli_load_kernel("fa4-bwd-blackwell", NULL, &g, &m), 0);
+  twill_gaus_problem *p = twill_gaus_problem_from_graph(g, NULL);
+  ck_assert_ptr_nonnull(p);
+  ck_assert_int_eq(twill_gaus_mii(p), 2560);
+  twill_gaus_result r;
+  solve_legal(p, 'C', 60, 1, &r);
+  ck_assert_int_eq(r.ii, 2560);
+  twill_schedule *s = twill_schedule_new(g->nops, r.ii);
+  for (int i = 0; i < g->nops; i++) s->start[i] = r.t[i];
+  char why[512];
+  ck_assert_msg(twill_schedule_validate(g, m, s, why, sizeof why) == 0, "%s", why);
+  twill_schedule_free(s);
+  twill_gaus_result_free(&r);
+  twill_gaus_problem_free(p);
+  twill_graph_free(g);
+  twill_arch_free(m);
+}
+END_TEST
+
 START_TEST(random_graphs_validate) {
   int sizes[] = {10, 100, 400};
   int ns = tu_under_valgrind() ? 2 : 3;
@@ -514,6 +542,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tl, threads_are_bit_identical);
   tcase_add_test(tl, builtin_kernels_validate);
   tcase_add_test(tl, random_graphs_validate);
+  tcase_add_test(tl, raw_cycle_kernel_at_mii);
   suite_add_tcase(s, tl);
   TCase *tio = tcase_create("io");
   tcase_set_timeout(tio, 120);

@@ -34,6 +34,20 @@ void twill_ims_opts_default(twill_ims_opts *o);
 int twill_modulo_ims(const twill_graph *g, const twill_ims_opts *o,
                      twill_schedule **out);
 
+/* One guided IMS attempt at a fixed I (for legalizing a relaxation, e.g.
+ * GauS's problem C).  Ops are taken by decreasing prio[v] (NULL: height),
+ * ties by height, then index; op v is placed no earlier than pref[v]
+ * (NULL: 0) and its placed predecessors allow.  Eviction is Rau's, but
+ * only ops holding an over-full slot v needs are evicted, and edges are
+ * read through adjacency lists (large graphs).  No compaction: the times
+ * stay near pref.  On success start gets n times valid at I (every edge,
+ * modulo capacities, start >= 0) and 0 is returned; 1 when an op does not
+ * fit alone, the budget of budget_ratio * n placements runs out, or
+ * 256 times as many slot tests (the work at a large, raw-cycle I); -1 on
+ * allocation failure. */
+int twill_modulo_ims_at(const twill_graph *g, long ii, int budget_ratio,
+                        const long *prio, const long *pref, long *start);
+
 /* ---- exact search (Twill phase 1) ---------------------------------------
  *
  * For I = MII, MII+1, ...: the modulo-scheduling integer program at fixed I
