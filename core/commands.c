@@ -77,8 +77,22 @@ const twill_command twill_commands[] = {
      "verifies: MII re-derived, the schedule validated, and a VIPR proof\n"
      "for every I in [MII, I*) (infeasible) and for I* (no shorter L).\n"},
     {"gaus", twill_cmd_gaus, "GauS differentiable scheduler for large graphs",
-     "usage: twill gaus KERNEL|--random N [--ii I] [--steps D] [--iters K]\n"
-     "                  [--threads T] [--seed S] [--json]\n"},
+     "usage: twill gaus KERNEL|FILE.gml|FILE.aig|--random N [--formulation A|B|C]\n"
+     "                  [--ii I] [--steps D] [--iters K] [--threads T] [--seed S]\n"
+     "                  [--time-limit S] [--lr X] [--alpha X] [--tau X]\n"
+     "                  [--arch A] [--json] [--timing]\n"
+     "\n"
+     "Gaussian start times N(mu, sigma^2) over D steps, the paper's losses,\n"
+     "the augmented Lagrangian around Adam, then legalization (every\n"
+     "schedule printed passes the validator).  Formulations (gaus.md):\n"
+     "  A  resource + communication (default)   B  peak memory\n"
+     "  C  modulo memory at II under a modulo resource cap, with\n"
+     "     recurrences; when the relaxation cannot be legalized at II, II\n"
+     "     grows (said on stderr)\n"
+     "  --iters K (1000)  --lr X (Adam step, 0.05)  --alpha X (0.01)\n"
+     "  --tau X (LogSumExp temperature, 1)  --steps D (horizon; 0: from the\n"
+     "  graph)  --ii I (C: target II; 0: the MII)  --threads T: same bytes\n"
+     "  for every T  --timing: seconds per step on stderr\n"},
     {"emit", twill_cmd_emit,
      "pseudocode, CUDA skeleton, tables, Gantt, SVG, JSON, DOT",
      "usage: twill emit KERNEL|SCHEDULE.json --format F [-o FILE] [--arch A]\n"
