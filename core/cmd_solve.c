@@ -141,37 +141,38 @@ static void print_text(const opts *o, const twill_arch *m,
   (void)o;
 }
 
+/* One "key": value pair of the JSON report. */
+static void kv_int(twill_jw *w, const char *k, long long v) {
+  twill_jw_key(w, k);
+  twill_jw_int(w, v);
+}
+static void kv_bool(twill_jw *w, const char *k, bool v) {
+  twill_jw_key(w, k);
+  twill_jw_bool(w, v);
+}
+static void kv_str(twill_jw *w, const char *k, const char *v) {
+  twill_jw_key(w, k);
+  twill_jw_string(w, v);
+}
+
 static int print_json(const opts *o, const twill_arch *m,
                       const twill_solve_result *r) {
   const twill_graph *g = r->g;
   twill_jw w;
   twill_jw_init(&w, stdout, true);
   twill_jw_object_begin(&w);
-  twill_jw_key(&w, "kernel");
-  twill_jw_string(&w, g->name);
-  twill_jw_key(&w, "arch");
-  twill_jw_string(&w, m->name);
-  twill_jw_key(&w, "normalize");
-  twill_jw_int(&w, r->norm_budget);
-  twill_jw_key(&w, "optimal");
-  twill_jw_bool(&w, r->status == 0);
-  twill_jw_key(&w, "lower_bound");
-  twill_jw_int(&w, r->ii_lower);
-  twill_jw_key(&w, "phase1_ii");
-  twill_jw_int(&w, r->phase1_ii);
-  twill_jw_key(&w, "phase1_length");
-  twill_jw_int(&w, r->phase1_length);
+  kv_str(&w, "kernel", g->name);
+  kv_str(&w, "arch", m->name);
+  kv_int(&w, "normalize", r->norm_budget);
+  kv_bool(&w, "optimal", r->status == 0);
+  kv_int(&w, "lower_bound", r->ii_lower);
+  kv_int(&w, "phase1_ii", r->phase1_ii);
+  kv_int(&w, "phase1_length", r->phase1_length);
   if (r->sched) {
-    twill_jw_key(&w, "ii");
-    twill_jw_int(&w, r->ii);
-    twill_jw_key(&w, "length");
-    twill_jw_int(&w, r->length);
-    twill_jw_key(&w, "length_proven");
-    twill_jw_bool(&w, r->length_proven);
-    if (r->cross_edges >= 0) {
-      twill_jw_key(&w, "cross_warp_edges");
-      twill_jw_int(&w, r->cross_edges);
-    }
+    kv_int(&w, "ii", r->ii);
+    kv_int(&w, "length", r->length);
+    kv_bool(&w, "length_proven", r->length_proven);
+    if (r->cross_edges >= 0) kv_int(&w, "cross_warp_edges", r->cross_edges);
     const char *keys[3] = {"times", "warps", "stages"};
     for (int k = 0; k < 3; k++) {
       twill_jw_key(&w, keys[k]);
@@ -186,32 +187,19 @@ static int print_json(const opts *o, const twill_arch *m,
   }
   twill_jw_key(&w, "params");
   twill_jw_object_begin(&w);
-  twill_jw_key(&w, "warps");
-  twill_jw_int(&w, r->p.warps);
-  twill_jw_key(&w, "warpgroup");
-  twill_jw_int(&w, r->p.warpgroup);
-  twill_jw_key(&w, "regs");
-  twill_jw_int(&w, r->p.regs);
-  twill_jw_key(&w, "regs_per_sm");
-  twill_jw_int(&w, r->p.regs_per_sm);
-  twill_jw_key(&w, "reg_lo");
-  twill_jw_int(&w, r->p.reg_lo);
-  twill_jw_key(&w, "reg_step");
-  twill_jw_int(&w, r->p.reg_step);
-  twill_jw_key(&w, "cross_warp");
-  twill_jw_int(&w, r->p.cross_warp);
-  twill_jw_key(&w, "no_cross_warp");
-  twill_jw_bool(&w, r->p.no_cross_warp);
-  twill_jw_key(&w, "smem_cap");
-  twill_jw_int(&w, r->p.smem_cap);
-  twill_jw_key(&w, "tmem_cap");
-  twill_jw_int(&w, r->p.tmem_cap);
+  kv_int(&w, "warps", r->p.warps);
+  kv_int(&w, "warpgroup", r->p.warpgroup);
+  kv_int(&w, "regs", r->p.regs);
+  kv_int(&w, "regs_per_sm", r->p.regs_per_sm);
+  kv_int(&w, "reg_lo", r->p.reg_lo);
+  kv_int(&w, "reg_step", r->p.reg_step);
+  kv_int(&w, "cross_warp", r->p.cross_warp);
+  kv_bool(&w, "no_cross_warp", r->p.no_cross_warp);
+  kv_int(&w, "smem_cap", r->p.smem_cap);
+  kv_int(&w, "tmem_cap", r->p.tmem_cap);
   twill_jw_key(&w, "capacities");
   twill_jw_object_begin(&w);
-  for (int u = 0; u < g->nunits; u++) {
-    twill_jw_key(&w, g->units[u].name);
-    twill_jw_int(&w, g->units[u].capacity);
-  }
+  for (int u = 0; u < g->nunits; u++) kv_int(&w, g->units[u].name, g->units[u].capacity);
   twill_jw_object_end(&w);
   twill_jw_object_end(&w);
   twill_jw_key(&w, "tries");
@@ -219,18 +207,11 @@ static int print_json(const opts *o, const twill_arch *m,
   for (int i = 0; i < r->ntries; i++) {
     const twill_solve_try *t = &r->tries[i];
     twill_jw_object_begin(&w);
-    twill_jw_key(&w, "ii");
-    twill_jw_int(&w, t->ii);
-    twill_jw_key(&w, "lmin");
-    twill_jw_int(&w, t->lmin);
-    twill_jw_key(&w, "lmax");
-    twill_jw_int(&w, t->lmax);
-    twill_jw_key(&w, "status");
-    twill_jw_string(&w, status_word(t->status));
-    if (t->why) {
-      twill_jw_key(&w, "why");
-      twill_jw_string(&w, t->why);
-    }
+    kv_int(&w, "ii", t->ii);
+    kv_int(&w, "lmin", t->lmin);
+    kv_int(&w, "lmax", t->lmax);
+    kv_str(&w, "status", status_word(t->status));
+    if (t->why) kv_str(&w, "why", t->why);
     twill_jw_object_end(&w);
   }
   twill_jw_array_end(&w);
@@ -238,8 +219,7 @@ static int print_json(const opts *o, const twill_arch *m,
    * (times go to stderr on a terminal) */
   twill_jw_key(&w, "stats");
   twill_jw_object_begin(&w);
-  twill_jw_key(&w, "tries");
-  twill_jw_int(&w, r->ntries);
+  kv_int(&w, "tries", r->ntries);
   twill_jw_object_end(&w);
   twill_jw_object_end(&w);
   (void)o;
