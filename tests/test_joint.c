@@ -539,6 +539,7 @@ END_TEST
  * pipeline), so the compute spreads over two warpgroups; with 8 warps (one
  * consumer group) I = phase 1's is unsatisfiable. */
 START_TEST(fa3_fwd_structure) {
+  if (tu_under_valgrind()) return; /* 40 s limits: a limit under valgrind, not an answer */
   twill_solve_result r;
   twill_graph *g;
   builtin("fa3-fwd-hopper", NULL, &r, &g, true);
@@ -580,6 +581,7 @@ END_TEST
 /* fa3-bwd-hopper: register-bound, no pipelining across iterations: every
  * op in stage 0 (paper 6.3.1). */
 START_TEST(fa3_bwd_one_stage) {
+  if (tu_under_valgrind()) return; /* 40 s limits: a limit under valgrind, not an answer */
   twill_solve_result r;
   twill_graph *g;
   builtin("fa3-bwd-hopper", NULL, &r, &g, true);
@@ -597,6 +599,7 @@ END_TEST
  * cross-warp communication.  (The third, no sub-tiling, needs a different
  * kernel; see the closing note of issue 8.) */
 START_TEST(fa4_fwd_structure_and_ablations) {
+  if (tu_under_valgrind()) return; /* 40 s limits: a limit under valgrind, not an answer */
   twill_solve_result r;
   twill_graph *g;
   builtin("fa4-fwd-blackwell", NULL, &r, &g, true);
