@@ -127,6 +127,10 @@ static void print_text(const opts *o, const twill_arch *m,
   printf("I* = %ld%s, L = %ld%s\n", r->ii,
          r->status == 0 ? " (optimal)" : "", r->length,
          r->length_proven ? " (minimal at I*)" : " (not proven minimal)");
+  if (r->norm_budget > 0)
+    printf("in real cycles: I* ~ %.0f, L ~ %.0f (x %.4g per normalized cycle)\n",
+           (double)r->ii * r->real_per_norm, (double)r->length * r->real_per_norm,
+           r->real_per_norm);
   printf("%-16s %6s %6s %5s %5s\n", "op", "start", "stage", "slot", "warp");
   for (int v = 0; v < g->nops; v++) {
     long t = r->sched->start[v];
@@ -164,6 +168,8 @@ static int print_json(const opts *o, const twill_arch *m,
   kv_str(&w, "kernel", g->name);
   kv_str(&w, "arch", m->name);
   kv_int(&w, "normalize", r->norm_budget);
+  twill_jw_key(&w, "real_cycles_per_unit");
+  twill_jw_double(&w, r->real_per_norm);
   kv_bool(&w, "optimal", r->status == 0);
   kv_int(&w, "lower_bound", r->ii_lower);
   kv_int(&w, "phase1_ii", r->phase1_ii);

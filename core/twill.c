@@ -89,6 +89,21 @@ twill_graph *twill_solve_prepare(const twill_graph *g, const twill_joint_params 
   return n;
 }
 
+/* Real cycles per normalized cycle, for the report: exact when F = 0, else
+ * the ratio of the largest cost (the one normalization fits best in
+ * relative terms); 1 without normalization. */
+static double real_per_norm(const twill_graph *g, long budget, double limit) {
+  if (budget <= 0) return 1;
+  twill_norm nm;
+  twill_graph *n = twill_normalize_graph(g, budget, limit, &nm);
+  double k = 1;
+  if (n && nm.n > 0 && nm.scaled[nm.n - 1] > 0)
+    k = (double)nm.cost[nm.n - 1] / (double)nm.scaled[nm.n - 1];
+  twill_graph_free(n);
+  twill_norm_clear(&nm);
+  return k;
+}
+
 static double left_of(const twill_solve_opts *o, double t0) {
   if (o->time_limit <= 0) return 0;
   double l = o->time_limit - (now() - t0);
@@ -302,6 +317,16 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
   r->p = *p;
   r->p.cross_warp = X;
   r->cross_warp_real = p->cross_warp;
+  {
+    /* the same preparation again, keeping the mapping (cheap: a tiny ILP) */
+    twill_graph *c = twill_graph_clone(g);
+    if (!c) return -1;
+    for (int v = 0; v < c->nops; v++)
+      if (c->ops[v].spill < 0 && c->ops[v].regs > 0 && !c->ops[v].varlat)
+        c->ops[v].spill = p->cross_warp;
+    r->real_per_norm = real_per_norm(c, o->budget, 60);
+    twill_graph_free(c);
+  }
   /* Infeasible at every I: a result is live for at least one cycle, so
    * its own registers (or shared memory) must fit the budget. */
   for (int v = 0; v < r->g->nops; v++) {

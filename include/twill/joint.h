@@ -183,6 +183,7 @@ typedef struct twill_solve_result {
   size_t length_proof_len;
   long norm_budget;
   long cross_warp_real;  /* the cross-warp cost before normalization */
+  double real_per_norm;  /* real cycles per normalized cycle (report only) */
   char why_never[200];   /* status 2: why no I can ever work */
   double seconds;
 } twill_solve_result;
