@@ -139,7 +139,7 @@ int twill_solve_check_cert(const twill_graph *g0, const twill_arch *m,
   twill_joint_params real = p;
   real.cross_warp = xreal;
   long X;
-  twill_graph *g = twill_solve_prepare(g0, &real, budget, 60, &X);
+  twill_graph *g = twill_solve_prepare(g0, &real, budget, 60, &X, NULL);
   if (!g) return bad(&r, "cannot normalize the kernel's costs");
   int rc = 1;
   twill_schedule *s = twill_schedule_new(g->nops, ii);

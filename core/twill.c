@@ -71,13 +71,15 @@ void twill_solve_result_clear(twill_solve_result *r) {
  * every op whose result crosses warps through registers (so normalization
  * scales it with the other costs), then normalized. */
 twill_graph *twill_solve_prepare(const twill_graph *g, const twill_joint_params *p,
-                            long budget, double limit, long *X) {
+                                 long budget, double limit, long *X,
+                                 double *real_per_norm) {
   twill_graph *c = twill_graph_clone(g);
   if (!c) return NULL;
   for (int v = 0; v < c->nops; v++)
     if (c->ops[v].spill < 0 && c->ops[v].regs > 0 && !c->ops[v].varlat)
       c->ops[v].spill = p->cross_warp;
   *X = p->cross_warp;
+  if (real_per_norm) *real_per_norm = 1;
   if (budget <= 0) return c;
   twill_norm nm;
   twill_graph *n = twill_normalize_graph(c, budget, limit, &nm);
@@ -85,23 +87,12 @@ twill_graph *twill_solve_prepare(const twill_graph *g, const twill_joint_params 
   if (!n) return NULL;
   long x = twill_norm_map(&nm, p->cross_warp);
   if (x >= 0) *X = x;
+  /* for the report: exact when F = 0, else the ratio of the largest cost
+   * (the one normalization fits best in relative terms) */
+  if (real_per_norm && nm.n > 0 && nm.scaled[nm.n - 1] > 0)
+    *real_per_norm = (double)nm.cost[nm.n - 1] / (double)nm.scaled[nm.n - 1];
   twill_norm_clear(&nm);
   return n;
-}
-
-/* Real cycles per normalized cycle, for the report: exact when F = 0, else
- * the ratio of the largest cost (the one normalization fits best in
- * relative terms); 1 without normalization. */
-static double real_per_norm(const twill_graph *g, long budget, double limit) {
-  if (budget <= 0) return 1;
-  twill_norm nm;
-  twill_graph *n = twill_normalize_graph(g, budget, limit, &nm);
-  double k = 1;
-  if (n && nm.n > 0 && nm.scaled[nm.n - 1] > 0)
-    k = (double)nm.cost[nm.n - 1] / (double)nm.scaled[nm.n - 1];
-  twill_graph_free(n);
-  twill_norm_clear(&nm);
-  return k;
 }
 
 static double left_of(const twill_solve_opts *o, double t0) {
@@ -312,21 +303,12 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
   double t0 = now();
   r->norm_budget = o->budget;
   long X;
-  r->g = twill_solve_prepare(g, p, o->budget, o->time_limit > 0 ? o->time_limit : 60, &X);
+  r->g = twill_solve_prepare(g, p, o->budget, o->time_limit > 0 ? o->time_limit : 60, &X,
+                             &r->real_per_norm);
   if (!r->g) return -1;
   r->p = *p;
   r->p.cross_warp = X;
   r->cross_warp_real = p->cross_warp;
-  {
-    /* the same preparation again, keeping the mapping (cheap: a tiny ILP) */
-    twill_graph *c = twill_graph_clone(g);
-    if (!c) return -1;
-    for (int v = 0; v < c->nops; v++)
-      if (c->ops[v].spill < 0 && c->ops[v].regs > 0 && !c->ops[v].varlat)
-        c->ops[v].spill = p->cross_warp;
-    r->real_per_norm = real_per_norm(c, o->budget, 60);
-    twill_graph_free(c);
-  }
   /* Infeasible at every I: a result is live for at least one cycle, so
    * its own registers (or shared memory) must fit the budget. */
   for (int v = 0; v < r->g->nops; v++) {

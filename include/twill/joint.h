@@ -192,10 +192,12 @@ void twill_solve_opts_default(twill_solve_opts *o);
 /* The graph Algorithm 1 runs on: a copy of g with cross_warp (real cycles)
  * written into the spill of every op that keeps a result in registers,
  * normalized with budget (0: not normalized); *X gets cross_warp in the
- * graph's units.  The checker rebuilds it the same way.  NULL on error. */
+ * graph's units and *real_per_norm (may be NULL) the real cycles per
+ * normalized cycle, for reports.  The checker rebuilds it the same way.
+ * NULL on error. */
 twill_graph *twill_solve_prepare(const twill_graph *g,
                                  const twill_joint_params *p, long budget,
-                                 double limit, long *X);
+                                 double limit, long *X, double *real_per_norm);
 /* g validated and bound to m; p in real cycles (from the defaults and
  * flags).  Returns 0 (see r->status) or -1. */
 int twill_solve(const twill_graph *g, const twill_arch *m,
