@@ -254,18 +254,24 @@ static void annotate(twill_graph *g, unsigned long long *r) {
     if (tf_rnd(r) % 3 == 0) g->edges[i].blocking = true;
 }
 
+/* A random annotated loop of at most 4 ops (enumeration stays fast). */
+static twill_graph *small_loop(unsigned long long *r) {
+  for (;;) {
+    twill_graph *g = tf_random_loop(r, 2, 1000);
+    if (g->nops <= 4) {
+      annotate(g, r);
+      return g;
+    }
+    twill_graph_free(g);
+  }
+}
+
 /* The encoding (with and without symmetry breaking) against enumeration. */
 START_TEST(encoder_vs_brute_force) {
   unsigned long long r = 0x5eedULL + (unsigned long long)_i;
   int trials = tu_under_valgrind() ? 10 : 120, sat = 0, unsat = 0, joint_unsat = 0;
   for (int k = 0; k < trials; k++) {
-    twill_graph *g = tf_random_loop(&r, 2, 1000);
-    if (g->nops > 4) {
-      twill_graph_free(g);
-      k--;
-      continue;
-    }
-    annotate(g, &r);
+    twill_graph *g = small_loop(&r);
     twill_joint_params p = tiny(4, 2, 3 + (long)(tf_rnd(&r) % 4));
     p.cross_warp = (long)(tf_rnd(&r) % 3);
     p.no_cross_warp = tf_rnd(&r) % 5 == 0;
@@ -311,13 +317,7 @@ START_TEST(min_cross_vs_brute_force) {
   unsigned long long r = 0xc205ULL;
   int trials = tu_under_valgrind() ? 5 : 60, compared = 0, positive = 0;
   for (int k = 0; k < trials; k++) {
-    twill_graph *g = tf_random_loop(&r, 2, 1000);
-    if (g->nops > 4) {
-      twill_graph_free(g);
-      k--;
-      continue;
-    }
-    annotate(g, &r);
+    twill_graph *g = small_loop(&r);
     twill_joint_params p = tiny(4, 2, 4 + (long)(tf_rnd(&r) % 4));
     p.cross_warp = (long)(tf_rnd(&r) % 2);
     twill_modulo_result mr;
