@@ -244,6 +244,7 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
   /* least L: binary search, SAT known at hi */
   long hi = lmax;
   bool proven = true;
+  long refuted = -1; /* largest L the search itself proved infeasible */
   while (lo < hi && !out_of_time(o, t0)) {
     long mid = lo + (hi - lo) / 2;
     twill_joint *jm = twill_joint_new(g, &r->p, ii, mid, false);
@@ -256,6 +257,7 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
       hi = mid;
     } else {
       if (rm != 20) proven = false;
+      else if (mid > refuted) refuted = mid;
       lo = mid + 1;
     }
   }
@@ -263,9 +265,10 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
   r->ii = ii;
   r->length = hi;
   r->sched = s;
-  /* L* - 1 refuted outright (the binary search may not have tried it,
-   * and a certificate needs the proof) */
-  if (proven && buildable(g, hi - 1)) {
+  /* L* - 1 refuted outright: the binary search may not have tried it, and
+   * a certificate needs the proof (without one, the search's own UNSAT at
+   * L* - 1 is enough) */
+  if (proven && buildable(g, hi - 1) && (o->certify || refuted != hi - 1)) {
     int rr = refute(g, &r->p, ii, hi - 1, o->certify, left_of(o, t0),
                     &r->length_proof, &r->length_proof_len);
     proven = rr == 20;
