@@ -94,12 +94,10 @@ static long max_lat1(const twill_graph *g) {
   return x;
 }
 
-int twill_solve_check_cert(const twill_graph *g0, const twill_arch *m,
-                           const char *cert, size_t len, char *msg,
-                           size_t msglen) {
-  (void)m;
+static int check_cert(const twill_graph *g0, const char *cert, size_t len,
+                      char *msg, size_t msglen, twill_joint_relset *rs) {
   rd r = {cert, cert + len, 0, msg, msglen};
-  char line[512], word[64];
+  char line[4096], word[64];
   long budget = 0, ii = -1, L = -1, xreal = 0, xnorm = 0;
   twill_joint_params p;
   memset(&p, 0, sizeof p);
@@ -122,6 +120,15 @@ int twill_solve_check_cert(const twill_graph *g0, const twill_arch *m,
       have_params = 1;
       p.no_cross_warp = nc != 0;
       p.symmetry = sym != 0;
+    } else if (!strncmp(line, "rel ", 4)) {
+      char kw[16], why[200];
+      int at = 0, kind;
+      if (strlen(line) >= sizeof line - 1 ||
+          sscanf(line, "rel %15s %n", kw, &at) != 1 || at == 0 ||
+          (kind = twill_rel_parse_kind(kw)) < 0)
+        return bad(&r, "bad relation line '%.60s'", line);
+      if (twill_joint_rel_add(rs, g0, (twill_rel_kind)kind, line + at, why, sizeof why))
+        return bad(&r, "%s", why);
     } else if (sscanf(line, "ii %ld", &ii) == 1) {
     } else if (sscanf(line, "length %ld", &L) == 1) {
       break;
@@ -136,6 +143,8 @@ int twill_solve_check_cert(const twill_graph *g0, const twill_arch *m,
       p.reg_lo > 65536 || p.reg_step > 65536 || p.regs_per_sm < 0 ||
       p.regs_per_sm > ((long)1 << 30) || xreal < 0 || xreal > ((long)1 << 30))
     return bad(&r, "missing or bad params / ii / length");
+  p.rels = rs->rels;
+  p.nrels = rs->n;
   twill_joint_params real = p;
   real.cross_warp = xreal;
   long X;
@@ -252,12 +261,23 @@ int twill_solve_check_cert(const twill_graph *g0, const twill_arch *m,
            "I* = %ld (normalized) proven: no modulo schedule below %ld "
            "(phase 1), no joint schedule for I in [%ld, %ld) within the "
            "searched lengths (shortest refuted L bound %ld); schedule legal; "
-           "%s; warps %d, regs %ld, cross-warp %s",
+           "%s; warps %d, regs %ld, cross-warp %s%s",
            ii, i1, i1, ii, lmin_ref, lenmsg, p.warps, p.regs,
-           p.no_cross_warp ? "forbidden" : "allowed");
+           p.no_cross_warp ? "forbidden" : "allowed",
+           p.nrels ? "; under the certificate's relations" : "");
   rc = 0;
 out:
   twill_schedule_free(s);
   twill_graph_free(g);
+  return rc;
+}
+
+int twill_solve_check_cert(const twill_graph *g0, const twill_arch *m,
+                           const char *cert, size_t len, char *msg,
+                           size_t msglen) {
+  (void)m;
+  twill_joint_relset rs = {NULL, 0};
+  int rc = check_cert(g0, cert, len, msg, msglen, &rs);
+  twill_joint_relset_free(&rs);
   return rc;
 }

@@ -14,6 +14,9 @@ typedef struct opts {
   long warps, regs, threads, extra;
   twill_solve_opts so;
   bool symmetry;
+  int nrel;                              /* --same / --apart / --own */
+  twill_rel_kind rel_kind[TWILL_JOINT_MAX_RELS];
+  const char *rel_list[TWILL_JOINT_MAX_RELS];
 } opts;
 
 static int parse(int argc, char **argv, opts *o) {
@@ -29,6 +32,13 @@ static int parse(int argc, char **argv, opts *o) {
     else if (!strcmp(a, "--no-symmetry")) o->symmetry = false;
     else if (!strcmp(a, "--no-explain")) o->so.explain = false;
     else if (!strcmp(a, "--first-model")) o->so.first_model = true;
+    else if (!strcmp(a, "--same") || !strcmp(a, "--apart") || !strcmp(a, "--own")) {
+      if (i + 1 >= argc) return twill_cli_error("solve", "%s needs a value", a);
+      if (o->nrel == TWILL_JOINT_MAX_RELS)
+        return twill_cli_error("solve", "more than %d relations", TWILL_JOINT_MAX_RELS);
+      o->rel_kind[o->nrel] = (twill_rel_kind)twill_rel_parse_kind(a + 2);
+      o->rel_list[o->nrel++] = argv[++i];
+    }
     else if (!strcmp(a, "--cert") || !strcmp(a, "--normalized-kernel") ||
              !strcmp(a, "--arch") || !strcmp(a, "--emit") || !strcmp(a, "-o")) {
       if (i + 1 >= argc) return twill_cli_error("solve", "%s needs a value", a);
@@ -203,6 +213,21 @@ static int print_json(const opts *o, const twill_arch *m,
   kv_bool(&w, "no_cross_warp", r->p.no_cross_warp);
   kv_int(&w, "smem_cap", r->p.smem_cap);
   kv_int(&w, "tmem_cap", r->p.tmem_cap);
+  if (r->p.nrels > 0) {
+    twill_jw_key(&w, "relations");
+    twill_jw_array_begin(&w);
+    for (int k = 0; k < r->p.nrels; k++) {
+      const twill_joint_rel *rl = &r->p.rels[k];
+      twill_jw_object_begin(&w);
+      kv_str(&w, "kind", twill_rel_name(rl->kind));
+      twill_jw_key(&w, "ops");
+      twill_jw_array_begin(&w);
+      for (int i = 0; i < rl->nops; i++) twill_jw_string(&w, g->ops[rl->ops[i]].name);
+      twill_jw_array_end(&w);
+      twill_jw_object_end(&w);
+    }
+    twill_jw_array_end(&w);
+  }
   twill_jw_key(&w, "capacities");
   twill_jw_object_begin(&w);
   for (int u = 0; u < g->nunits; u++) kv_int(&w, g->units[u].name, g->units[u].capacity);
@@ -259,11 +284,24 @@ int twill_cmd_solve(int argc, char **argv) {
   }
   p.no_cross_warp = o.no_cross;
   p.symmetry = o.symmetry;
+  twill_joint_relset rels = {NULL, 0};
+  for (int k = 0; k < o.nrel; k++) {
+    char why[200];
+    if (twill_joint_rel_add(&rels, g, o.rel_kind[k], o.rel_list[k], why, sizeof why)) {
+      twill_joint_relset_free(&rels);
+      twill_graph_free(g);
+      twill_arch_free(m);
+      return twill_cli_error("solve", "%s", why);
+    }
+  }
+  p.rels = rels.rels;
+  p.nrels = rels.n;
   twill_solve_result r;
   twill_cli_catch_interrupt();
   if (twill_solve(g, m, &p, &o.so, &r) || r.status < 0) {
     fprintf(stderr, "twill solve: internal error or out of memory\n");
     twill_solve_result_clear(&r);
+    twill_joint_relset_free(&rels);
     twill_graph_free(g);
     twill_arch_free(m);
     return TWILL_EXIT_USAGE;
@@ -271,6 +309,7 @@ int twill_cmd_solve(int argc, char **argv) {
   if (r.status == 2) {
     printf("infeasible at every I: %s\n", r.why_never);
     twill_solve_result_clear(&r);
+    twill_joint_relset_free(&rels);
     twill_graph_free(g);
     twill_arch_free(m);
     return TWILL_EXIT_INFEASIBLE;
@@ -319,6 +358,7 @@ int twill_cmd_solve(int argc, char **argv) {
     print_text(&o, m, &r);
   }
   twill_solve_result_clear(&r);
+  twill_joint_relset_free(&rels);
   twill_graph_free(g);
   twill_arch_free(m);
   return rc;

@@ -287,6 +287,48 @@ static void enc_symmetry(twill_joint *j) {
   (void)W;
 }
 
+/* ---- relations (the user's role questions) ------------------------------
+ * share(a, b): with a single-warp op on one side, its warp lies in the other
+ * op's set (on(x, w) -> on(y, w)); two warpgroup ops: the same group.
+ * disjoint(a, b): no warp in both sets. */
+static void rel_share(twill_joint *j, int s, int a, int b) {
+  if (is_wg(&j->g->ops[b]) && !is_wg(&j->g->ops[a])) {
+    int t = a;
+    a = b, b = t;
+  }
+  /* now b is single-warp, or both are warpgroup ops */
+  for (int w = 0; w < j->W; w++) clause3(j, -s, -on(j, b, w), on(j, a, w));
+}
+
+static void rel_disjoint(twill_joint *j, int s, int a, int b) {
+  for (int w = 0; w < j->W; w++) clause3(j, -s, -on(j, a, w), -on(j, b, w));
+}
+
+static void enc_relations(twill_joint *j) {
+  const twill_graph *g = j->g;
+  for (int k = 0; k < j->p.nrels && !j->err; k++) {
+    const twill_joint_rel *r = &j->p.rels[k];
+    char name[200];
+    int n = snprintf(name, sizeof name, "--%s ", twill_rel_name(r->kind));
+    for (int i = 0; i < r->nops && n < (int)sizeof name; i++)
+      n += snprintf(name + n, sizeof name - (size_t)n, "%s%s", i ? "," : "",
+                    g->ops[r->ops[i]].name);
+    int s = family(j, "relation %s", name, NULL, 0);
+    for (int i = 0; i < r->nops; i++)
+      for (int l = i + 1; l < r->nops; l++) {
+        if (r->kind == TWILL_REL_APART) rel_disjoint(j, s, r->ops[i], r->ops[l]);
+        else if (i == 0) rel_share(j, s, r->ops[0], r->ops[l]);
+      }
+    if (r->kind != TWILL_REL_OWN) continue;
+    for (int v = 0; v < g->nops; v++) {
+      bool in = false;
+      for (int i = 0; i < r->nops; i++) in = in || r->ops[i] == v;
+      if (!in)
+        for (int i = 0; i < r->nops; i++) rel_disjoint(j, s, v, r->ops[i]);
+    }
+  }
+}
+
 static void enc_cross(twill_joint *j) {
   const twill_graph *g = j->g;
   for (int i = 0; i < g->nedges && !j->err; i++) {
@@ -577,8 +619,12 @@ void twill_joint_free(twill_joint *j) {
 static twill_joint *build(const twill_graph *g, const twill_joint_params *p,
                           long ii, long L, bool proof) {
   if (ii < 1 || p->warps < 1 || p->warpgroup < 1 || p->warps % p->warpgroup ||
-      (p->reg_step > 0 && p->regs < p->reg_lo))
+      (p->reg_step > 0 && p->regs < p->reg_lo) || p->nrels < 0 ||
+      p->nrels > TWILL_JOINT_MAX_RELS || (p->nrels > 0 && !p->rels))
     return NULL;
+  for (int k = 0; k < p->nrels; k++)
+    for (int i = 0; i < p->rels[k].nops; i++)
+      if (p->rels[k].ops[i] < 0 || p->rels[k].ops[i] >= g->nops) return NULL;
   for (int v = 0; v < g->nops; v++)
     if (L - lat1(&g->ops[v]) < 0) return NULL;
   twill_joint *j = calloc(1, sizeof *j);
@@ -619,6 +665,7 @@ static twill_joint *build(const twill_graph *g, const twill_joint_params *p,
   if (!j->err) enc_capacity(j);
   if (!j->err) enc_warps(j);
   if (!j->err && p->symmetry) enc_symmetry(j);
+  if (!j->err) enc_relations(j);
   if (!j->err) enc_cross(j);
   if (!j->err) enc_liveness(j);
   if (!j->err) enc_registers(j);

@@ -255,6 +255,112 @@ static int check_resources(const twill_graph *g, const twill_joint_params *p,
   return 0;
 }
 
+const char *twill_rel_name(twill_rel_kind k) {
+  return k == TWILL_REL_SAME ? "same" : k == TWILL_REL_APART ? "apart" : "own";
+}
+
+int twill_rel_parse_kind(const char *word) {
+  if (!strcmp(word, "same")) return TWILL_REL_SAME;
+  if (!strcmp(word, "apart")) return TWILL_REL_APART;
+  if (!strcmp(word, "own")) return TWILL_REL_OWN;
+  return -1;
+}
+
+void twill_joint_relset_free(twill_joint_relset *rs) {
+  for (int k = 0; k < rs->n; k++) free((void *)rs->rels[k].ops);
+  free(rs->rels);
+  rs->rels = NULL;
+  rs->n = 0;
+}
+
+int twill_joint_rel_add(twill_joint_relset *rs, const twill_graph *g,
+                        twill_rel_kind kind, const char *list, char *why,
+                        size_t whylen) {
+  const char *nm = twill_rel_name(kind);
+  if (rs->n >= TWILL_JOINT_MAX_RELS)
+    return fail(why, whylen, "more than %d relations", TWILL_JOINT_MAX_RELS);
+  size_t cap = 1;
+  for (const char *c = list; *c; c++) cap += *c == ',';
+  int *ops = malloc(cap * sizeof *ops);
+  twill_joint_rel *nr = realloc(rs->rels, (size_t)(rs->n + 1) * sizeof *nr);
+  if (!ops || !nr) {
+    free(ops);
+    if (nr) rs->rels = nr;
+    return fail(why, whylen, "out of memory");
+  }
+  rs->rels = nr;
+  int n = 0;
+  for (const char *c = list;;) {
+    const char *e = strchr(c, ',');
+    size_t len = e ? (size_t)(e - c) : strlen(c);
+    int v = -1;
+    for (int i = 0; i < g->nops && v < 0; i++)
+      if (strlen(g->ops[i].name) == len && !strncmp(g->ops[i].name, c, len)) v = i;
+    if (v < 0) {
+      free(ops);
+      return fail(why, whylen, "--%s: unknown op '%.*s'", nm,
+                  (int)(len > 64 ? 64 : len), c);
+    }
+    for (int i = 0; i < n; i++)
+      if (ops[i] == v) {
+        free(ops);
+        return fail(why, whylen, "--%s: op '%s' listed twice", nm,
+                    g->ops[v].name);
+      }
+    ops[n++] = v;
+    if (!e) break;
+    c = e + 1;
+  }
+  if (n < (kind == TWILL_REL_OWN ? 1 : 2)) {
+    free(ops);
+    return fail(why, whylen, "--%s needs at least %d ops", nm,
+                kind == TWILL_REL_OWN ? 1 : 2);
+  }
+  rs->rels[rs->n].kind = kind;
+  rs->rels[rs->n].nops = n;
+  rs->rels[rs->n].ops = ops;
+  rs->n++;
+  return 0;
+}
+
+static bool listed(const twill_joint_rel *r, int v) {
+  for (int i = 0; i < r->nops; i++)
+    if (r->ops[i] == v) return true;
+  return false;
+}
+
+int twill_joint_check_rels(const twill_graph *g, const twill_joint_params *p,
+                           const twill_schedule *s, char *why, size_t whylen) {
+  for (int k = 0; k < p->nrels; k++) {
+    const twill_joint_rel *r = &p->rels[k];
+    const char *nm = twill_rel_name(r->kind);
+    for (int i = 0; i < r->nops; i++)
+      if (r->ops[i] < 0 || r->ops[i] >= g->nops)
+        return fail(why, whylen, "--%s names op %d of %d", nm, r->ops[i],
+                    g->nops);
+    for (int i = 0; i < r->nops; i++)
+      for (int l = i + 1; l < r->nops; l++) {
+        int a = r->ops[i], b = r->ops[l];
+        bool sh = share(g, p, s, a, b);
+        if (r->kind == TWILL_REL_APART && sh)
+          return fail(why, whylen, "--apart: '%s' and '%s' share a warp",
+                      g->ops[a].name, g->ops[b].name);
+        if (r->kind != TWILL_REL_APART && i == 0 && !sh)
+          return fail(why, whylen, "--%s: '%s' and '%s' share no warp", nm,
+                      g->ops[a].name, g->ops[b].name);
+      }
+    if (r->kind != TWILL_REL_OWN) continue;
+    for (int v = 0; v < g->nops; v++) {
+      if (listed(r, v)) continue;
+      for (int i = 0; i < r->nops; i++)
+        if (share(g, p, s, v, r->ops[i]))
+          return fail(why, whylen, "--own: '%s' shares a warp with '%s'",
+                      g->ops[v].name, g->ops[r->ops[i]].name);
+    }
+  }
+  return 0;
+}
+
 int twill_joint_validate(const twill_graph *g, const twill_joint_params *p,
                          long L, const twill_schedule *s, char *why,
                          size_t whylen) {
@@ -281,5 +387,6 @@ int twill_joint_validate(const twill_graph *g, const twill_joint_params *p,
   if (check_warps(g, p, s, why, whylen)) return -1;
   if (check_cross(g, p, s, why, whylen)) return -1;
   if (check_blocking(g, p, s, why, whylen)) return -1;
+  if (twill_joint_check_rels(g, p, s, why, whylen)) return -1;
   return check_resources(g, p, s, why, whylen);
 }

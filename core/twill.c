@@ -439,6 +439,13 @@ int twill_solve_write_cert(const twill_solve_result *r, const char *arch,
   if (r->norm_budget > 0) fprintf(f, "normalize %ld\n", r->norm_budget);
   else fprintf(f, "normalize off\n");
   write_params(f, &r->p, r->cross_warp_real);
+  for (int k = 0; k < r->p.nrels; k++) {
+    const twill_joint_rel *rl = &r->p.rels[k];
+    fprintf(f, "rel %s ", twill_rel_name(rl->kind));
+    for (int i = 0; i < rl->nops; i++)
+      fprintf(f, "%s%s", i ? "," : "", r->g->ops[rl->ops[i]].name);
+    fputc('\n', f);
+  }
   fprintf(f, "ii %ld\nlength %ld\n", r->ii, r->length);
   for (int v = 0; v < r->g->nops; v++)
     fprintf(f, "time %s %ld %d\n", r->g->ops[v].name, r->sched->start[v],

@@ -310,6 +310,108 @@ START_TEST(encoder_vs_brute_force) {
 }
 END_TEST
 
+/* Relations by hand on fig1 (S, P, O) with 4 warps in groups of 2, S a
+ * warpgroup op: S on group 1 (warps 2-3), P on warp 2, O on warp 0. */
+START_TEST(validator_relations) {
+  twill_graph *g = tf_fig1();
+  int S = twill_graph_find_op(g, "S"), P = twill_graph_find_op(g, "P"),
+      O = twill_graph_find_op(g, "O");
+  g->ops[S].issue = TWILL_ISSUE_WARPGROUP;
+  twill_joint_params p = tiny(4, 2, 8);
+  long t[3];
+  int w[3];
+  t[S] = 0, t[P] = 1, t[O] = 3;
+  w[S] = 2, w[P] = 2, w[O] = 0;
+  twill_schedule *s = sched(2, 3, t, w);
+  char why[300] = "";
+  ck_assert_msg(twill_joint_validate(g, &p, 4, s, why, sizeof why) == 0, "%s", why);
+  twill_joint_relset rs = {NULL, 0};
+  ck_assert_int_eq(twill_joint_rel_add(&rs, g, TWILL_REL_SAME, "S,P", why, sizeof why), 0);
+  ck_assert_int_eq(twill_joint_rel_add(&rs, g, TWILL_REL_APART, "P,O", why, sizeof why), 0);
+  p.rels = rs.rels, p.nrels = rs.n;
+  ck_assert_msg(twill_joint_validate(g, &p, 4, s, why, sizeof why) == 0, "%s", why);
+  /* P on warp 3 still shares S's group; on warp 1 it does not */
+  s->warp[P] = 3;
+  ck_assert_msg(twill_joint_validate(g, &p, 4, s, why, sizeof why) == 0, "%s", why);
+  s->warp[P] = 1;
+  expect_bad(g, &p, 4, s, "--same: 'S' and 'P' share no warp");
+  s->warp[P] = 0;
+  expect_bad(g, &p, 4, s, "--same");
+  s->warp[P] = 2;
+  s->warp[O] = 2;
+  expect_bad(g, &p, 4, s, "--apart: 'P' and 'O' share a warp");
+  s->warp[O] = 0;
+  /* own: S and P have group 1 to themselves; O moving in breaks it */
+  ck_assert_int_eq(twill_joint_rel_add(&rs, g, TWILL_REL_OWN, "S,P", why, sizeof why), 0);
+  p.rels = rs.rels, p.nrels = rs.n;
+  ck_assert_msg(twill_joint_validate(g, &p, 4, s, why, sizeof why) == 0, "%s", why);
+  s->warp[O] = 3;
+  expect_bad(g, &p, 4, s, "--own: 'O' shares a warp with 'S'");
+  /* parse errors */
+  ck_assert_int_eq(twill_joint_rel_add(&rs, g, TWILL_REL_SAME, "S,X", why, sizeof why), -1);
+  ck_assert_ptr_nonnull(strstr(why, "unknown op 'X'"));
+  ck_assert_int_eq(twill_joint_rel_add(&rs, g, TWILL_REL_APART, "S,P,S", why, sizeof why), -1);
+  ck_assert_ptr_nonnull(strstr(why, "listed twice"));
+  ck_assert_int_eq(twill_joint_rel_add(&rs, g, TWILL_REL_SAME, "S", why, sizeof why), -1);
+  ck_assert_ptr_nonnull(strstr(why, "at least 2"));
+  ck_assert_int_eq(twill_joint_rel_add(&rs, g, TWILL_REL_OWN, "", why, sizeof why), -1);
+  ck_assert_int_eq(rs.n, 3);
+  twill_joint_relset_free(&rs);
+  twill_schedule_free(s);
+  twill_graph_free(g);
+}
+END_TEST
+
+/* Random relations on random loops: the encoding (with and without
+ * symmetry breaking) against enumeration with the validator, which states
+ * the relations.  The sample must contain cases the relations decide. */
+START_TEST(relations_vs_brute_force) {
+  unsigned long long r = 0x4e1aULL;
+  int trials = tu_under_valgrind() ? 10 : 150, decided = 0, sat = 0;
+  for (int k = 0; k < trials; k++) {
+    twill_graph *g = small_loop(&r);
+    twill_joint_params p = tiny(4, 2, 3 + (long)(tf_rnd(&r) % 4));
+    p.cross_warp = (long)(tf_rnd(&r) % 3);
+    twill_joint_relset rs = {NULL, 0};
+    int nr = 1 + (int)(tf_rnd(&r) % 3);
+    for (int q = 0; q < nr; q++) {
+      twill_rel_kind kind = (twill_rel_kind)(tf_rnd(&r) % 3);
+      char list[64] = "";
+      int n = kind == TWILL_REL_OWN ? 1 + (int)(tf_rnd(&r) % 2) : 2;
+      int a = (int)(tf_rnd(&r) % (unsigned long long)g->nops), b = (a + 1) % g->nops;
+      if (n == 1 || g->nops < 2) snprintf(list, sizeof list, "%s", g->ops[a].name);
+      else snprintf(list, sizeof list, "%s,%s", g->ops[a].name, g->ops[b].name);
+      char why[200];
+      if (g->nops < 2 && kind != TWILL_REL_OWN) continue;
+      ck_assert_msg(twill_joint_rel_add(&rs, g, kind, list, why, sizeof why) == 0, "%s", why);
+    }
+    twill_modulo_result mr;
+    ck_assert_int_eq(twill_modulo_solve(g, NULL, &mr), 0);
+    long i1 = mr.ii, l1 = mr.length;
+    twill_modulo_result_clear(&mr);
+    for (long L = l1; L <= l1 + 1; L++) {
+      p.rels = NULL, p.nrels = 0;
+      int free_want = brute(g, &p, i1, L);
+      p.rels = rs.rels, p.nrels = rs.n;
+      int want = brute(g, &p, i1, L);
+      p.symmetry = true;
+      int got = encoded(g, &p, i1, L);
+      p.symmetry = false;
+      int plain = encoded(g, &p, i1, L);
+      ck_assert_msg(got == want && plain == want,
+                    "trial %d L %ld: brute %d, encoded %d, no symmetry %d", k, L,
+                    want, got, plain);
+      decided += free_want != want;
+      sat += want;
+    }
+    twill_joint_relset_free(&rs);
+    twill_graph_free(g);
+  }
+  ck_assert_int_gt(decided, trials / 10);
+  ck_assert_int_gt(sat, trials / 4);
+}
+END_TEST
+
 /* The tie-break (fewest register values crossing warps) against the
  * enumeration's minimum, with cross-warp transfers free (X = 0) so that
  * only the count, not the delay, is at stake, and also with X > 0. */
@@ -621,6 +723,81 @@ START_TEST(fa4_fwd_structure_and_ablations) {
 }
 END_TEST
 
+/* FA4's own warp roles (flash_fwd_sm100: a load warp, an MMA warp, one
+ * softmax warpgroup per sub-tile, one correction warpgroup for both), asked
+ * as relations.  With FA4's own setmaxnreg budget for its softmax groups
+ * (192 in its SM100 tuning table) they are realizable at phase 1's I, and
+ * the certificate says so; at the machine's default cap of 128 per thread
+ * they are not (ldS's 128 registers and exp's 64 overlap on the softmax
+ * group), and the search names the relation in its explanation. */
+static const char *const fa4_roles[] = {
+    "--own", "loadK,loadV", "--own", "S_0,S_1,PV_0,PV_1",
+    "--same", "ldS_0,max_0,exp_0,sum_0,stP_0", "--same", "ldS_1,max_1,exp_1,sum_1,stP_1",
+    "--apart", "exp_0,exp_1", "--same", "ldO_0,rescale_0,stO_0,ldO_1,rescale_1,stO_1",
+    "--apart", "rescale_0,exp_0", "--apart", "rescale_0,exp_1"};
+#define NROLES (int)(sizeof fa4_roles / sizeof *fa4_roles)
+
+START_TEST(fa4_fwd_roles_as_relations) {
+  if (tu_under_valgrind()) return;
+  const char *a[NROLES + 8];
+  int n = 0;
+  a[n++] = "solve", a[n++] = "fa4-fwd-blackwell";
+  for (int i = 0; i < NROLES; i++) a[n++] = fa4_roles[i];
+  a[n++] = "--regs", a[n++] = "192", a[n++] = "--cert", a[n++] = "/tmp/twill_test_roles.cert";
+  a[n] = NULL;
+  char *out, *err;
+  ck_assert_int_eq(tu_run_twill(&out, &err, a), 0);
+  ck_assert_ptr_nonnull(strstr(out, "I* = 32 (optimal)"));
+  ck_assert_ptr_nonnull(strstr(out, "  I 32, L in [40, 64]: SAT"));
+  free(out), free(err);
+  const char *const c[] = {"check", "fa4-fwd-blackwell", "/tmp/twill_test_roles.cert", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, c), 0);
+  ck_assert_ptr_nonnull(strstr(out, "under the certificate's relations"));
+  free(out), free(err);
+  /* a relation dropped from (or added to) the certificate changes the
+   * encoding its refutation of L = 63 starts from: rejected */
+  size_t len;
+  char *cert = tu_read_file("/tmp/twill_test_roles.cert", &len);
+  ck_assert_ptr_nonnull(cert);
+  char *rel = strstr(cert, "rel apart rescale_0,exp_1\n");
+  ck_assert_ptr_nonnull(rel);
+  FILE *f = fopen("/tmp/twill_test_roles.bad", "w");
+  ck_assert_ptr_nonnull(f);
+  fwrite(cert, 1, (size_t)(rel - cert), f);
+  fputs(rel + strlen("rel apart rescale_0,exp_1\n"), f);
+  fclose(f);
+  const char *const c2[] = {"check", "fa4-fwd-blackwell", "/tmp/twill_test_roles.bad", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, c2), 1);
+  free(out), free(err);
+  f = fopen("/tmp/twill_test_roles.bad", "w");
+  ck_assert_ptr_nonnull(f);
+  fwrite(cert, 1, (size_t)(rel - cert), f);
+  fputs("rel same loadK,S_0\n", f);
+  fputs(rel, f);
+  fclose(f);
+  ck_assert_int_eq(tu_run_twill(&out, &err, c2), 1);
+  free(out), free(err);
+  free(cert);
+  remove("/tmp/twill_test_roles.cert");
+  remove("/tmp/twill_test_roles.bad");
+  /* the default cap of 128: I = 32 refuted, a relation among the reasons */
+  n = 2;
+  for (int i = 0; i < NROLES; i++) a[n++] = fa4_roles[i];
+  a[n++] = "--time-limit", a[n++] = "3";
+  a[n] = NULL;
+  int rc = tu_run_twill(&out, &err, a);
+  ck_assert_msg(rc == 3 || rc == 0, "rc %d", rc);
+  ck_assert_ptr_nonnull(strstr(out, "  I 32, L in [40, 64]: UNSAT"));
+  ck_assert_ptr_nonnull(strstr(out, "relation --same ldS_"));
+  free(out), free(err);
+  /* bad relations are usage errors */
+  const char *const b1[] = {"solve", "fig1", "--same", "S,nope", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, b1), 1);
+  ck_assert_ptr_nonnull(strstr(err, "unknown op 'nope'"));
+  free(out), free(err);
+}
+END_TEST
+
 /* SIGINT's path: after twill_sat_interrupt_all and twill_ilp_interrupt_all
  * every search stops as on a time limit, so Algorithm 1 reports a limit
  * (status 3), never an infeasibility, and claims no I it did not refute.
@@ -697,6 +874,8 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, validator_blocking_and_cross);
   tcase_add_test(tc, validator_registers_memory);
   tcase_add_loop_test(tc, encoder_vs_brute_force, 0, 2);
+  tcase_add_test(tc, validator_relations);
+  tcase_add_test(tc, relations_vs_brute_force);
   tcase_add_test(tc, min_cross_vs_brute_force);
   tcase_add_test(tc, fig1_one_warp);
   tcase_add_test(tc, fig1_blocking_variant);
@@ -705,6 +884,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, fa3_fwd_structure);
   tcase_add_test(tc, fa3_bwd_one_stage);
   tcase_add_test(tc, fa4_fwd_structure_and_ablations);
+  tcase_add_test(tc, fa4_fwd_roles_as_relations);
   tcase_add_test(tc, interrupt_reports_a_limit);
   tcase_add_test(tc, cli_solve_check_and_threads);
   suite_add_tcase(s, tc);

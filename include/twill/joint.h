@@ -51,6 +51,16 @@
  *                [0, lat(o) - 1] (every copy of o counts: steady state;
  *                ops of latency 0 never run; v's own copies are not checked)
  *
+ *  relations     optional, the user's questions about warp roles (twill
+ *                solve --same / --apart / --own), each over a list of ops:
+ *                same:  every listed op shares a warp with the first one;
+ *                apart: the listed ops' warp sets are pairwise disjoint;
+ *                own:   as same, and no op outside the list shares a warp
+ *                       with a listed op (the ops have their warps to
+ *                       themselves).
+ *                All three are invariant under renaming warps and groups,
+ *                so the symmetry breaking below stays sound with them.
+ *
  * Two ops on one warp may otherwise overlap (tensor-core and TMA ops are
  * asynchronous); what pushes work onto more warps is the register limit,
  * the blocking waits and the variable-latency warp, as in the paper.
@@ -62,7 +72,8 @@
  * Constraint families (for explanations, each guarded by a selector
  * literal): "registers of warpgroup g", "register file", "shared-memory
  * capacity", "tensor-memory capacity", "blocking wait of v",
- * "cross-warp transfer u->v", "variable-latency warp".  Completion,
+ * "cross-warp transfer u->v", "variable-latency warp", and one per
+ * relation ("--own a,b,...").  Completion,
  * dependences, capacity and warp uniqueness are the base (phase 1 already
  * showed they are satisfiable together).
  */
@@ -77,6 +88,21 @@
 #include "twill/graph.h"
 #include "twill/schedule.h"
 
+typedef enum twill_rel_kind {
+  TWILL_REL_SAME,
+  TWILL_REL_APART,
+  TWILL_REL_OWN
+} twill_rel_kind;
+
+/* A relation over ops (indices into the graph): see "relations" above. */
+typedef struct twill_joint_rel {
+  twill_rel_kind kind;
+  int nops;
+  const int *ops;
+} twill_joint_rel;
+
+#define TWILL_JOINT_MAX_RELS 64
+
 typedef struct twill_joint_params {
   int warps;          /* W: warps the CTA runs */
   int warpgroup;      /* WG: warps per warpgroup (W a multiple of it) */
@@ -88,7 +114,30 @@ typedef struct twill_joint_params {
   long smem_cap;      /* bytes; < 0: unlimited */
   long tmem_cap;      /* columns; < 0: the machine has none */
   bool symmetry;      /* break warp symmetry (default on) */
+  const twill_joint_rel *rels; /* not owned; NULL when nrels == 0 */
+  int nrels;
 } twill_joint_params;
+
+/* A growable set of relations that owns its op arrays. */
+typedef struct twill_joint_relset {
+  twill_joint_rel *rels;
+  int n;
+} twill_joint_relset;
+
+/* Add the relation KIND over "a,b,c" (op names of g): at least two ops for
+ * same and apart, one for own, no op twice.  0, or -1 with why. */
+int twill_joint_rel_add(twill_joint_relset *rs, const twill_graph *g,
+                        twill_rel_kind kind, const char *list, char *why,
+                        size_t whylen);
+void twill_joint_relset_free(twill_joint_relset *rs);
+/* "same" / "apart" / "own" -> kind; -1 if none */
+int twill_rel_parse_kind(const char *word);
+
+/* "same", "apart", "own" */
+const char *twill_rel_name(twill_rel_kind k);
+/* Do the relations of p hold in s?  0 yes, else -1 and why. */
+int twill_joint_check_rels(const twill_graph *g, const twill_joint_params *p,
+                           const twill_schedule *s, char *why, size_t whylen);
 
 /* Defaults from the machine: its warps, warpgroup size, reg_budget,
  * setmaxnreg, cross_warp (real cycles), smem and tmem capacities. */
