@@ -32,7 +32,8 @@ static int parse(int argc, char **argv, opts *o) {
     else if (!strcmp(a, "--no-symmetry")) o->symmetry = false;
     else if (!strcmp(a, "--no-explain")) o->so.explain = false;
     else if (!strcmp(a, "--first-model")) o->so.first_model = true;
-    else if (!strcmp(a, "--same") || !strcmp(a, "--apart") || !strcmp(a, "--own")) {
+    else if (!strcmp(a, "--same") || !strcmp(a, "--apart") || !strcmp(a, "--own") ||
+             !strcmp(a, "--lead")) {
       if (i + 1 >= argc) return twill_cli_error("solve", "%s needs a value", a);
       if (o->nrel == TWILL_JOINT_MAX_RELS)
         return twill_cli_error("solve", "more than %d relations", TWILL_JOINT_MAX_RELS);

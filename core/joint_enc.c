@@ -314,6 +314,12 @@ static void enc_relations(twill_joint *j) {
       n += snprintf(name + n, sizeof name - (size_t)n, "%s%s", i ? "," : "",
                     g->ops[r->ops[i]].name);
     int s = family(j, "relation %s", name, NULL, 0);
+    if (r->kind == TWILL_REL_LEAD) { /* t(a) - t(b) <= -I - 1 under s */
+      twill_smt_term tm[2] = {{.a = 1, .var = j->t[r->ops[0]], .lit = 0},
+                              {.a = -1, .var = j->t[r->ops[1]], .lit = 0}};
+      if (r->nops != 2 || twill_smt_linear(j->m, tm, 2, -j->I - 1, s) < 0) j->err = 1;
+      continue;
+    }
     for (int i = 0; i < r->nops; i++)
       for (int l = i + 1; l < r->nops; l++) {
         if (r->kind == TWILL_REL_APART) rel_disjoint(j, s, r->ops[i], r->ops[l]);

@@ -256,13 +256,17 @@ static int check_resources(const twill_graph *g, const twill_joint_params *p,
 }
 
 const char *twill_rel_name(twill_rel_kind k) {
-  return k == TWILL_REL_SAME ? "same" : k == TWILL_REL_APART ? "apart" : "own";
+  return k == TWILL_REL_SAME    ? "same"
+         : k == TWILL_REL_APART ? "apart"
+         : k == TWILL_REL_OWN   ? "own"
+                                : "lead";
 }
 
 int twill_rel_parse_kind(const char *word) {
   if (!strcmp(word, "same")) return TWILL_REL_SAME;
   if (!strcmp(word, "apart")) return TWILL_REL_APART;
   if (!strcmp(word, "own")) return TWILL_REL_OWN;
+  if (!strcmp(word, "lead")) return TWILL_REL_LEAD;
   return -1;
 }
 
@@ -311,9 +315,10 @@ int twill_joint_rel_add(twill_joint_relset *rs, const twill_graph *g,
     if (!e) break;
     c = e + 1;
   }
-  if (n < (kind == TWILL_REL_OWN ? 1 : 2)) {
+  if (n < (kind == TWILL_REL_OWN ? 1 : 2) || (kind == TWILL_REL_LEAD && n != 2)) {
     free(ops);
-    return fail(why, whylen, "--%s needs at least %d ops", nm,
+    return fail(why, whylen, "--%s needs %s %d ops", nm,
+                kind == TWILL_REL_LEAD ? "exactly" : "at least",
                 kind == TWILL_REL_OWN ? 1 : 2);
   }
   rs->rels[rs->n].kind = kind;
@@ -338,6 +343,15 @@ int twill_joint_check_rels(const twill_graph *g, const twill_joint_params *p,
       if (r->ops[i] < 0 || r->ops[i] >= g->nops)
         return fail(why, whylen, "--%s names op %d of %d", nm, r->ops[i],
                     g->nops);
+    if (r->kind == TWILL_REL_LEAD) {
+      if (r->nops != 2) return fail(why, whylen, "--lead needs two ops");
+      int a = r->ops[0], b = r->ops[1];
+      if (!(s->start[a] + s->ii < s->start[b]))
+        return fail(why, whylen, "--lead: '%s' of the next iteration (%ld) "
+                    "does not issue before '%s' (%ld)", g->ops[a].name,
+                    s->start[a] + s->ii, g->ops[b].name, s->start[b]);
+      continue;
+    }
     for (int i = 0; i < r->nops; i++)
       for (int l = i + 1; l < r->nops; l++) {
         int a = r->ops[i], b = r->ops[l];

@@ -355,7 +355,18 @@ START_TEST(validator_relations) {
   ck_assert_int_eq(twill_joint_rel_add(&rs, g, TWILL_REL_SAME, "S", why, sizeof why), -1);
   ck_assert_ptr_nonnull(strstr(why, "at least 2"));
   ck_assert_int_eq(twill_joint_rel_add(&rs, g, TWILL_REL_OWN, "", why, sizeof why), -1);
+  ck_assert_int_eq(twill_joint_rel_add(&rs, g, TWILL_REL_LEAD, "S,P,O", why, sizeof why), -1);
+  ck_assert_ptr_nonnull(strstr(why, "exactly 2"));
   ck_assert_int_eq(rs.n, 3);
+  /* lead: S of the next iteration (0 + 2) before O (3) holds; before P (1)
+   * does not */
+  s->warp[O] = 0;
+  ck_assert_int_eq(twill_joint_rel_add(&rs, g, TWILL_REL_LEAD, "S,O", why, sizeof why), 0);
+  p.rels = rs.rels, p.nrels = rs.n;
+  ck_assert_msg(twill_joint_validate(g, &p, 4, s, why, sizeof why) == 0, "%s", why);
+  ck_assert_int_eq(twill_joint_rel_add(&rs, g, TWILL_REL_LEAD, "S,P", why, sizeof why), 0);
+  p.rels = rs.rels, p.nrels = rs.n;
+  expect_bad(g, &p, 4, s, "--lead: 'S' of the next iteration (2) does not issue before 'P' (1)");
   twill_joint_relset_free(&rs);
   twill_schedule_free(s);
   twill_graph_free(g);
@@ -375,7 +386,7 @@ START_TEST(relations_vs_brute_force) {
     twill_joint_relset rs = {NULL, 0};
     int nr = 1 + (int)(tf_rnd(&r) % 3);
     for (int q = 0; q < nr; q++) {
-      twill_rel_kind kind = (twill_rel_kind)(tf_rnd(&r) % 3);
+      twill_rel_kind kind = (twill_rel_kind)(tf_rnd(&r) % 4);
       char list[64] = "";
       int n = kind == TWILL_REL_OWN ? 1 + (int)(tf_rnd(&r) % 2) : 2;
       int a = (int)(tf_rnd(&r) % (unsigned long long)g->nops), b = (a + 1) % g->nops;
@@ -798,6 +809,27 @@ START_TEST(fa4_fwd_roles_as_relations) {
 }
 END_TEST
 
+/* FA3's intra-warpgroup pipelining (kernels.md 4: the next S GEMM issued
+ * before this iteration's PV) asked as --lead: still I* = 32, the TC
+ * bound 4 x 512 / 64 (no schedule can beat it), certified, and the
+ * returned schedule has the hoisting. */
+START_TEST(fa3_fwd_hoisting_as_lead) {
+  if (tu_under_valgrind()) return;
+  const char *const a[] = {"solve", "fa3-fwd-hopper", "--lead", "S_0,PV_0", "--lead",
+                           "S_1,PV_1", "--json", "--cert", "/tmp/twill_test_lead.cert", NULL};
+  char *out, *err;
+  ck_assert_int_eq(tu_run_twill(&out, &err, a), 0);
+  ck_assert_ptr_nonnull(strstr(out, "\"ii\": 32"));
+  ck_assert_ptr_nonnull(strstr(out, "\"kind\": \"lead\""));
+  free(out), free(err);
+  const char *const c[] = {"check", "fa3-fwd-hopper", "/tmp/twill_test_lead.cert", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, c), 0);
+  ck_assert_ptr_nonnull(strstr(out, "s VERIFIED"));
+  free(out), free(err);
+  remove("/tmp/twill_test_lead.cert");
+}
+END_TEST
+
 /* SIGINT's path: after twill_sat_interrupt_all and twill_ilp_interrupt_all
  * every search stops as on a time limit, so Algorithm 1 reports a limit
  * (status 3), never an infeasibility, and claims no I it did not refute.
@@ -885,6 +917,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, fa3_bwd_one_stage);
   tcase_add_test(tc, fa4_fwd_structure_and_ablations);
   tcase_add_test(tc, fa4_fwd_roles_as_relations);
+  tcase_add_test(tc, fa3_fwd_hoisting_as_lead);
   tcase_add_test(tc, interrupt_reports_a_limit);
   tcase_add_test(tc, cli_solve_check_and_threads);
   suite_add_tcase(s, tc);

@@ -57,8 +57,11 @@
  *                apart: the listed ops' warp sets are pairwise disjoint;
  *                own:   as same, and no op outside the list shares a warp
  *                       with a listed op (the ops have their warps to
- *                       themselves).
- *                All three are invariant under renaming warps and groups,
+ *                       themselves);
+ *                lead:  two ops A, B: A of the next iteration issues
+ *                       before B of this one, t(A) + I < t(B) (FA3's
+ *                       hoisting of the next S GEMM before this PV).
+ *                All four are invariant under renaming warps and groups,
  *                so the symmetry breaking below stays sound with them.
  *
  * Two ops on one warp may otherwise overlap (tensor-core and TMA ops are
@@ -91,7 +94,8 @@
 typedef enum twill_rel_kind {
   TWILL_REL_SAME,
   TWILL_REL_APART,
-  TWILL_REL_OWN
+  TWILL_REL_OWN,
+  TWILL_REL_LEAD
 } twill_rel_kind;
 
 /* A relation over ops (indices into the graph): see "relations" above. */
@@ -125,12 +129,13 @@ typedef struct twill_joint_relset {
 } twill_joint_relset;
 
 /* Add the relation KIND over "a,b,c" (op names of g): at least two ops for
- * same and apart, one for own, no op twice.  0, or -1 with why. */
+ * same and apart, one for own, exactly two for lead, no op twice.  0, or
+ * -1 with why. */
 int twill_joint_rel_add(twill_joint_relset *rs, const twill_graph *g,
                         twill_rel_kind kind, const char *list, char *why,
                         size_t whylen);
 void twill_joint_relset_free(twill_joint_relset *rs);
-/* "same" / "apart" / "own" -> kind; -1 if none */
+/* "same" / "apart" / "own" / "lead" -> kind; -1 if none */
 int twill_rel_parse_kind(const char *word);
 
 /* "same", "apart", "own" */
