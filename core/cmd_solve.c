@@ -73,6 +73,7 @@ static int parse(int argc, char **argv, opts *o) {
   }
   if (!o->kernel) return twill_cli_error("solve", "no kernel given");
   o->so.extra_copies = (int)o->extra;
+  o->so.threads = (int)o->threads;
   o->so.certify = o->cert != NULL;
   o->so.verbose = isatty(2) != 0;
   return 0;

@@ -30,6 +30,7 @@
  *   time OP T WARP ... / end
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,7 @@ void twill_solve_opts_default(twill_solve_opts *o) {
   memset(o, 0, sizeof *o);
   o->time_limit = 60;
   o->budget = 300;
+  o->threads = 1;
   o->explain = true;
 }
 
@@ -208,6 +210,11 @@ static long min_length(const twill_graph *g) {
 
 /* lp: LEN(M) of phase 1's schedule at I (sets the copies); lo: a proven
  * lower bound on L at I (phase 1's, or the longest op). */
+static bool least_length(const twill_graph *g, const twill_joint_params *p,
+                         const twill_solve_opts *o, double t0, long ii,
+                         long *lo_io, long *hi_io, twill_schedule **s,
+                         long *refuted);
+
 static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
                  long ii, long lp, long lo) {
   const twill_graph *g = r->g;
@@ -241,27 +248,10 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
     t->seconds = now() - ts;
     return st;
   }
-  /* least L: binary search, SAT known at hi */
+  /* least L, SAT known at hi */
   long hi = lmax;
-  bool proven = true;
   long refuted = -1; /* largest L the search itself proved infeasible */
-  while (lo < hi && !out_of_time(o, t0)) {
-    long mid = lo + (hi - lo) / 2;
-    twill_joint *jm = twill_joint_new(g, &r->p, ii, mid, false);
-    twill_schedule *sm = NULL;
-    int rm = jm ? twill_joint_solve(jm, NULL, left_of(o, t0), &sm, NULL) : -1;
-    twill_joint_free(jm);
-    if (rm == 10) {
-      twill_schedule_free(s);
-      s = sm;
-      hi = mid;
-    } else {
-      if (rm != 20) proven = false;
-      else if (mid > refuted) refuted = mid;
-      lo = mid + 1;
-    }
-  }
-  if (lo < hi) proven = false;
+  bool proven = least_length(g, &r->p, o, t0, ii, &lo, &hi, &s, &refuted);
   r->ii = ii;
   r->length = hi;
   r->sched = s;
@@ -276,6 +266,85 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
   r->length_proven = proven;
   t->seconds = now() - ts;
   return 10;
+}
+
+/* One length query of the least-L search, run on its own thread: a fresh
+ * encoding at (I, L), so its answer and model depend on (I, L) only. */
+typedef struct lquery {
+  const twill_graph *g;
+  const twill_joint_params *p;
+  long ii, L;
+  double limit;
+  int status;          /* 10, 20, 0 limit, -1 error */
+  twill_schedule *s;
+} lquery;
+
+static void *lquery_run(void *arg) {
+  lquery *q = arg;
+  twill_joint *j = twill_joint_new(q->g, q->p, q->ii, q->L, false);
+  q->status = j ? twill_joint_solve(j, NULL, q->limit, &q->s, NULL) : -1;
+  twill_joint_free(j);
+  return NULL;
+}
+
+/* Least L in [lo, hi] with hi known SAT (model *s): each round queries up
+ * to T lengths splitting [lo, hi) evenly, on T threads (the last on this
+ * one), then keeps the least SAT length as hi and moves lo past the
+ * largest UNSAT length below it.  Every model comes from a fresh encoding
+ * at its length, so the final (L*, model) is the same for every T.
+ * *refuted gets the largest length proved UNSAT; returns false when a
+ * query hit a limit (L* is then not proven). */
+static bool least_length(const twill_graph *g, const twill_joint_params *p,
+                         const twill_solve_opts *o, double t0, long ii,
+                         long *lo_io, long *hi_io, twill_schedule **s,
+                         long *refuted) {
+  int T = o->threads > 1 ? (o->threads > 16 ? 16 : o->threads) : 1;
+  long lo = *lo_io, hi = *hi_io;
+  bool proven = true;
+  lquery q[16];
+  pthread_t th[16];
+  while (lo < hi && !out_of_time(o, t0)) {
+    long span = hi - lo;
+    int n = span < T ? (int)span : T;
+    for (int k = 0; k < n; k++) {
+      /* n points: binary search for n = 1, even splits above */
+      q[k] = (lquery){g, p, ii, lo + span * (k + 1) / (n + 1), left_of(o, t0), 0, NULL};
+    }
+    int started = 0;
+    for (int k = 0; k + 1 < n; k++) {
+      if (pthread_create(&th[k], NULL, lquery_run, &q[k])) break;
+      started++;
+    }
+    for (int k = started; k < n; k++) lquery_run(&q[k]);
+    for (int k = 0; k < started; k++) pthread_join(th[k], NULL);
+    long new_hi = hi, new_lo = lo;
+    int best = -1;
+    for (int k = 0; k < n; k++)
+      if (q[k].status == 10 && q[k].L < new_hi) new_hi = q[k].L, best = k;
+    for (int k = 0; k < n; k++) {
+      if (q[k].L >= new_hi) continue;
+      if (q[k].status == 20) {
+        if (q[k].L + 1 > new_lo) new_lo = q[k].L + 1;
+        if (q[k].L > *refuted) *refuted = q[k].L;
+      } else if (q[k].status != 10) {
+        proven = false;
+      }
+    }
+    if (best >= 0) {
+      twill_schedule_free(*s);
+      *s = q[best].s;
+      q[best].s = NULL;
+    }
+    for (int k = 0; k < n; k++) twill_schedule_free(q[k].s);
+    if (new_lo == lo && new_hi == hi) { /* only limits: no progress */
+      proven = false;
+      break;
+    }
+    lo = new_lo, hi = new_hi;
+  }
+  if (lo < hi) proven = false;
+  *lo_io = lo, *hi_io = hi;
+  return proven;
 }
 
 /* At (I*, L*): the schedule with the fewest register values crossing

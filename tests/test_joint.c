@@ -873,6 +873,19 @@ START_TEST(cli_solve_check_and_threads) {
   ck_assert_str_eq(out1, out2); /* same bytes */
   free(out1);
   free(out2);
+  /* with several lengths to search, the parallel rounds query other
+   * lengths than the binary search, and must still give the same bytes */
+  if (!tu_under_valgrind()) {
+    const char *const k1[] = {"solve", "fa3-fwd-hopper", "--json", "--threads", "1", NULL};
+    const char *const k3[] = {"solve", "fa3-fwd-hopper", "--json", "--threads", "3", NULL};
+    ck_assert_int_eq(tu_run_twill(&out1, &err, k1), 0);
+    free(err);
+    ck_assert_int_eq(tu_run_twill(&out2, &err, k3), 0);
+    free(err);
+    ck_assert_str_eq(out1, out2);
+    free(out1);
+    free(out2);
+  }
   const char *const c[] = {"check", "gemm-hopper", "/tmp/twill_test_joint.cert", NULL};
   ck_assert_int_eq(tu_run_twill(&out1, &err, c), 0);
   ck_assert_ptr_nonnull(strstr(out1, "s VERIFIED"));

@@ -205,6 +205,9 @@ typedef struct twill_solve_opts {
   bool certify;
   bool explain;       /* minimal failing families at each refuted I */
   bool verbose;       /* progress on stderr */
+  int threads;        /* the least-L search queries this many lengths at
+                         once (each on its own encoding); the answer and
+                         its bytes do not depend on it */
   bool first_model;   /* the paper's behaviour: keep the first joint model;
                          default: fewest register values crossing warps at
                          (I*, L*) (fewer transfers and barriers) */
