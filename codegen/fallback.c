@@ -192,6 +192,15 @@ int twill_codegen_default_warps(const twill_graph *g, const twill_arch *m,
   }
   int G = m && m->warpgroup > 0 ? m->warpgroup : 4;
   int W = m ? m->warps : 0;
+  for (int v = 0; v < g->nops; v++)
+    if (twill_op_span(&g->ops[v], G) > G) {
+      if (why)
+        snprintf(why, whylen,
+                 "op '%s' takes %d warpgroups: the default warp assignment "
+                 "does not place such ops (use `twill solve`)",
+                 g->ops[v].name, g->ops[v].groups);
+      return -1;
+    }
   /* warpgroups: sub-tile K -> warpgroup K; ops without a suffix share the
    * warpgroup after the last sub-tile's */
   int maxsub = -1, plain_wg = 0;

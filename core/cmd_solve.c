@@ -95,8 +95,10 @@ static void print_roles(const twill_solve_result *r) {
   for (int gr = 0; gr < G; gr++) {
     int any = 0;
     for (int v = 0; v < g->nops; v++) {
-      int w = r->sched->warp[v];
-      if (w / p->warpgroup != gr) continue;
+      int w = r->sched->warp[v], sp = twill_op_span(&g->ops[v], p->warpgroup);
+      if (gr * p->warpgroup < w || gr * p->warpgroup >= w + sp) {
+        if (w / p->warpgroup != gr) continue; /* single warps inside gr */
+      }
       if (!any++) printf("  warpgroup %d (warps %d-%d, %ld regs/thread needed):",
                          gr, gr * p->warpgroup, (gr + 1) * p->warpgroup - 1, need[gr]);
       if (g->ops[v].issue == TWILL_ISSUE_WARPGROUP) printf(" %s", g->ops[v].name);
@@ -148,7 +150,9 @@ static void print_text(const opts *o, const twill_arch *m,
     long t = r->sched->start[v];
     printf("%-16s %6ld %6ld %5ld %5d%s\n", g->ops[v].name, t, t / r->ii,
            t % r->ii, r->sched->warp[v],
-           g->ops[v].issue == TWILL_ISSUE_WARPGROUP ? " (group)" : "");
+           g->ops[v].issue != TWILL_ISSUE_WARPGROUP ? ""
+           : g->ops[v].groups > 1                   ? " (groups)"
+                                                    : " (group)");
   }
   print_roles(r);
   if (r->cross_edges >= 0)

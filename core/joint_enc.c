@@ -76,7 +76,10 @@ struct twill_joint {
 };
 
 static long lat1(const twill_op *o) { return o->lat > 0 ? o->lat : 1; }
-static bool is_wg(const twill_op *o) { return o->issue == TWILL_ISSUE_WARPGROUP; }
+/* Warps an op occupies: 1, a warpgroup, or `groups` aligned warpgroups. */
+static int span_of(const twill_joint *j, const twill_op *o) {
+  return twill_op_span(o, j->WG);
+}
 
 /* ---- clause building with constant folding ----------------------------- */
 
@@ -236,16 +239,19 @@ static bool any_varlat(const twill_graph *g) {
 
 static void enc_warps(twill_joint *j) {
   const twill_graph *g = j->g;
-  int W = j->W, WG = j->WG, G = j->G;
+  int W = j->W;
   int *b = malloc((size_t)(W > 0 ? W : 1) * sizeof *b);
   if (!b) {
     j->err = 1;
     return;
   }
   for (int v = 0; v < g->nops && !j->err; v++) {
-    int n = is_wg(&g->ops[v]) ? G : W;
+    /* one Boolean per aligned block of span warps (n = 0: the op does not
+     * fit the machine, and the empty clause below says so) */
+    int sp = span_of(j, &g->ops[v]);
+    int n = W / sp;
     for (int k = 0; k < n; k++) b[k] = new_bool(j);
-    for (int w = 0; w < W; w++) j->on[v * W + w] = is_wg(&g->ops[v]) ? b[w / WG] : b[w];
+    for (int w = 0; w < W; w++) j->on[v * W + w] = w / sp < n ? b[w / sp] : -j->T;
     cl_start(j);
     for (int k = 0; k < n; k++) cl_lit(j, b[k]);
     cl_end(j);
@@ -262,9 +268,13 @@ static void enc_warps(twill_joint *j) {
 static void enc_symmetry(twill_joint *j) {
   const twill_graph *g = j->g;
   int W = j->W, WG = j->WG, G = j->G;
-  bool vl = any_varlat(g);
-  /* groups: first use in op order */
-  for (int gr = (vl ? 1 : 0) + 1; gr < G; gr++)
+  bool vl = any_varlat(g), multi = false;
+  for (int v = 0; v < g->nops; v++)
+    if (span_of(j, &g->ops[v]) > WG) multi = true;
+  /* groups: first use in op order.  An op over several aligned groups
+   * makes only block-preserving renamings symmetries: then the groups are
+   * left unordered (the warps inside a group stay interchangeable). */
+  for (int gr = (vl ? 1 : 0) + 1; gr < G && !multi; gr++)
     for (int v = 0; v < g->nops; v++)
       for (int w = gr * WG; w < (gr + 1) * WG; w++) {
         cl_start(j);
@@ -292,11 +302,12 @@ static void enc_symmetry(twill_joint *j) {
  * op's set (on(x, w) -> on(y, w)); two warpgroup ops: the same group.
  * disjoint(a, b): no warp in both sets. */
 static void rel_share(twill_joint *j, int s, int a, int b) {
-  if (is_wg(&j->g->ops[b]) && !is_wg(&j->g->ops[a])) {
+  if (span_of(j, &j->g->ops[b]) > span_of(j, &j->g->ops[a])) {
     int t = a;
     a = b, b = t;
   }
-  /* now b is single-warp, or both are warpgroup ops */
+  /* now b's block is no larger than a's: aligned blocks of 1, WG, 2 WG and
+   * 4 WG warps nest, so they share a warp iff b's lies inside a's */
   for (int w = 0; w < j->W; w++) clause3(j, -s, -on(j, b, w), on(j, a, w));
 }
 
@@ -481,8 +492,9 @@ static void enc_registers(twill_joint *j) {
     if (o->regs <= 0) continue;
     for (int w = 0; w < W && !j->err; w++) {
       int *zz = z[(size_t)v * W + w];
-      if (is_wg(o) && w % WG) {
-        z[(size_t)v * W + w] = z[(size_t)v * W + w - w % WG];
+      int sp = span_of(j, o);
+      if (w % sp) {
+        z[(size_t)v * W + w] = z[(size_t)v * W + w - w % sp];
         continue;
       }
       zz = z[(size_t)v * W + w] = malloc((size_t)j->H[v] * sizeof *zz);
@@ -526,7 +538,7 @@ static void enc_registers(twill_joint *j) {
   }
   for (int v = 0; v < g->nops; v++)
     for (int w = 0; w < W; w++)
-      if (!(is_wg(&g->ops[v]) && w % WG)) free(z[(size_t)v * W + w]);
+      if (!(w % span_of(j, &g->ops[v]))) free(z[(size_t)v * W + w]);
   free(z);
   free(q);
   free(b.t);

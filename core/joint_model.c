@@ -39,7 +39,7 @@ static int fail(char *why, size_t n, const char *fmt, ...) {
 static long lat1(const twill_op *o) { return o->lat > 0 ? o->lat : 1; }
 
 static int span(const twill_op *o, const twill_joint_params *p) {
-  return o->issue == TWILL_ISSUE_WARPGROUP ? p->warpgroup : 1;
+  return twill_op_span(o, p->warpgroup);
 }
 
 /* Do the warp sets of u and v intersect? */

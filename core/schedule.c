@@ -120,11 +120,18 @@ static int check_warps(const twill_graph *g, const twill_arch *m,
     if (w < 0 || w >= W)
       return fail(why, n, "op '%s' is on warp %d, outside [0, %d)", o->name,
                   w, W);
-    if (o->issue == TWILL_ISSUE_WARPGROUP && (w % G || w + G > W))
+    int sp = twill_op_span(o, G);
+    if (o->issue == TWILL_ISSUE_WARPGROUP && (w % sp || w + sp > W)) {
+      if (sp == G)
+        return fail(why, n,
+                    "op '%s' needs a whole warpgroup but starts at warp %d "
+                    "(warpgroups are %d warps)",
+                    o->name, w, G);
       return fail(why, n,
-                  "op '%s' needs a whole warpgroup but starts at warp %d "
-                  "(warpgroups are %d warps)",
-                  o->name, w, G);
+                  "op '%s' needs %d aligned warpgroups (%d warps) but starts "
+                  "at warp %d",
+                  o->name, o->groups, sp, w);
+    }
   }
   /* Variable-latency ops run on warps of their own (twill.md 3.6). */
   for (int v = 0; v < g->nops; v++) {
@@ -132,7 +139,7 @@ static int check_warps(const twill_graph *g, const twill_arch *m,
     for (int x = 0; x < g->nops; x++) {
       if (g->ops[x].varlat) continue;
       int wx = s->warp[x];
-      int span = g->ops[x].issue == TWILL_ISSUE_WARPGROUP ? G : 1;
+      int span = twill_op_span(&g->ops[x], G);
       if (s->warp[v] >= wx && s->warp[v] < wx + span)
         return fail(why, n,
                     "variable-latency op '%s' shares warp %d with "

@@ -149,6 +149,7 @@ int twill_graph_add_op(twill_graph *g, const char *name, long lat) {
   op->lat = lat;
   op->spill = -1;
   op->issue = TWILL_ISSUE_WARP;
+  op->groups = 1;
   index_insert(g, g->nops);
   return g->nops++;
 }

@@ -197,7 +197,7 @@ static int do_use(kp *p, int v, const twill_json *it) {
 
 static const char *const op_fields[] = {"name", "lat",   "use",   "regs",
                                         "smem", "tmem",  "spill", "issue",
-                                        "varlat", NULL};
+                                        "varlat", "groups", NULL};
 
 static int do_op(kp *p, const twill_json *o) {
   if (expect_object(p, o, "an op")) return -1;
@@ -240,6 +240,15 @@ static int do_op(kp *p, const twill_json *o) {
   }
   const twill_json *jv = twill_json_get(o, "varlat");
   if (jv && get_bool(p, jv, "varlat", &p->g->ops[v].varlat)) return -1;
+  const twill_json *jg = twill_json_get(o, "groups");
+  if (jg) {
+    long long k;
+    if (get_int(p, jg, "groups", "warpgroup count", 1, 4, &k)) return -1;
+    if (k == 3) return err_at(p, jg, "'groups' must be 1, 2 or 4, got 3");
+    if (k > 1 && p->g->ops[v].issue != TWILL_ISSUE_WARPGROUP)
+      return err_at(p, jg, "'groups' %lld needs \"issue\": \"warpgroup\"", k);
+    p->g->ops[v].groups = (int)k;
+  }
   const twill_json *ju = twill_json_get(o, "use");
   if (ju) {
     if (expect_array(p, ju, "use")) return -1;

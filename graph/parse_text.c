@@ -7,8 +7,9 @@
  *   edge SRC DST [lat CYCLES] [dist D] [blocking yes|no]
  *
  * Op keys: regs N, smem BYTES, tmem COLS, spill CYCLES,
- * issue thread|warp|warpgroup, varlat yes|no.  `#` starts a comment that
- * runs to the end of the line; tokens are separated by blanks.
+ * issue thread|warp|warpgroup, groups 1|2|4 (with issue warpgroup),
+ * varlat yes|no.  `#` starts a comment that runs to the end of the line;
+ * tokens are separated by blanks.
  *
  * Semantics beyond the grammar:
  *  - Unit order is canonical: declared units first, in the order of their
@@ -401,8 +402,9 @@ static int parse_use(tp *p, const stmt *st, int v, const tok *t) {
   return 0;
 }
 
-static const char *const op_keys[] = {"use",   "regs",  "smem",  "tmem",
-                                      "spill", "issue", "varlat", NULL};
+static const char *const op_keys[] = {"use",   "regs",   "smem",   "tmem",
+                                      "spill", "issue",  "varlat", "groups",
+                                      NULL};
 
 static int st_op(tp *p, const stmt *st) {
   tok *t = &p->toks[st->first];
@@ -428,7 +430,7 @@ static int st_op(tp *p, const stmt *st) {
   if (v < 0 || twill_gio_names_add(&p->names, p->g, v)) return oom(p);
   twill_op *op = &p->g->ops[v];
   op->line = st->line;
-  int seen[8] = {0};
+  int seen[8] = {0}, groups_col = 0;
   for (int i = 4; i < st->ntok; i += 2) {
     const tok *k = &t[i];
     int which = -1;
@@ -471,10 +473,21 @@ static int st_op(tp *p, const stmt *st) {
                       "expected thread, warp or warpgroup after 'issue', got "
                       "'%.*s'",
                       TQ(p, val));
-    } else {
+    } else if (which == 6) {
       if (yes_no(p, st, k, val, &op->varlat)) return -1;
+    } else {
+      long long x;
+      if (tok_int(p, st, val, 4, "'groups'", "warpgroup count", &x)) return -1;
+      if (x != 1 && x != 2 && x != 4)
+        return err_at(p, st->line, val->col,
+                      "'groups' must be 1, 2 or 4, got %lld", x);
+      op->groups = (int)x;
+      groups_col = k->col;
     }
   }
+  if (op->groups > 1 && op->issue != TWILL_ISSUE_WARPGROUP)
+    return err_at(p, st->line, groups_col,
+                  "'groups %d' needs 'issue warpgroup'", op->groups);
   return 0;
 }
 

@@ -53,6 +53,7 @@ int twill_graph_print_text(const twill_graph *g, FILE *f) {
     if (op->spill != -1) fprintf(f, " spill %ld", op->spill);
     if (op->issue != TWILL_ISSUE_WARP)
       fprintf(f, " issue %s", twill_gio_issue_name(op->issue));
+    if (op->groups > 1) fprintf(f, " groups %d", op->groups);
     if (op->varlat) fputs(" varlat yes", f);
     fputc('\n', f);
   }
@@ -130,6 +131,10 @@ int twill_graph_print_json(const twill_graph *g, FILE *f) {
     if (op->issue != TWILL_ISSUE_WARP) {
       twill_jw_key(&w, "issue");
       twill_jw_string(&w, twill_gio_issue_name(op->issue));
+    }
+    if (op->groups > 1) {
+      twill_jw_key(&w, "groups");
+      twill_jw_int(&w, op->groups);
     }
     if (op->varlat) {
       twill_jw_key(&w, "varlat");

@@ -157,8 +157,8 @@ static int crossings(const bf *b) {
     const twill_edge *e = &b->g->edges[i];
     const twill_op *u = &b->g->ops[e->src];
     if (e->src == e->dst || u->regs <= 0 || u->varlat) continue;
-    int su = u->issue == TWILL_ISSUE_WARPGROUP ? b->p->warpgroup : 1;
-    int sv = b->g->ops[e->dst].issue == TWILL_ISSUE_WARPGROUP ? b->p->warpgroup : 1;
+    int su = twill_op_span(u, b->p->warpgroup);
+    int sv = twill_op_span(&b->g->ops[e->dst], b->p->warpgroup);
     int a = b->s->warp[e->src], c = b->s->warp[e->dst];
     if (!(a < c + sv && c < a + su)) n++;
   }
@@ -173,7 +173,7 @@ static int bf_warps(bf *b, int v) {
     if (b->min_cross < 0 || c < b->min_cross) b->min_cross = c;
     return !b->all;
   }
-  int step = b->g->ops[v].issue == TWILL_ISSUE_WARPGROUP ? b->p->warpgroup : 1;
+  int step = twill_op_span(&b->g->ops[v], b->p->warpgroup);
   for (int w = 0; w + step <= b->p->warps; w += step) {
     b->s->warp[v] = w;
     if (bf_warps(b, v + 1)) return 1;
@@ -241,6 +241,10 @@ static void annotate(twill_graph *g, unsigned long long *r) {
     o->smem = tf_rnd(r) % 3 == 0 ? 10 : 0;
     if (tf_rnd(r) % 4 == 0) o->issue = TWILL_ISSUE_WARPGROUP;
   }
+  /* now and then an op over two aligned warpgroups (all 4 warps of the
+   * tests' machine with groups of 2) */
+  for (int v = 0; v < g->nops; v++)
+    if (g->ops[v].issue == TWILL_ISSUE_WARPGROUP && tf_rnd(r) % 5 == 0) g->ops[v].groups = 2;
   for (int v = 0; v < g->nops; v++) {
     bool pred = false;
     for (int i = 0; i < g->nedges; i++)
@@ -734,6 +738,59 @@ START_TEST(fa4_fwd_structure_and_ablations) {
 }
 END_TEST
 
+/* The third ablation (twill.md 6.3): no sub-tiling, fa4-fwd-nosub-blackwell,
+ * whose 256-row ops take two aligned warpgroups.  Unsatisfiable at phase
+ * 1's I = 32 (the TC and EXP bound, 2048 / 64) by hand: exp holds the EXP
+ * unit for 2048 cycles = I, so it runs at every slot on its 8 warps; the
+ * only aligned pair of groups without warp 0 (the variable-latency warp)
+ * is {2, 3}, so ldS and exp share warps, and ldS's blocking wait on S can
+ * never find a slot where exp is not running.  At the default budget of
+ * 128 there is a second reason on the same pair: max's 2 registers are
+ * live at every slot (its distance-1 self edge), and ldS holds 128.  So
+ * the explanation names the variable-latency warp with either; with a
+ * budget of 248 only the blocking wait is left. */
+static void nosub_unsat_at_32(const char *regs, const char *reason) {
+  const char *const a[] = {"solve", "fa4-fwd-nosub-blackwell", "--regs", regs,
+                           "--time-limit", "4", NULL};
+  char *out, *err;
+  int rc = tu_run_twill(&out, &err, a);
+  ck_assert_msg(rc == 3, "rc %d", rc);
+  ck_assert_ptr_nonnull(strstr(out, "phase 1: I = 32"));
+  const char *t = strstr(out, "  I 32, L in [");
+  ck_assert_ptr_nonnull(t);
+  const char *e = strchr(t, '\n');
+  ck_assert_ptr_nonnull(e);
+  ck_assert_ptr_nonnull(strstr(t, ": UNSAT"));
+  ck_assert_int_lt((int)(strstr(t, ": UNSAT") - t), (int)(e - t));
+  const char *why = strstr(e, "unsatisfiable together: ");
+  ck_assert_ptr_nonnull(why);
+  const char *eol = strchr(why, '\n');
+  ck_assert_ptr_nonnull(strstr(why, "variable-latency ops alone on warp 0"));
+  ck_assert_int_lt((int)(strstr(why, "variable-latency ops alone on warp 0") - why),
+                   (int)(eol - why));
+  if (reason) {
+    ck_assert_ptr_nonnull(strstr(why, reason));
+    ck_assert_int_lt((int)(strstr(why, reason) - why), (int)(eol - why));
+  }
+  free(out), free(err);
+}
+
+START_TEST(fa4_fwd_nosub_ablation) {
+  if (tu_under_valgrind()) return;
+  nosub_unsat_at_32("128", NULL);
+  nosub_unsat_at_32("248", "blocking wait of ldS");
+  char *out, *err;
+  int rc;
+  /* a 2-group op is placed by `twill solve` only: the emit fallback says
+   * so and emits without warps */
+  const char *const b[] = {"emit", "fa4-fwd-nosub-blackwell", "--format", "table", NULL};
+  rc = tu_run_twill(&out, &err, b);
+  ck_assert_int_eq(rc, 0);
+  ck_assert_ptr_nonnull(strstr(err, "takes 2 warpgroups"));
+  free(out), free(err);
+}
+END_TEST
+
 /* FA4's own warp roles (flash_fwd_sm100: a load warp, an MMA warp, one
  * softmax warpgroup per sub-tile, one correction warpgroup for both), asked
  * as relations.  With FA4's own setmaxnreg budget for its softmax groups
@@ -930,6 +987,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, fa3_bwd_one_stage);
   tcase_add_test(tc, fa4_fwd_structure_and_ablations);
   tcase_add_test(tc, fa4_fwd_roles_as_relations);
+  tcase_add_test(tc, fa4_fwd_nosub_ablation);
   tcase_add_test(tc, fa3_fwd_hoisting_as_lead);
   tcase_add_test(tc, interrupt_reports_a_limit);
   tcase_add_test(tc, cli_solve_check_and_threads);

@@ -34,6 +34,11 @@ static const expect kernels[] = {
      * PV->ldO->rescale->stO->PV: 512 + 64 + 128 + 64 = 768 */
     {"fa4-fwd-blackwell", "blackwell", 2048, 768, 2048,
      {"TC", "FMA", "EXP"}, {2048, 1280, 2048}, 768, 1},
+    /* the same without sub-tiling: TC 2 x 1024 = 2048; EXP 32768/16 =
+     * 2048; FMA 768 + 256 + 256 = 1280; PV->ldO->rescale->stO->PV:
+     * 1024 + 64 + 256 + 64 = 1408 */
+    {"fa4-fwd-nosub-blackwell", "blackwell", 2048, 1408, 2048,
+     {"TC", "FMA", "EXP"}, {2048, 1280, 2048}, 1408, 1},
     /* TC 5 x 512 = 2560; EXP 8192/16 = 512; FMA 8192*2/128 = 128;
      * dV->dV and dK->dK 512/1 */
     {"fa3-bwd-hopper", "hopper", 2560, 512, 2560,

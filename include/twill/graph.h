@@ -65,9 +65,18 @@ typedef struct twill_op {
   long spill;       /* cross-warp transfer cost of its result, cycles;
                        -1: use the machine's default */
   twill_issue issue;
+  int groups;       /* warpgroups a warpgroup-issued op takes together
+                       (1, 2 or 4; aligned: its first warp a multiple of
+                       groups x warpgroup), e.g. a 256-row tile's TMEM
+                       load needs 8 warps; 1 for other ops */
   bool varlat;      /* variable latency: runs on the designated warp W_vl */
   int line;         /* source line (0 if built in code) */
 } twill_op;
+
+/* Warps an op occupies on a machine with warpgroups of wg warps. */
+static inline int twill_op_span(const twill_op *o, int wg) {
+  return o->issue == TWILL_ISSUE_WARPGROUP ? (o->groups > 1 ? o->groups : 1) * wg : 1;
+}
 
 typedef struct twill_edge {
   int src, dst;     /* op indices */
