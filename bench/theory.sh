@@ -4,9 +4,14 @@
 #  - modulo-scheduling feasibility at a fixed I for random kernels from
 #    `twill random` (10-60 ops): t(d) - t(s) >= lat(s) - I*dist per edge,
 #    per unit at most C uses (t + k) mod I in each slot, t in [0, sum lat].
-# Each instance is written twice (twill smt format and SMT-LIB 2), each
-# solver runs 3 times, the median wall time is kept; the table ends with
-# the geometric mean of twill/z3.  Installs z3 (Debian) if missing.
+#  - extra row group: larger modulo instances (100-200 ops), reported apart.
+# Each instance is written twice (twill smt format and SMT-LIB 2); each
+# solver runs once under `timeout 60` for its answer, then (if that run took
+# under 20 s) hyperfine -N (no shell, so no process-spawn noise beyond the
+# solver's own exec) times it, 3 to 10 runs after a warm-up, and the median
+# from hyperfine's JSON export is kept; the same for both solvers.  Each
+# table ends with the geometric mean of twill/z3.  Installs z3 (Debian) if
+# missing; needs hyperfine.
 set -e
 cd "$(dirname "$0")/.."
 TWILL=${TWILL:-build/bin/twill}
@@ -76,28 +81,40 @@ gen_modulo() {
       print "(check-sat)" > z }' "$W/k$1.twill"
 }
 
-now() { date +%s.%N; }
-median3() { printf '%s\n%s\n%s\n' "$1" "$2" "$3" | sort -g | sed -n 2p; }
-time_cmd() { # prints median seconds of 3 runs of "$@"
-  ts=""
-  for k in 1 2 3; do a=$(now); "$@" > "$W/out" 2>&1 || true; b=$(now)
-    ts="$ts $(echo "$b - $a" | bc -l)"; done
-  set -- $ts; median3 "$1" "$2" "$3"
+command -v hyperfine >/dev/null 2>&1 || { echo "bench/theory.sh: needs hyperfine" >&2; exit 1; }
+# time_cmd NAME CMD...: the answer of one run in $W/out; prints the median
+# seconds (hyperfine -N, JSON export), or the single run's time when it was
+# slow (>= 20 s) or timed out (60 s)
+time_cmd() {
+  name=$1; shift
+  a=$(date +%s%N); timeout 60 "$@" > "$W/out" 2>&1 || true; b=$(date +%s%N)
+  once=$(echo "($b - $a) / 1000000000" | bc -l)
+  if [ "$(echo "$once >= 20" | bc)" = 1 ]; then echo "$once"; return; fi
+  hyperfine -N -i --style none --warmup 1 --min-runs 3 --max-runs 10 \
+    --export-json "$W/$name.json" -- "$*" > /dev/null 2>&1 || true
+  awk -F: '/"median"/ { gsub(/[ ,]/, "", $2); print $2; exit }' "$W/$name.json"
 }
 
 printf '%-10s %-14s %-14s %10s %10s %8s\n' instance twill z3 twill_s z3_s ratio
 logsum=0; cnt=0
 run_one() {
-  tt=$(time_cmd timeout 60 "$TWILL" smt "$W/$1.smt")
+  tt=$(time_cmd "$1-twill" "$TWILL" smt "$W/$1.smt")
   ta=$(grep '^s ' "$W/out" | awk '{print $2}')
   [ "$ta" = OPTIMUM ] && ta="opt=$(awk '$1 == "o" {print $2}' "$W/out")"
-  tz=$(time_cmd timeout 60 z3 "$W/$1.smt2"); za=$(grep -E '^(sat|unsat|unknown)' "$W/out" | head -1)
+  tz=$(time_cmd "$1-z3" z3 "$W/$1.smt2"); za=$(grep -E '^(sat|unsat|unknown)' "$W/out" | head -1)
   zo=$(tr -d '()' < "$W/out" | awk '$1 == "x0" {print $2}')
   [ -n "$zo" ] && za="$za,x0=$zo"
   r=$(echo "$tt / $tz" | bc -l)
   printf '%-10s %-14s %-14s %10.4f %10.4f %8.3f\n' "$1" "$ta" "$za" "$tt" "$tz" "$r"
   logsum=$(echo "$logsum + l($r)" | bc -l); cnt=$((cnt + 1))
 }
+geomean() { printf 'geometric mean twill/z3: %.3f over %d instances\n' "$(echo "e($logsum / $cnt)" | bc -l)" "$cnt"; }
 for seed in 1 2 3 4 5 6 7 8; do gen_random $seed; run_one r$seed; done
 for spec in "1 10" "2 20" "3 30" "4 40" "5 60"; do set -- $spec; gen_modulo $1 $2; run_one m$1; done
-printf 'geometric mean twill/z3: %.3f over %d instances\n' "$(echo "e($logsum / $cnt)" | bc -l)" "$cnt"
+geomean
+echo
+echo "larger modulo instances (100-200 ops):"
+printf '%-10s %-14s %-14s %10s %10s %8s\n' instance twill z3 twill_s z3_s ratio
+logsum=0; cnt=0
+for spec in "11 100" "12 150" "13 200"; do set -- $spec; gen_modulo $1 $2; run_one m$1; done
+geomean

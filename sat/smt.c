@@ -63,10 +63,21 @@ static void sb_printf(sbuf *b, const char *fmt, ...) {
   }
 }
 
+/* An integer variable: domain [lo, hi], current bounds [lb, ub], and the
+ * order literals created so far: [x <= ks[i]] is SAT var ls[i], ks strictly
+ * ascending within [lo, hi-1].  Invariants (at a theory fixpoint): every
+ * literal with k >= ub is true or unassigned-but-pending (see late), every
+ * one with k < lb false or pending, those in [lb, ub-1] unassigned; the
+ * bound lb (ub) is the domain's or set by the false literal [x <= lb-1]
+ * (true [x <= ub]); an unfixed variable has a literal in [lb, ub-1] (the
+ * SAT core decides it), so a complete assignment fixes every variable. */
 typedef struct {
   int64_t lo, hi, lb, ub;
-  int base; /* SAT var of [x <= lo] */
+  int64_t *ks;
+  int *ls;
+  int nl, cl;
   ivec occ; /* constraints */
+  unsigned touched;
 } ivar;
 
 typedef struct {
@@ -120,6 +131,12 @@ struct twill_smt {
   int nbm, nim;        /* sizes of bmodel / model */
   int has_model;
   int err;
+  int conflicted;  /* a conflict was reported in this propagate call */
+  ivec late;       /* order literals whose value the bounds may force */
+  int recheck;     /* late must be scanned at the next propagate */
+  ivec touched;    /* int vars whose bounds changed in this call */
+  unsigned tstamp;
+  uint64_t nlits;  /* order literals created */
   ivec tmp, tmp2;
   int64_t *mtmp;
   int *mtmpi;
@@ -197,7 +214,13 @@ int twill_smt_enable_proof(twill_smt *m) {
 void twill_smt_free(twill_smt *m) {
   if (!m) return;
   twill_sat_free(m->s);
-  for (int i = 0; i < m->niv; i++) free(m->iv[i].occ.a);
+  for (int i = 0; i < m->niv; i++) {
+    free(m->iv[i].occ.a);
+    free(m->iv[i].ks);
+    free(m->iv[i].ls);
+  }
+  free(m->late.a);
+  free(m->touched.a);
   for (int i = 0; i < m->nsv; i++) {
     free(m->sv[i].occ.a);
     free(m->sv[i].rl);
@@ -230,9 +253,7 @@ int twill_smt_num_ints(const twill_smt *m) { return m->niv; }
 uint64_t twill_smt_num_lemmas(const twill_smt *m) { return m->lemmas; }
 
 int twill_smt_int(twill_smt *m, int64_t lo, int64_t hi) {
-  if (lo > hi || lo < -TWILL_SMT_MAX_ABS || hi > TWILL_SMT_MAX_ABS ||
-      hi - lo >= TWILL_SMT_MAX_DOMAIN || ensure_true(m))
-    return -1;
+  if (lo > hi || lo < -TWILL_SMT_MAX_ABS || hi > TWILL_SMT_MAX_ABS || ensure_true(m)) return -1;
   if (m->niv == m->civ) {
     int nc = m->civ ? m->civ * 2 : 16;
     ivar *ni = realloc(m->iv, sizeof(ivar) * (size_t)nc);
@@ -245,19 +266,12 @@ int twill_smt_int(twill_smt *m, int64_t lo, int64_t hi) {
   memset(v, 0, sizeof *v);
   v->lo = v->lb = lo;
   v->hi = v->ub = hi;
-  v->base = 0;
-  for (int64_t k = lo; k < hi; k++) {
-    int sv = new_svar(m);
-    if (!sv) return -1;
-    if (k == lo) v->base = sv;
-    m->sv[sv].ivar = x;
-    m->sv[sv].k = k;
+  if (m->proof) {
+    sb_printf(&m->ax, "i %d %" PRId64 " %" PRId64 "\n", x, lo, hi);
+    if (m->ax.oom) return -1;
   }
   m->niv++;
-  for (int64_t k = lo; k + 1 < hi; k++) {
-    int cl[2] = {-(v->base + (int)(k - lo)), v->base + (int)(k + 1 - lo)};
-    if (add_axiom(m, cl, 2) < 0) return -1;
-  }
+  m->all_pending = 1;
   return x;
 }
 
@@ -266,12 +280,86 @@ int twill_smt_bool(twill_smt *m) {
   return new_svar(m);
 }
 
-int twill_smt_le_lit(const twill_smt *m, int x, int64_t k) {
+/* position of the first order literal of v with k' >= k */
+static int lit_pos(const ivar *v, int64_t k) {
+  int a = 0, b = v->nl;
+  while (a < b) {
+    int mid = (a + b) / 2;
+    if (v->ks[mid] < k)
+      a = mid + 1;
+    else
+      b = mid;
+  }
+  return a;
+}
+
+/* The literal [x <= k] if it exists (a constant outside [lo, hi-1]), else 0. */
+static int find_le(const twill_smt *m, int x, int64_t k) {
   const ivar *v = &m->iv[x];
   if (k < v->lo) return -m->T;
   if (k >= v->hi) return m->T;
-  return v->base + (int)(k - v->lo);
+  int p = lit_pos(v, k);
+  return p < v->nl && v->ks[p] == k ? v->ls[p] : 0;
 }
+
+/* [x <= k], created on demand: a fresh SAT variable, introduced in the
+ * proof by "o x k var".  It gets no ladder clauses: the order between the
+ * literals of x is kept by the theory (th_propagate), whose implications
+ * and conflicts are explained by domain lemmas "t 0 -[x <= a] [x <= b] 0"
+ * (a <= b).  A literal whose value the current bounds already force is put
+ * on the late list and implied at the next propagation. */
+static int make_le(twill_smt *m, int x, int64_t k) {
+  int l = find_le(m, x, k);
+  if (l) return l;
+  ivar *v = &m->iv[x];
+  if (v->nl == v->cl) {
+    int nc = v->cl ? v->cl * 2 : 4;
+    int64_t *nk = realloc(v->ks, sizeof(int64_t) * (size_t)nc);
+    if (nk) v->ks = nk;
+    int *nls = realloc(v->ls, sizeof(int) * (size_t)nc);
+    if (nls) v->ls = nls;
+    if (!nk || !nls) {
+      m->err = 1;
+      return 0;
+    }
+    v->cl = nc;
+  }
+  int sv = new_svar(m);
+  if (!sv || ivec_push(&m->late, sv)) {
+    m->err = 1;
+    return 0;
+  }
+  int p = lit_pos(v, k);
+  memmove(v->ks + p + 1, v->ks + p, sizeof(int64_t) * (size_t)(v->nl - p));
+  memmove(v->ls + p + 1, v->ls + p, sizeof(int) * (size_t)(v->nl - p));
+  v->ks[p] = k;
+  v->ls[p] = sv;
+  v->nl++;
+  m->sv[sv].ivar = x;
+  m->sv[sv].k = k;
+  m->nlits++;
+  m->recheck = 1;
+  if (m->proof) {
+    sb_printf(&m->ax, "o %d %" PRId64 " %d\n", x, k, sv);
+    if (m->ax.oom) {
+      m->err = 1;
+      return 0;
+    }
+  }
+  return sv;
+}
+
+int twill_smt_le_lit(twill_smt *m, int x, int64_t k) {
+  if (x < 0 || x >= m->niv || ensure_true(m)) return 0;
+  return make_le(m, x, k);
+}
+
+int twill_smt_find_le_lit(const twill_smt *m, int x, int64_t k) {
+  if (x < 0 || x >= m->niv) return 0;
+  return find_le(m, x, k);
+}
+
+uint64_t twill_smt_num_order_lits(const twill_smt *m) { return m->nlits; }
 
 int twill_smt_eq_lit(twill_smt *m, int x, int64_t k) {
   if (x < 0 || x >= m->niv || ensure_true(m)) return 0;
@@ -280,7 +368,8 @@ int twill_smt_eq_lit(twill_smt *m, int x, int64_t k) {
   if (v->lo == v->hi) return m->T;
   int e = new_svar(m);
   if (!e) return 0;
-  int le = twill_smt_le_lit(m, x, k), lt = twill_smt_le_lit(m, x, k - 1);
+  int le = make_le(m, x, k), lt = make_le(m, x, k - 1);
+  if (!le || !lt) return 0;
   int c1[2] = {-e, le}, c2[2] = {-e, -lt}, c3[3] = {e, -le, lt};
   if (add_axiom(m, c1, 2) < 0 || add_axiom(m, c2, 2) < 0 || add_axiom(m, c3, 3) < 0) return 0;
   return e;
@@ -331,7 +420,29 @@ static int new_cons(twill_smt *m, int n) {
   return m->nc++;
 }
 
+/* the "k" line of constraint ci, written when it is added */
+static int log_cons(twill_smt *m, int ci) {
+  const cons *c = &m->c[ci];
+  if (!m->proof) return 0;
+  if (c->kind == 0) {
+    sb_printf(&m->ax, "k %d lin %d %d", ci + 1, c->reif, c->n);
+    for (int j = 0; j < c->n; j++) {
+      if (c->var[j] >= 0)
+        sb_printf(&m->ax, " %" PRId64 " x%d", c->a[j], c->var[j]);
+      else
+        sb_printf(&m->ax, " %" PRId64 " l%d", c->a[j], c->lit[j]);
+    }
+    sb_printf(&m->ax, " %" PRId64 "\n", c->b);
+  } else {
+    sb_printf(&m->ax, "k %d mod %d %" PRId64 " %d", ci + 1, c->cap, c->period, c->n);
+    for (int j = 0; j < c->n; j++) sb_printf(&m->ax, " %d %" PRId64, c->var[j], c->a[j]);
+    sb_printf(&m->ax, "\n");
+  }
+  return m->ax.oom ? -1 : 0;
+}
+
 static int add_occ(twill_smt *m, int ci) {
+  if (log_cons(m, ci)) return -1;
   cons *c = &m->c[ci];
   for (int i = 0; i < c->n; i++) {
     ivec *o = c->var[i] >= 0 ? &m->iv[c->var[i]].occ : &m->sv[abs(c->lit[i])].occ;
@@ -429,13 +540,50 @@ static void record_lemma(twill_smt *m, int cid, const int *cl, int n) {
 
 static void conflict(twill_smt *m, int cid, const int *cl, int n) {
   record_lemma(m, cid, cl, n);
+  m->conflicted = 1;
   twill_sat_theory_conflict(m->s, cl, n);
 }
 
-/* Imply cl[0] with reason cl.  Returns -1 on conflict (reported). */
-static int imply(twill_smt *m, int cid, const int *cl, int n) {
+/* literal of the current lower (up = 0) or upper bound of x, false now;
+ * 0 when the bound is the domain's.  The bound was set by that literal, so
+ * it exists. */
+static int lb_lit(twill_smt *m, int x) {
+  const ivar *v = &m->iv[x];
+  if (v->lb <= v->lo) return 0;
+  int l = find_le(m, x, v->lb - 1);
+  if (!l) m->err = 1;
+  return l;
+}
+static int ub_lit(twill_smt *m, int x) {
+  const ivar *v = &m->iv[x];
+  if (v->ub >= v->hi) return 0;
+  int l = find_le(m, x, v->ub);
+  if (!l) m->err = 1;
+  return -l;
+}
+
+/* Imply cl[0] with reason cl (constraint cid; 0: the order of the literals
+ * of one variable).  Returns -1 on conflict (reported). */
+static int imply(twill_smt *m, int cid, int *cl, int n) {
   int v = lit_val(m, cl[0]);
   if (v == 1) return 0;
+  if (v == 0) {
+    /* a literal created just now may be unassigned though the bounds
+     * force it false: resolve it with the domain lemma against the bound
+     * literal, which is false, so cl becomes a conflict */
+    const svar *s = &m->sv[abs(cl[0])];
+    if (s->ivar >= 0) {
+      const ivar *x = &m->iv[s->ivar];
+      if (cl[0] > 0 && s->k < x->lb) {
+        cl[0] = lb_lit(m, s->ivar);
+        v = -1;
+      } else if (cl[0] < 0 && s->k >= x->ub) {
+        cl[0] = ub_lit(m, s->ivar);
+        v = -1;
+      }
+      if (m->err) return -1;
+    }
+  }
   if (v == -1) {
     conflict(m, cid, cl, n);
     return -1;
@@ -459,15 +607,10 @@ static int imply(twill_smt *m, int cid, const int *cl, int n) {
   return 0;
 }
 
-/* literal of the current lower (up = 0) or upper bound of x, false now;
- * 0 when the bound is the domain's */
-static int lb_lit(const twill_smt *m, int x) {
-  const ivar *v = &m->iv[x];
-  return v->lb > v->lo ? twill_smt_le_lit(m, x, v->lb - 1) : 0;
-}
-static int ub_lit(const twill_smt *m, int x) {
-  const ivar *v = &m->iv[x];
-  return v->ub < v->hi ? -twill_smt_le_lit(m, x, v->ub) : 0;
+/* imply the domain lemma (a, b): a is the literal to make true */
+static int imply2(twill_smt *m, int a, int b) {
+  int cl[2] = {a, b};
+  return imply(m, 0, cl, 2);
 }
 
 static int push_tmp(twill_smt *m, ivec *v, int x) {
@@ -528,12 +671,12 @@ static int prop_linear(twill_smt *m, int ci) {
       if (a > 0) {
         i128 q = slack / a;
         if (q * a > slack) q--;
-        if (q < v->ub) lit = twill_smt_le_lit(m, c->var[i], (int64_t)q);
+        if (q < v->ub) lit = make_le(m, c->var[i], (int64_t)q);
       } else {
         i128 q = slack / (-a); /* x >= -floor(slack / -a) */
         if (q * (-a) > slack) q--;
         q = -q;
-        if (q > v->lb) lit = -twill_smt_le_lit(m, c->var[i], (int64_t)q - 1);
+        if (q > v->lb) lit = -make_le(m, c->var[i], (int64_t)q - 1);
       }
     } else {
       int val = lit_val(m, c->lit[i]);
@@ -648,7 +791,8 @@ static int prop_modulo(twill_smt *m, int ci) {
           for (int w = j; w < e; w++) cnt += pmod(val + c->a[w], c->period) == r;
           if (cnt <= c->cap) continue;
           cl->n = 0;
-          int lit = side == 0 ? -twill_smt_le_lit(m, x, val) : twill_smt_le_lit(m, x, val - 1);
+          int lit = side == 0 ? -make_le(m, x, val) : make_le(m, x, val - 1);
+          if (m->err) return -1;
           if (push_tmp(m, cl, lit)) return -1;
           int other = side == 0 ? lb_lit(m, x) : ub_lit(m, x);
           if (other && push_tmp(m, cl, other)) return -1;
@@ -694,14 +838,93 @@ static int set_bound(twill_smt *m, int x, int64_t lb, int64_t ub, int level) {
   return 0;
 }
 
+static void touch(twill_smt *m, int x) {
+  if (m->iv[x].touched == m->tstamp) return;
+  m->iv[x].touched = m->tstamp;
+  if (ivec_push(&m->touched, x)) m->err = 1;
+}
+
+/* Scan the late list: imply the literals the bounds force (a literal made
+ * at a higher level than the bound that forces it is unassigned again
+ * after a backtrack); drop the ones the bounds leave free and, at level 0,
+ * the assigned ones. */
+static void recheck_late(twill_smt *m, int level) {
+  int j = 0;
+  m->recheck = 0;
+  for (int i = 0; i < m->late.n; i++) {
+    int l = m->late.a[i];
+    if (m->conflicted || m->err) {
+      m->late.a[j++] = l;
+      continue;
+    }
+    int x = m->sv[l].ivar;
+    int64_t k = m->sv[l].k;
+    const ivar *v = &m->iv[x];
+    int val = lit_val(m, l), forced = k >= v->ub ? 1 : k < v->lb ? -1 : 0;
+    if (!forced) continue;
+    if (val == 0) {
+      if (forced > 0)
+        imply2(m, l, ub_lit(m, x));
+      else
+        imply2(m, -l, lb_lit(m, x));
+    }
+    if (level > 0) m->late.a[j++] = l;
+  }
+  m->late.n = j;
+}
+
+/* [x <= k] became true (pos) or false: narrow the bounds, make the
+ * literals of x that follow take their values, or report the conflict. */
+static void order_assigned(twill_smt *m, int x, int lit, int64_t k, int level) {
+  ivar *v = &m->iv[x];
+  if (lit > 0) {
+    if (k >= v->ub) return;
+    if (k < v->lb) {
+      int cl[2] = {-lit, lb_lit(m, x)};
+      conflict(m, 0, cl, 2);
+      return;
+    }
+    int64_t old = v->ub;
+    if (set_bound(m, x, v->lb, k, level)) {
+      m->err = 1;
+      return;
+    }
+    for (int p = lit_pos(v, k + 1); p < v->nl && v->ks[p] < old; p++)
+      if (imply2(m, v->ls[p], -lit)) return;
+  } else {
+    if (k + 1 <= v->lb) return;
+    if (k + 1 > v->ub) {
+      int cl[2] = {-lit, ub_lit(m, x)};
+      conflict(m, 0, cl, 2);
+      return;
+    }
+    int64_t old = v->lb;
+    if (set_bound(m, x, k + 1, v->ub, level)) {
+      m->err = 1;
+      return;
+    }
+    for (int p = lit_pos(v, old); p < v->nl && v->ks[p] < k; p++)
+      if (imply2(m, -v->ls[p], -lit)) return;
+  }
+  enqueue(m, &v->occ);
+  touch(m, x);
+}
+
 static int th_propagate(void *ctx, twill_sat *s, const int *lits, int n) {
   twill_smt *m = ctx;
   int level = twill_sat_level(s);
+  m->conflicted = 0;
   m->cur_stamp++;
   if (m->cur_stamp == 0) {
     memset(m->stamp, 0, sizeof(unsigned) * (size_t)m->nc);
     m->cur_stamp = 1;
   }
+  m->tstamp++;
+  if (m->tstamp == 0) {
+    for (int x = 0; x < m->niv; x++) m->iv[x].touched = 0;
+    m->tstamp = 1;
+  }
+  m->touched.n = 0;
   m->nq = 0;
   if (m->all_pending) {
     m->all_pending = 0;
@@ -709,31 +932,35 @@ static int th_propagate(void *ctx, twill_sat *s, const int *lits, int n) {
       m->stamp[i] = m->cur_stamp;
       m->queue[m->nq++] = i;
     }
+    for (int x = 0; x < m->niv; x++) touch(m, x);
   }
-  for (int i = 0; i < n; i++) {
+  if (m->recheck) recheck_late(m, level);
+  for (int i = 0; i < n && !m->conflicted && !m->err; i++) {
     int v = abs(lits[i]);
     if (v >= m->nsv) continue;
-    svar *sv = &m->sv[v];
-    if (sv->ivar >= 0) {
-      ivar *x = &m->iv[sv->ivar];
-      if (lits[i] > 0 && sv->k < x->ub) {
-        if (set_bound(m, sv->ivar, x->lb, sv->k, level)) return 1;
-        enqueue(m, &x->occ);
-      } else if (lits[i] < 0 && sv->k + 1 > x->lb) {
-        if (set_bound(m, sv->ivar, sv->k + 1, x->ub, level)) return 1;
-        enqueue(m, &x->occ);
-      }
-    } else {
-      enqueue(m, &sv->occ);
-    }
+    if (m->sv[v].ivar >= 0)
+      order_assigned(m, m->sv[v].ivar, lits[i], m->sv[v].k, level);
+    else
+      enqueue(m, &m->sv[v].occ);
   }
-  for (int q = 0; q < m->nq; q++) {
+  for (int q = 0; q < m->nq && !m->conflicted && !m->err; q++) {
     int ci = m->queue[q];
-    int r = m->c[ci].kind == 0 ? prop_linear(m, ci) : prop_modulo(m, ci);
-    if (m->err) return 1;
-    if (r < 0) break;
+    if (m->c[ci].kind == 0)
+      prop_linear(m, ci);
+    else
+      prop_modulo(m, ci);
   }
-  return 0;
+  /* a decision literal for every unfixed variable that has none inside
+   * its bounds */
+  for (int i = 0; i < m->touched.n && !m->conflicted && !m->err; i++) {
+    int x = m->touched.a[i];
+    const ivar *v = &m->iv[x];
+    if (v->lb >= v->ub) continue;
+    int p = lit_pos(v, v->lb);
+    if (p < v->nl && v->ks[p] < v->ub) continue;
+    make_le(m, x, v->lb);
+  }
+  return m->err ? 1 : 0;
 }
 
 static int th_explain(void *ctx, int lit, const int **clause) {
@@ -746,6 +973,7 @@ static int th_explain(void *ctx, int lit, const int **clause) {
 
 static void th_backtrack(void *ctx, int level) {
   twill_smt *m = ctx;
+  if (m->late.n) m->recheck = 1;
   while (m->ntr > 0 && m->tr[m->ntr - 1].level > level) {
     trail_e *e = &m->tr[--m->ntr];
     m->iv[e->x].lb = e->lb;
@@ -788,13 +1016,15 @@ static int read_model(twill_smt *m) {
   m->nbm = m->nsv;
   m->nim = m->niv;
   for (int x = 0; x < m->niv; x++) {
-    ivar *v = &m->iv[x];
-    int64_t val = v->hi;
-    for (int64_t k = v->lo; k < v->hi; k++)
-      if (m->bmodel[v->base + (int)(k - v->lo)] == 1) {
-        val = k;
-        break;
-      }
+    /* the value is one above the largest false literal; the true ones
+     * must be exactly those at or above it */
+    const ivar *v = &m->iv[x];
+    int64_t val = v->lo;
+    for (int p = 0; p < v->nl; p++)
+      if (m->bmodel[v->ls[p]] != 1) val = v->ks[p] + 1;
+    for (int p = 0; p < v->nl; p++)
+      if ((m->bmodel[v->ls[p]] == 1) != (v->ks[p] >= val)) return -1;
+    if (val < v->lo || val > v->hi) return -1;
     m->model[x] = val;
   }
   m->has_model = 1;
@@ -903,28 +1133,8 @@ int64_t twill_smt_ub(const twill_smt *m, int x) { return m->iv[x].ub; }
 
 int twill_smt_write_proof(const twill_smt *m, FILE *out) {
   if (!m->proof || m->ax.oom || m->tl.oom) return -1;
-  fprintf(out, "p twill-smt 1\nT %d\n", m->T);
-  for (int x = 0; x < m->niv; x++)
-    fprintf(out, "i %d %" PRId64 " %" PRId64 " %d\n", x, m->iv[x].lo, m->iv[x].hi,
-            m->iv[x].base);
-  for (int i = 0; i < m->nc; i++) {
-    const cons *c = &m->c[i];
-    if (c->kind == 0) {
-      fprintf(out, "k %d lin %d %d", i + 1, c->reif, c->n);
-      for (int j = 0; j < c->n; j++) {
-        if (c->var[j] >= 0)
-          fprintf(out, " %" PRId64 " x%d", c->a[j], c->var[j]);
-        else
-          fprintf(out, " %" PRId64 " l%d", c->a[j], c->lit[j]);
-      }
-      fprintf(out, " %" PRId64 "\n", c->b);
-    } else {
-      fprintf(out, "k %d mod %d %" PRId64 " %d", i + 1, c->cap, c->period, c->n);
-      for (int j = 0; j < c->n; j++) fprintf(out, " %d %" PRId64, c->var[j], c->a[j]);
-      fprintf(out, "\n");
-    }
-  }
-  if (m->ax.n) fwrite(m->ax.s, 1, m->ax.n, out);
+  fprintf(out, "p twill-smt 2\nT %d\n", m->T);
+  if (m->ax.n) fwrite(m->ax.s, 1, m->ax.n, out); /* i, o, k, a in order */
   if (m->tl.n) fwrite(m->tl.s, 1, m->tl.n, out);
   fflush(m->drat);
   long end = ftell(m->drat);

@@ -17,7 +17,6 @@ __extension__ typedef __int128 wide;
 
 typedef struct {
   int64_t lo, hi;
-  int base;
 } cvar;
 
 typedef struct {
@@ -65,7 +64,13 @@ typedef struct {
   int dhcap, dhused;
   cvec units;
   int has_empty, oom;
-  int maxvar; /* largest variable of T, i, k and a lines */
+  int maxvar; /* largest variable of T, o, k and a lines */
+  /* (int var, k) pairs that have an order literal: open addressing */
+  int64_t *ok_k;
+  int *ok_x; /* x + 1, 0 empty */
+  int okcap, okused;
+  int *tx; /* int vars whose lb / ub a negation moved */
+  int ntx;
   int *trail;
   int ntrail, ctrail;
   /* scratch */
@@ -445,10 +450,6 @@ static int rup(checker *k, const int *l, int n) {
 /* Bounds (and Boolean values) that the negation of the lemma imposes.
  * Returns 1 if the negation is itself contradictory. */
 static int neg_bounds(checker *k, const int *l, int n) {
-  for (int x = 0; x < k->nv; x++) {
-    k->lb[x] = k->v[x].lo;
-    k->ub[x] = k->v[x].hi;
-  }
   for (int i = 0; i < n; i++) {
     int v = abs(l[i]);
     int nv = l[i] > 0 ? -1 : 1; /* value of var v under the negation */
@@ -458,6 +459,7 @@ static int neg_bounds(checker *k, const int *l, int n) {
     int x = k->ord_x[v];
     if (x >= 0) {
       int64_t kk = k->ord_k[v];
+      if (k->lb[x] == k->v[x].lo && k->ub[x] == k->v[x].hi) k->tx[k->ntx++] = x;
       if (nv == 1 && kk < k->ub[x]) k->ub[x] = kk;
       if (nv == -1 && kk + 1 > k->lb[x]) k->lb[x] = kk + 1;
       if (k->lb[x] > k->ub[x]) return 1;
@@ -473,10 +475,65 @@ static int64_t cmod(int64_t a, int64_t p) {
 
 static int theory_valid2(checker *k, const ccons *c, const int *l, int n);
 
+/* c == NULL: a domain lemma (constraint 0), valid iff its negation alone
+ * empties a domain */
 static int theory_valid(checker *k, const ccons *c, const int *l, int n) {
-  int r = theory_valid2(k, c, l, n);
+  int r;
+  k->ntx = 0;
+  int *tx = realloc(k->tx, sizeof(int) * (size_t)(n + 1));
+  if (!tx) return 0;
+  k->tx = tx;
+  if (!c) {
+    r = neg_bounds(k, l, n);
+  } else {
+    r = theory_valid2(k, c, l, n);
+  }
   for (int i = 0; i < n; i++) k->val[abs(l[i])] = 0;
+  for (int i = 0; i < k->ntx; i++) {
+    k->lb[k->tx[i]] = k->v[k->tx[i]].lo;
+    k->ub[k->tx[i]] = k->v[k->tx[i]].hi;
+  }
+  k->ntx = 0;
   return r;
+}
+
+static uint64_t ok_hash(int x, int64_t kk) {
+  return ((uint64_t)(uint32_t)x * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)kk * 0xff51afd7ed558ccdull);
+}
+
+/* record that (x, kk) has an order literal: 1 if it had one, -1 on OOM */
+static int ok_insert(checker *k, int x, int64_t kk) {
+  if (2 * (k->okused + 1) > k->okcap) {
+    int nc = k->okcap ? k->okcap * 2 : 256;
+    int64_t *nk = calloc((size_t)nc, sizeof(int64_t));
+    int *nx = calloc((size_t)nc, sizeof(int));
+    if (!nk || !nx) {
+      free(nk);
+      free(nx);
+      return -1;
+    }
+    for (int i = 0; i < k->okcap; i++) {
+      if (!k->ok_x[i]) continue;
+      uint64_t h = ok_hash(k->ok_x[i] - 1, k->ok_k[i]) & (uint64_t)(nc - 1);
+      while (nx[h]) h = (h + 1) & (uint64_t)(nc - 1);
+      nx[h] = k->ok_x[i];
+      nk[h] = k->ok_k[i];
+    }
+    free(k->ok_k);
+    free(k->ok_x);
+    k->ok_k = nk;
+    k->ok_x = nx;
+    k->okcap = nc;
+  }
+  uint64_t h = ok_hash(x, kk) & (uint64_t)(k->okcap - 1);
+  while (k->ok_x[h]) {
+    if (k->ok_x[h] == x + 1 && k->ok_k[h] == kk) return 1;
+    h = (h + 1) & (uint64_t)(k->okcap - 1);
+  }
+  k->ok_x[h] = x + 1;
+  k->ok_k[h] = kk;
+  k->okused++;
+  return 0;
 }
 
 static int theory_valid2(checker *k, const ccons *c, const int *l, int n) {
@@ -609,6 +666,9 @@ static void free_checker(checker *k) {
   free(k->val);
   free(k->lb);
   free(k->ub);
+  free(k->ok_k);
+  free(k->ok_x);
+  free(k->tx);
 }
 
 static int check_line(checker *k, cur *c, int *refuted) {
@@ -620,39 +680,51 @@ static int check_line(checker *k, cur *c, int *refuted) {
   if (n == 1 && s[0] == 'p') {
     int ver;
     if (!next_tok(c, &s, &n) || n != 9 || memcmp(s, "twill-smt", 9) || tok_int(c, &ver) ||
-        ver != 1)
+        ver != 2)
       return fail(k, "bad header");
     return 0;
   }
   if (n == 1 && s[0] == 'T') {
-    if (tok_int(c, &k->T) || k->T <= 0 || k->T > MAXV || grow_map(k, k->T + 1))
+    int t;
+    if (tok_int(c, &t) || t <= 0 || t > MAXV || k->T || t <= k->maxvar || grow_map(k, t + 1))
       return fail(k, "bad true literal");
-    if (k->T > k->maxvar) k->maxvar = k->T;
+    k->T = t;
+    k->maxvar = t;
     return 0;
   }
   if (n == 1 && s[0] == 'i') {
-    int id, base;
+    int id;
     int64_t lo, hi;
-    if (tok_int(c, &id) || tok_i64(c, &lo) || tok_i64(c, &hi) || tok_int(c, &base) ||
-        id != k->nv || lo > hi || hi - lo > TWILL_SMT_MAX_DOMAIN || base < 0 ||
-        base > MAXV - TWILL_SMT_MAX_DOMAIN || (hi > lo && base == 0))
+    if (tok_int(c, &id) || tok_i64(c, &lo) || tok_i64(c, &hi) || id != k->nv || lo > hi ||
+        lo < -TWILL_SMT_MAX_ABS || hi > TWILL_SMT_MAX_ABS)
       return fail(k, "bad integer variable");
     cvar *nv = realloc(k->v, sizeof(cvar) * (size_t)(k->nv + 1));
     if (!nv) return fail(k, "out of memory");
     k->v = nv;
-    k->v[k->nv++] = (cvar){lo, hi, base};
+    k->v[k->nv++] = (cvar){lo, hi};
     int64_t *a = realloc(k->lb, sizeof(int64_t) * (size_t)k->nv);
     if (a) k->lb = a;
     int64_t *b = realloc(k->ub, sizeof(int64_t) * (size_t)k->nv);
     if (b) k->ub = b;
-    if (!a || !b || grow_map(k, base + (int)(hi - lo) + 1)) return fail(k, "out of memory");
-    if (base + (int)(hi - lo) > k->maxvar) k->maxvar = base + (int)(hi - lo);
-    for (int64_t q = lo; q < hi; q++) {
-      int v = base + (int)(q - lo);
-      if (k->ord_x[v] >= 0 || v == k->T) return fail(k, "order literal %d mapped twice", v);
-      k->ord_x[v] = id;
-      k->ord_k[v] = q;
-    }
+    if (!a || !b) return fail(k, "out of memory");
+    k->lb[id] = lo;
+    k->ub[id] = hi;
+    return 0;
+  }
+  if (n == 1 && s[0] == 'o') {
+    int x, lit;
+    int64_t kk;
+    if (tok_int(c, &x) || tok_i64(c, &kk) || tok_int(c, &lit) || x < 0 || x >= k->nv ||
+        kk < k->v[x].lo || kk >= k->v[x].hi)
+      return fail(k, "bad order literal");
+    if (lit <= k->maxvar || lit > MAXV || !k->T)
+      return fail(k, "order literal %d is not a fresh variable", lit);
+    int dup = ok_insert(k, x, kk);
+    if (dup < 0 || grow_map(k, lit + 1)) return fail(k, "out of memory");
+    if (dup) return fail(k, "second order literal for [x%d <= %lld]", x, (long long)kk);
+    k->ord_x[lit] = x;
+    k->ord_k[lit] = kk;
+    k->maxvar = lit;
     return 0;
   }
   if (n == 1 && s[0] == 'k') return parse_cons(k, c);
@@ -675,13 +747,15 @@ static int check_line(checker *k, cur *c, int *refuted) {
     int id;
     if (tok_int(c, &id)) return fail(k, "bad constraint id");
     if (tok_clause(k, c, k->maxvar, &l, &m)) return -1;
-    if (id < 1 || id > k->ncid || !k->c[id - 1]) {
+    if (id < 0 || id > k->ncid || (id > 0 && !k->c[id - 1])) {
       free(l);
       return fail(k, "theory lemma names unknown constraint %d", id);
     }
-    if (!theory_valid(k, k->c[id - 1], l, m)) {
+    if (!theory_valid(k, id ? k->c[id - 1] : NULL, l, m)) {
       free(l);
-      return fail(k, "theory lemma does not follow from constraint %d", id);
+      return fail(k, id ? "theory lemma does not follow from constraint %d"
+                        : "theory lemma does not follow from the domains",
+                  id);
     }
     norm(l, &m);
     /* a checked lemma follows from the constraints: it joins the clauses */

@@ -103,8 +103,6 @@ static int declare(rd *r, int is_bool) {
     int64_t lo, hi;
     if (tok_int(r, &lo) || tok_int(r, &hi)) return -1;
     if (lo > hi) return perr(r, r->tok, "empty domain [%lld, %lld]", (long long)lo, (long long)hi);
-    if (hi - lo >= TWILL_SMT_MAX_DOMAIN)
-      return perr(r, r->tok, "domain too large (at most %d values)", TWILL_SMT_MAX_DOMAIN);
     id = twill_smt_int(p->m, lo, hi);
     if (id < 0) return perr(r, s, "out of memory");
   }

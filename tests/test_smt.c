@@ -233,7 +233,8 @@ static char *proof_text(twill_smt *m, size_t *len) {
 
 /* Semantic validity of a lemma w.r.t. one constraint (by enumeration):
  * every assignment satisfying the constraint satisfies the lemma.
- * Literals are decoded through twill_smt_le_lit. */
+ * Literals are decoded through twill_smt_find_le_lit (which creates
+ * nothing). */
 static int lit_true(const twill_smt *m, const tsys *s, int lit, const int64_t *x, const int *bv) {
   int v = abs(lit), val = -1;
   if (v == twill_smt_true_lit(m)) val = 1;
@@ -241,7 +242,7 @@ static int lit_true(const twill_smt *m, const tsys *s, int lit, const int64_t *x
     if (s->blit[i] == v) val = bv[i];
   for (int i = 0; i < s->ni && val < 0; i++)
     for (int64_t k = s->lo[i]; k < s->hi[i]; k++)
-      if (twill_smt_le_lit(m, i, k) == v) val = x[i] <= k;
+      if (twill_smt_find_le_lit(m, i, k) == v) val = x[i] <= k;
   ck_assert_int_ge(val, 0);
   return lit > 0 ? val : !val;
 }
@@ -263,7 +264,7 @@ static int lemma_valid(const twill_smt *m, const tsys *s, const tcons *c, const 
       x[i] = s->lo[i] + cc % w;
       cc /= w;
     }
-    if (!holds(s, c, x, bv)) continue;
+    if (c && !holds(s, c, x, bv)) continue; /* c NULL: the domains only */
     int sat = 0;
     for (int i = 0; i < n && !sat; i++) sat = lit_true(m, s, l[i], x, bv);
     if (!sat) return 0;
@@ -319,13 +320,13 @@ static void corrupt(const twill_smt *m, const tsys *s, const char *text, size_t 
   } else {
     int ncons = 0;
     for (int k = 0; k < s->nc; k++) ncons += s->c[k].kind != K_CLAUSE;
-    if (ncons < 2) return;
-    int nc2 = 1 + rnd(ncons);
-    if (nc2 == cid) nc2 = nc2 % ncons + 1;
+    /* another constraint id, 0 (the domains) included */
+    int nc2 = rnd(ncons + 1);
+    if (nc2 == cid) nc2 = (nc2 + 1) % (ncons + 1);
     cid = nc2;
   }
-  const tcons *c = cons_of(s, cid);
-  ck_assert_ptr_nonnull(c);
+  const tcons *c = cid ? cons_of(s, cid) : NULL;
+  ck_assert(cid == 0 || c != NULL);
   if (lemma_valid(m, s, c, l, n)) return; /* still valid: no claim */
   char *nt2 = malloc(len + 1024);
   ck_assert_ptr_nonnull(nt2);
@@ -480,6 +481,137 @@ START_TEST(difference_chain) {
 }
 END_TEST
 
+/* Lazy order literals on a wide domain: x_{i+1} - x_i >= 1 over 200
+ * variables in [0, 10^6].  An eager encoding has 200 * 10^6 literals.
+ * Lazily: every constraint is revisited once per propagation round, so
+ * level-0 propagation raises lb(x_i) one step per round, i times, and
+ * lowers ub(x_i) one step per round, 199 - i times (one new literal each
+ * step), and each variable gets at most one decision literal before the
+ * first decision fixes it (x_i = lb is consistent with every constraint,
+ * no conflict): at most 19900 + 19900 + 200 = 40000 literals.  With
+ * x_last <= 198 (the minimum is 199) the system is refuted, and the
+ * checker accepts the proof, whose o lines introduce exactly the literals
+ * created. */
+START_TEST(lazy_wide_chain) {
+  enum { N = 200 };
+  twill_smt *m = twill_smt_new();
+  ck_assert_int_eq(twill_smt_enable_proof(m), 0);
+  int x[N];
+  for (int i = 0; i < N; i++) x[i] = twill_smt_int(m, 0, 1000000);
+  for (int i = 0; i + 1 < N; i++) ck_assert_int_gt(twill_smt_diff(m, x[i], x[i + 1], -1), 0);
+  ck_assert_uint_eq(twill_smt_num_order_lits(m), 0);
+  ck_assert_int_eq(twill_smt_solve(m), 10);
+  for (int i = 0; i + 1 < N; i++)
+    ck_assert(twill_smt_value(m, x[i + 1]) - twill_smt_value(m, x[i]) >= 1);
+  ck_assert_int_eq(twill_smt_value(m, x[N - 1]), N - 1);
+  uint64_t nl = twill_smt_num_order_lits(m);
+  ck_assert_msg(nl <= 40000, "%llu order literals", (unsigned long long)nl);
+  int l = twill_smt_le_lit(m, x[N - 1], N - 2);
+  ck_assert_int_gt(l, 0);
+  ck_assert_int_ge(twill_smt_clause(m, &l, 1), 0); /* 0: refuted at once */
+  ck_assert_int_eq(twill_smt_solve(m), 20);
+  nl = twill_smt_num_order_lits(m);
+  ck_assert_msg(nl <= 40000 + 2 * N, "%llu order literals", (unsigned long long)nl);
+  if (getenv("SMT_VERBOSE")) fprintf(stderr, "lazy_wide_chain: %llu order literals\n", (unsigned long long)nl);
+  size_t len;
+  char *text = proof_text(m, &len);
+  char msg[256];
+  ck_assert_msg(twill_smt_check_proof(text, len, msg, sizeof msg) == 1, "%s", msg);
+  uint64_t no = 0;
+  for (const char *p = text; p < text + len; p = strchr(p, '\n') + 1) no += p[0] == 'o';
+  ck_assert_uint_eq(no, nl);
+  free(text);
+  twill_smt_free(m);
+}
+END_TEST
+
+/* Corrupted o lines.  x0 < x1 < x2 in [0, 10] with x2 <= 1 is refuted;
+ * in its proof: an o line naming a variable already used (not fresh) or a
+ * second literal for the same (x, k) is rejected where it stands; one
+ * naming the wrong integer variable or the wrong bound k is rejected
+ * (there, or at the first lemma whose meaning it changes) in every case
+ * where the proof uses the literal. */
+START_TEST(lazy_literal_corrupt) {
+  twill_smt *m = twill_smt_new();
+  ck_assert_int_eq(twill_smt_enable_proof(m), 0);
+  int x[3];
+  for (int i = 0; i < 3; i++) x[i] = twill_smt_int(m, 0, 10);
+  ck_assert_int_gt(twill_smt_diff(m, x[0], x[1], -1), 0);
+  ck_assert_int_gt(twill_smt_diff(m, x[1], x[2], -1), 0);
+  int l = twill_smt_le_lit(m, x[2], 1);
+  ck_assert_int_gt(l, 0);
+  ck_assert_int_eq(twill_smt_le_lit(m, x[2], 1), l); /* created once */
+  ck_assert_int_eq(twill_smt_find_le_lit(m, x[2], 1), l);
+  ck_assert_int_eq(twill_smt_find_le_lit(m, x[2], 2), 0);
+  ck_assert_int_eq(twill_smt_clause(m, &l, 1), 1);
+  ck_assert_int_eq(twill_smt_solve(m), 20);
+  size_t len;
+  char *text = proof_text(m, &len);
+  char msg[256];
+  ck_assert_msg(twill_smt_check_proof(text, len, msg, sizeof msg) == 1, "%s", msg);
+  char *buf = malloc(len + 256);
+  ck_assert_ptr_nonnull(buf);
+  int nlines = 0, used_rejected = 0, used = 0;
+  for (const char *p = text; p < text + len; p = strchr(p, '\n') + 1) {
+    if (p[0] != 'o') continue;
+    nlines++;
+    const char *eol = strchr(p, '\n');
+    int xv, lit;
+    long long kk;
+    ck_assert_int_eq(sscanf(p, "o %d %lld %d", &xv, &kk, &lit), 3);
+    /* is the literal named by a t or DRAT line? */
+    int in_use = 0;
+    for (const char *q = eol + 1; q < text + len && !in_use; q = strchr(q, '\n') + 1) {
+      if (q[0] == 'o' || q[0] == 'i' || q[0] == 'k' || q[0] == 'd') continue;
+      char tmp[32];
+      snprintf(tmp, sizeof tmp, " %d ", lit);
+      const char *qe = strchr(q, '\n');
+      char line[512];
+      size_t ln = (size_t)(qe - q);
+      if (ln > sizeof line - 3) ln = sizeof line - 3;
+      line[0] = ' ';
+      memcpy(line + 1, q, ln);
+      line[ln + 1] = ' ';
+      line[ln + 2] = 0;
+      for (char *c = line; *c; c++)
+        if (*c == '-') *c = ' ';
+      in_use = strstr(line, tmp) != NULL;
+    }
+    size_t pre = (size_t)(p - text), rest = len - (size_t)(eol - text);
+    for (int mode = 0; mode < 4; mode++) {
+      memcpy(buf, text, pre);
+      int k;
+      if (mode == 0) /* not fresh */
+        k = sprintf(buf + pre, "o %d %lld %d", xv, kk, lit - 1);
+      else if (mode == 1) /* a second literal for the same pair */
+        k = sprintf(buf + pre, "o %d %lld %d\no %d %lld %d", xv, kk, lit, xv, kk, lit + 1000);
+      else if (mode == 2) /* wrong variable */
+        k = sprintf(buf + pre, "o %d %lld %d", (xv + 1) % 3, kk, lit);
+      else /* wrong bound */
+        k = sprintf(buf + pre, "o %d %lld %d", xv, kk == 9 ? 0 : kk + 1, lit);
+      memcpy(buf + pre + (size_t)k, eol, rest);
+      int r = twill_smt_check_proof(buf, pre + (size_t)k + rest, msg, sizeof msg);
+      if (mode == 0) {
+        ck_assert_int_eq(r, -1);
+        ck_assert_msg(strstr(msg, "is not a fresh variable") != NULL, "%s", msg);
+      } else if (mode == 1) {
+        ck_assert_int_eq(r, -1);
+        ck_assert_msg(strstr(msg, "second order literal") != NULL, "%s", msg);
+      } else if (in_use) {
+        used++;
+        used_rejected += r == -1;
+      }
+    }
+  }
+  ck_assert_int_ge(nlines, 3);
+  ck_assert_int_gt(used, 0);
+  ck_assert_int_eq(used_rejected, used);
+  free(buf);
+  free(text);
+  twill_smt_free(m);
+}
+END_TEST
+
 /* Equality literals: x in [0, 5]; [x = 3] forced true gives x = 3; with
  * x + y >= 9 and y in [0, 5] then y >= 6 is needed: UNSAT (by hand). */
 START_TEST(equality_literals) {
@@ -528,37 +660,39 @@ START_TEST(big_coefficients) {
 END_TEST
 
 /* Hand-written certificates.  x in [0, 2]: [x <= 0] is SAT var 2,
- * [x <= 1] var 3.  Constraint 1: x <= 0, constraint 2: -x <= -1.
+ * [x <= 1] var 3 (introduced by o lines; "a -2 3 0" is a ladder clause
+ * stated as input).  Constraint 1: x <= 0, constraint 2: -x <= -1.
  * Lemma [x <= 0] follows from 1 (x >= 1 makes the left side >= 1 > 0);
  * lemma -[x <= 0] from 2 (x <= 0 makes -x >= 0 > -1); together the
  * empty clause is RUP.  -[x <= 1] (x >= 2) is neither RUP nor a lemma. */
 START_TEST(checker_by_hand) {
-  const char *head = "p twill-smt 1\nT 1\ni 0 0 2 2\nk 1 lin 0 1 1 x0 0\n"
+  const char *head = "p twill-smt 2\nT 1\ni 0 0 2\no 0 0 2\no 0 1 3\nk 1 lin 0 1 1 x0 0\n"
                      "k 2 lin 0 1 -1 x0 -1\na 1 0\na -2 3 0\n";
   char buf[512], msg[256];
   snprintf(buf, sizeof buf, "%st 1 2 0\nt 2 -2 0\n0\n", head);
   ck_assert_int_eq(twill_smt_check_proof(buf, strlen(buf), msg, sizeof msg), 1);
   snprintf(buf, sizeof buf, "%st 1 2 0\n-3 0\n", head);
   ck_assert_int_eq(twill_smt_check_proof(buf, strlen(buf), msg, sizeof msg), -1);
-  ck_assert_str_eq(msg, "proof:9: clause is neither RUP nor a checked theory lemma");
+  ck_assert_str_eq(msg, "proof:11: clause is neither RUP nor a checked theory lemma");
   snprintf(buf, sizeof buf, "%st 2 2 0\n", head); /* wrong constraint */
   ck_assert_int_eq(twill_smt_check_proof(buf, strlen(buf), msg, sizeof msg), -1);
-  ck_assert_str_eq(msg, "proof:8: theory lemma does not follow from constraint 2");
+  ck_assert_str_eq(msg, "proof:10: theory lemma does not follow from constraint 2");
   snprintf(buf, sizeof buf, "%st 3 2 0\n", head);
   ck_assert_int_eq(twill_smt_check_proof(buf, strlen(buf), msg, sizeof msg), -1);
-  ck_assert_str_eq(msg, "proof:8: theory lemma names unknown constraint 3");
+  ck_assert_str_eq(msg, "proof:10: theory lemma names unknown constraint 3");
   snprintf(buf, sizeof buf, "%st 1 2 0\n", head); /* valid, refutes nothing */
   ck_assert_int_eq(twill_smt_check_proof(buf, strlen(buf), msg, sizeof msg), 0);
   ck_assert_str_eq(msg, "proof: no empty clause derived");
   /* modulo: x, y in [0, 3] on one unit of capacity 1, period 2; x = 0 and
    * y = 2 share slot 0, so (x != 0 or y != 2) is a lemma; x = 0, y = 1 is
    * not a conflict. vars: x [x<=0]=2 [x<=1]=3 [x<=2]=4; y 5 6 7 */
-  const char *mh = "p twill-smt 1\nT 1\ni 0 0 3 2\ni 1 0 3 5\nk 1 mod 1 2 2 0 0 1 0\n";
+  const char *mh = "p twill-smt 2\nT 1\ni 0 0 3\ni 1 0 3\no 0 0 2\no 0 1 3\no 0 2 4\n"
+                   "o 1 0 5\no 1 1 6\no 1 2 7\nk 1 mod 1 2 2 0 0 1 0\n";
   snprintf(buf, sizeof buf, "%st 1 -2 6 -7 0\n", mh);
   ck_assert_int_eq(twill_smt_check_proof(buf, strlen(buf), msg, sizeof msg), 0);
   snprintf(buf, sizeof buf, "%st 1 -2 5 -6 0\n", mh);
   ck_assert_int_eq(twill_smt_check_proof(buf, strlen(buf), msg, sizeof msg), -1);
-  ck_assert_str_eq(msg, "proof:6: theory lemma does not follow from constraint 1");
+  ck_assert_str_eq(msg, "proof:12: theory lemma does not follow from constraint 1");
 }
 END_TEST
 
@@ -581,7 +715,6 @@ static const struct {
     {"int x 0 4 5\n", "t.smt:1:11: trailing text '5'"},
     {"int 9x 0 4\n", "t.smt:1:5: invalid name '9x'"},
     {"int x 0 2000000000000\n", "t.smt:1:9: integer out of range (|v| <= 2^40)"},
-    {"int x 0 1000000\n", "t.smt:1:9: domain too large (at most 100000 values)"},
     {"bool b\nimp b 1 b <= 0\n", "t.smt:2:7: expected 'lin' after the literal"},
     {"int x 0 3\nlin 1 x\n", "t.smt:2:8: expected a coefficient or <=, >=, ="},
 };
@@ -683,6 +816,8 @@ static Suite *make_suite(void) {
   TCase *u = tcase_create("unit");
   tcase_set_timeout(u, 120);
   tcase_add_test(u, difference_chain);
+  tcase_add_test(u, lazy_wide_chain);
+  tcase_add_test(u, lazy_literal_corrupt);
   tcase_add_test(u, big_coefficients);
   tcase_add_test(u, equality_literals);
   tcase_add_test(u, checker_by_hand);

@@ -2,9 +2,15 @@
  * with theory lemmas that a separate checker re-derives in exact arithmetic.
  *
  * Integer variable x in [lo, hi] is encoded by order literals [x <= k],
- * k = lo..hi-1, linked by the ladder clauses [x <= k] -> [x <= k+1].
- * (This version creates the order literals of a variable when the variable
- * is created: domains are limited to TWILL_SMT_MAX_DOMAIN values.)
+ * lo <= k < hi, created lazily: a variable starts with its bounds only, and
+ * [x <= k] becomes a SAT variable the first time a propagator implies that
+ * bound, a caller asks for it (twill_smt_le_lit), or the search needs a
+ * decision on an unfixed variable (then [x <= lb]).  The order between the
+ * literals of x ([x <= a] -> [x <= b] for a <= b, the ladder) is kept by
+ * the theory rather than by clauses: it implies the literals a new bound
+ * decides, and reports the pair of literals that contradicts as a conflict;
+ * these implications and conflicts are theory lemmas of constraint 0 (the
+ * domain).  Domains are bounded only by |lo|, |hi| <= 2^40.
  * Booleans are plain SAT literals; in a linear term a literal counts 0/1.
  *
  * Constraints (each returns its id >= 1, or -1 on bad arguments / memory):
@@ -20,20 +26,32 @@
  *
  * Proofs: twill_smt_enable_proof() before adding anything; after a solve,
  * twill_smt_write_proof() writes a text certificate:
- *   p twill-smt 1
+ *   p twill-smt 2
  *   T lit                     the constant-true literal
- *   i VAR LO HI BASE          int var; [VAR <= k] is SAT var BASE + k - LO
+ * then, in the order the caller and the search created them:
+ *   i VAR LO HI               int var number VAR (0, 1, ... in order)
+ *   o VAR K LIT               order literal: SAT var LIT means [VAR <= K],
+ *                             LO <= K < HI; LIT is fresh (above every
+ *                             variable named so far), each (VAR, K) once
  *   k ID lin R N a1 t1 ... aN tN B   constraint ID: (R != 0 -> ) sum <= B;
  *                             a term is xVAR (int) or lLIT (literal)
  *   k ID mod CAP PERIOD N x1 off1 ... xN offN
- *   a LITS 0                  an input clause (ladder, user, bound)
- *   t ID LITS 0               theory lemma justified by constraint ID
+ *   a LITS 0                  an input clause (user, bound, [x = k] defs)
+ * then
+ *   t ID LITS 0               theory lemma justified by constraint ID;
+ *                             ID 0: by the domains alone (the ladder)
  *   LITS 0 / d LITS 0         the CDCL core's DRAT lines (added / deleted)
+ * An o line only names a fresh variable, so it adds nothing to what the
+ * input states; a literal the search creates late is introduced after the
+ * input lines written before it, so the lines a fresh encoding writes
+ * (twill_smt_write_proof before any solve) are a prefix of every later
+ * certificate of the same encoding.
  * twill_smt_check_proof() (sat/smt_check.c, no code shared with the
  * propagators) accepts a t line iff the constraint together with the
- * negation of the lemma, read as bounds, is infeasible by bound reasoning,
- * and a DRAT addition iff it is RUP or a checked theory lemma; the
- * certificate refutes the input iff the empty clause is derived.
+ * negation of the lemma, read as bounds, is infeasible by bound reasoning
+ * (ID 0: iff the negation alone empties a domain), and a DRAT addition iff
+ * it is RUP or a checked theory lemma; the certificate refutes the input
+ * iff the empty clause is derived.
  *
  * Text format (`twill smt FILE`), one directive a line, '#' to end of line
  * is a comment, tokens separated by blanks, integers |v| <= 2^40:
@@ -67,8 +85,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define TWILL_SMT_MAX_DOMAIN 100000
 #define TWILL_SMT_MAX_ABS ((int64_t)1 << 40)
+/* Largest hi - lo + 1: with lazy order literals every domain within
+ * +-TWILL_SMT_MAX_ABS is accepted (kept for source compatibility). */
+#define TWILL_SMT_MAX_DOMAIN (2 * TWILL_SMT_MAX_ABS + 1)
 
 typedef struct twill_smt twill_smt;
 
@@ -88,8 +108,13 @@ int twill_smt_enable_proof(twill_smt *m);
 int twill_smt_int(twill_smt *m, int64_t lo, int64_t hi);
 /* New Boolean: its SAT literal (> 0), 0 on error. */
 int twill_smt_bool(twill_smt *m);
-/* The literal [x <= k] (a constant literal outside [lo, hi-1]). */
-int twill_smt_le_lit(const twill_smt *m, int x, int64_t k);
+/* The literal [x <= k] (a constant literal outside [lo, hi-1]), created if
+ * it does not exist yet; 0 on error. */
+int twill_smt_le_lit(twill_smt *m, int x, int64_t k);
+/* [x <= k] if it exists (or is a constant), else 0; creates nothing. */
+int twill_smt_find_le_lit(const twill_smt *m, int x, int64_t k);
+/* Order literals created so far (all variables). */
+uint64_t twill_smt_num_order_lits(const twill_smt *m);
 int twill_smt_true_lit(const twill_smt *m);
 /* A new literal e <-> [x = k], defined by the input clauses
  * e -> [x <= k], e -> ~[x <= k-1], [x <= k] & ~[x <= k-1] -> e (a constant
