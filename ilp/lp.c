@@ -53,6 +53,7 @@ struct lp_solver {
   double *y, *d, *wa, *wb, *farkas;
   double *dvx;          /* primal devex reference weights, N */
   double *rrow;        /* pivot row alpha_r (N), primal devex */
+  double *dw;          /* dual devex weights of the basic variables, N */
   long iters;
   int status;
   int perturbed;
@@ -79,7 +80,7 @@ void lps_free(lp_solver *s) {
   free(s->lbeg); free(s->lidx); free(s->ubeg); free(s->uidx); free(s->lval);
   free(s->uval); free(s->udiag); free(s->er); free(s->ebeg); free(s->eidx);
   free(s->eval); free(s->epiv); free(s->y); free(s->d); free(s->wa);
-  free(s->wb); free(s->farkas); free(s->dvx); free(s->rrow);
+  free(s->wb); free(s->farkas); free(s->dvx); free(s->rrow); free(s->dw);
   free(s);
 }
 
@@ -184,7 +185,8 @@ lp_solver *lps_new(const lp_input *in) {
   s->farkas = xcalloc((size_t)m, sizeof(double));
   s->dvx = xcalloc((size_t)N, sizeof(double));
   s->rrow = xcalloc((size_t)N, sizeof(double));
-  if (!s->dvx || !s->rrow || !s->cbeg || !s->cidx || !s->cval || !s->cs || !s->rs || !s->cost ||
+  s->dw = xcalloc((size_t)N, sizeof(double));
+  if (!s->dw || !s->dvx || !s->rrow || !s->cbeg || !s->cidx || !s->cval || !s->cs || !s->rs || !s->cost ||
       !s->pcost || !s->lb || !s->ub || !s->x || !s->st || !s->head ||
       !s->pos || !s->W || !s->prow || !s->lbeg || !s->ubeg || !s->udiag ||
       !s->lidx || !s->uidx || !s->lval || !s->uval || !s->er || !s->epiv ||
@@ -722,7 +724,13 @@ out:
  * entering q by the (Harris) dual ratio |d_j|/|alpha_rj| among the j whose
  * move drives x_r toward its violated bound; no candidate means the row
  * x_r = -sum alpha_rj z_j cannot reach its bound: primal infeasible, with
- * Farkas multipliers rho. */
+ * Farkas multipliers rho.
+ * The leaving row is chosen by dual devex pricing: maximize f_r^2 / w_r
+ * (f_r the infeasibility of basic variable r, w_r a reference weight kept
+ * per variable, updated from the pivot column alpha like the primal's:
+ * w_i := max(w_i, (alpha_i/alpha_r)^2 w_r), w_entering := max(w_r /
+ * alpha_r^2, 1)).  Reduced costs are updated from the pivot row between
+ * refactorizations. */
 static int dual(lp_solver *s, double deadline, long maxit) {
   int m = s->m;
   double *rho = s->wa;
@@ -730,7 +738,8 @@ static int dual(lp_solver *s, double deadline, long maxit) {
   double *arow = calloc((size_t)s->N, sizeof(double));
   int ret = LPS_ERROR;
   if (!alpha || !arow) goto out;
-  int stall = 0;
+  int stall = 0, d_ok = 0;
+  for (int j = 0; j < s->N; j++) s->dw[j] = 1.0;
   for (long it = 0;; it++) {
     if (stall > 300) { ret = -1; goto out; } /* degenerate: let the primal finish */
     if (it > maxit) { ret = LPS_LIMIT; goto out; }
@@ -741,8 +750,10 @@ static int dual(lp_solver *s, double deadline, long maxit) {
     if (s->need_factor) {
       if (!factor(s)) goto out;
       compute_xb(s);
+      d_ok = 0;
     }
-    compute_duals(s, 0);
+    if (!d_ok) compute_duals(s, 0);
+    d_ok = 1;
     /* dual feasibility: flip boxed variables, give up otherwise */
     int flipped = 0;
     for (int j = 0; j < s->N; j++) {
@@ -761,6 +772,7 @@ static int dual(lp_solver *s, double deadline, long maxit) {
     double worst = 0;
     for (int k = 0; k < m; k++) {
       double f = infeas(s, s->head[k]);
+      if (f > 0) f = f * f / s->dw[s->head[k]];
       if (f > worst) { worst = f; r = k; }
     }
     if (r < 0) {
@@ -812,14 +824,31 @@ static int dual(lp_solver *s, double deadline, long maxit) {
       if (s->neta > 0) { s->need_factor = 1; continue; }
       if (fabs(alpha[r]) < TOL_PIV) { ret = -1; goto out; }
     }
-    double t = (s->x[jr] - target) / alpha[r];
+    double ar = alpha[r];
+    double t = (s->x[jr] - target) / ar;
     if (fabs(s->d[q] * t) < 1e-12) stall++;
     else stall = 0;
-    for (int k = 0; k < m; k++) s->x[s->head[k]] -= t * alpha[k];
+    double wr = s->dw[jr], f = s->d[q] / ar;
+    for (int k = 0; k < m; k++) {
+      double a = alpha[k];
+      if (a == 0 || k == r) continue;
+      s->x[s->head[k]] -= t * a;
+      double w = a / ar;
+      w = w * w * wr;
+      if (w > s->dw[s->head[k]]) s->dw[s->head[k]] = w;
+    }
+    for (int j = 0; j < s->N; j++)
+      if (arow[j] != 0) s->d[j] -= f * arow[j];
     s->x[q] += t;
     s->x[jr] = target;
     if (!basis_change(s, r, q, alpha)) goto out;
     make_nonbasic(s, jr, target);
+    s->d[q] = 0;
+    s->d[jr] = -f;
+    {
+      double w = wr / (ar * ar);
+      s->dw[q] = w > 1.0 ? w : 1.0;
+    }
     s->iters++;
   }
 out:
