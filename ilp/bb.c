@@ -10,8 +10,9 @@
  * in certificate mode): at an LP optimum z with incumbent U, a nonbasic
  * integer x_j at its lower bound l with reduced cost d_j > 0 satisfies
  * x_j <= l + floor((U - z)/d_j) in every better solution (symmetric at the
- * upper bound).  Incumbents: rounding of each node's LP solution, and the
- * dives.  Pruning: LP bound >= U - tol, or >= U - 1 + tol when the objective
+ * upper bound).  Incumbents: rounding of each node's LP solution, the
+ * depth-first dives of the tree, and fractional diving (dive(), at the root
+ * and every DIVE_FREQ nodes, off the tree).  Pruning: LP bound >= U - tol, or >= U - 1 + tol when the objective
  * is integral (integer coefficients on integer variables only).
  * Everything is deterministic; the time limit only stops the search.
  */
@@ -24,6 +25,7 @@
 #include "model.h"
 
 #define INT_TOL 1e-6
+#define DIVE_FREQ 64
 
 typedef struct node {
   int rec;         /* tree record */
@@ -98,6 +100,69 @@ static int feasible(const twill_ilp *m, const int *cbeg, const int *cidx,
   return 1;
 }
 
+/* Fractional diving (an incumbent heuristic, no part of the tree or its
+ * certificate): from the LP optimum x of the node just branched on, bound
+ * the integer variable that is least fractional (ties: lowest index) to the
+ * integer it rounds to, re-solve with the dual simplex, and repeat until
+ * the LP solution is integral (a candidate incumbent, checked against the
+ * original rows), infeasible, no better than the cutoff, or the dive's
+ * iteration budget is spent.  Every step also tries simple rounding.  The
+ * LP's bounds and basis are left changed: the next node installs its own.
+ * Returns 1 and the point in xr (objective *zr) when it found one better
+ * than cutoff, 0 otherwise, -1 when out of memory. */
+static int dive(const twill_ilp *m, lp_solver *lp, const int *cbeg, const int *cidx,
+                const double *cval, const double *c, const double *x0, double cutoff,
+                double deadline, long budget, double *xd, double *xr, double *act,
+                double *zr) {
+  int n = m->n;
+  long it0 = lps_iterations(lp);
+  memcpy(xd, x0, (size_t)n * sizeof(double));
+  int found = 0;
+  double best = cutoff;
+  for (int step = 0; step <= n; step++) {
+    int bj = -1;
+    double bf = 2;
+    for (int j = 0; j < n; j++) {
+      if (m->vtype[j] == TWILL_ILP_CONTINUOUS) continue;
+      double v = xd[j], f = v - floor(v);
+      double d = f < 1 - f ? f : 1 - f;
+      if (d < INT_TOL) continue;
+      if (d < bf) { bf = d; bj = j; }
+    }
+    for (int j = 0; j < n; j++)
+      xr[j] = m->vtype[j] == TWILL_ILP_CONTINUOUS ? xd[j] : round(xd[j]);
+    if (feasible(m, cbeg, cidx, cval, xr, act)) {
+      double z = 0;
+      for (int j = 0; j < n; j++) z += c[j] * xr[j];
+      if (z < best - 1e-9 * (1 + fabs(z))) {
+        best = z;
+        *zr = z;
+        found = 1;
+        return 1;
+      }
+    }
+    if (bj < 0) break;
+    if (lps_iterations(lp) - it0 > budget) break;
+    double l, u, v = xd[bj];
+    lps_get_bounds(lp, bj, &l, &u);
+    int down = v - floor(v) < 0.5, st = LPS_ERROR;
+    for (int tries = 0; tries < 2; tries++, down = !down) {
+      /* one backtrack: the other side when the first is infeasible */
+      lps_set_bounds(lp, bj, down ? l : ceil(v), down ? floor(v) : u);
+      st = lps_solve(lp, deadline);
+      if (st != LPS_INFEASIBLE) break;
+    }
+    if (st != LPS_OPTIMAL) break;
+    if (lps_obj(lp) >= cutoff) break;
+    double *full = malloc(((size_t)n + (size_t)m->m + 1) * sizeof(double));
+    if (!full) return -1;
+    lps_get_x(lp, full);
+    memcpy(xd, full, (size_t)n * sizeof(double));
+    free(full);
+  }
+  return found;
+}
+
 twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   double t0 = lps_clock();
   double deadline = m->time_limit > 0 ? t0 + m->time_limit : 0;
@@ -113,6 +178,8 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   double *xr = calloc((size_t)n + 1, sizeof(double));
   double *act = calloc((size_t)mr + 1, sizeof(double));
   double *dred = calloc((size_t)n + 1, sizeof(double));
+  double *xd = calloc((size_t)n + 1, sizeof(double));
+  double *xdr = calloc((size_t)n + 1, sizeof(double));
   double *pc = calloc(2 * (size_t)n + 1, sizeof(double));
   int *pcn = calloc(2 * (size_t)n + 1, sizeof(int));
   signed char *basis = calloc((size_t)N + 1, 1);
@@ -120,7 +187,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   int nopen = 0, opencap = 0;
   lp_solver *lp = NULL;
   node *cur = NULL;
-  if (!c || !lb || !ub || !x || !xr || !act || !dred || !pc || !pcn || !basis ||
+  if (!c || !lb || !ub || !x || !xr || !act || !dred || !xd || !xdr || !pc || !pcn || !basis ||
       !ilp_build_csc(m, &cbeg, &cidx, &cval))
     goto done;
   int nint = 0, objint = 1;
@@ -161,6 +228,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   if (cur->rec < 0) goto done;
   double root_bound = -HUGE_VAL;
   double global_bound = -HUGE_VAL;
+  long dive_iters = 0;
 
   while (cur || nopen) {
     if (!cur) {
@@ -404,6 +472,27 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
     open[nopen++] = kid[1 - first];
     node_free(cur);
     cur = kid[first];
+    /* diving: at the root, then every DIVE_FREQ nodes, within a share of
+     * the LP iterations so far (all deterministic) */
+    if (nodes == 1 || nodes % DIVE_FREQ == 0) {
+      long budget = 500 + lps_iterations(lp) / 10 - dive_iters;
+      if (budget > 0) {
+        long i0 = lps_iterations(lp);
+        double zd;
+        int dv = dive(m, lp, cbeg, cidx, cval, c, x, cutoff, deadline, budget, xd, xdr, act, &zd);
+        dive_iters += lps_iterations(lp) - i0;
+        if (dv < 0) goto done;
+        if (dv > 0 && zd < inc) {
+          inc = zd;
+          free(m->sol);
+          m->sol = malloc((size_t)(n ? n : 1) * sizeof(double));
+          if (!m->sol) goto done;
+          memcpy(m->sol, xdr, (size_t)n * sizeof(double));
+          m->has_sol = 1;
+          if (!add_hist(m, sgn * inc + m->c0, nodes)) goto done;
+        }
+      }
+    }
   }
   m->stats.nodes = nodes;
   m->complete = !incomplete && !unbounded;
@@ -435,6 +524,6 @@ done:
   free(open);
   lps_free(lp);
   free(cbeg); free(cidx); free(cval); free(c); free(lb); free(ub); free(x);
-  free(xr); free(act); free(dred); free(pc); free(pcn); free(basis);
+  free(xr); free(act); free(dred); free(xd); free(xdr); free(pc); free(pcn); free(basis);
   return result;
 }

@@ -51,6 +51,9 @@ struct lp_solver {
   int need_factor;
   /* work */
   double *y, *d, *wa, *wb, *farkas;
+  double *dvx;          /* primal devex reference weights, N */
+  double *rrow;        /* pivot row alpha_r (N), primal devex */
+  double *dw;          /* dual devex weights of the basic variables, N */
   long iters;
   int status;
   int perturbed;
@@ -77,7 +80,7 @@ void lps_free(lp_solver *s) {
   free(s->lbeg); free(s->lidx); free(s->ubeg); free(s->uidx); free(s->lval);
   free(s->uval); free(s->udiag); free(s->er); free(s->ebeg); free(s->eidx);
   free(s->eval); free(s->epiv); free(s->y); free(s->d); free(s->wa);
-  free(s->wb); free(s->farkas);
+  free(s->wb); free(s->farkas); free(s->dvx); free(s->rrow); free(s->dw);
   free(s);
 }
 
@@ -180,7 +183,10 @@ lp_solver *lps_new(const lp_input *in) {
   s->wa = xcalloc((size_t)m, sizeof(double));
   s->wb = xcalloc((size_t)m, sizeof(double));
   s->farkas = xcalloc((size_t)m, sizeof(double));
-  if (!s->cbeg || !s->cidx || !s->cval || !s->cs || !s->rs || !s->cost ||
+  s->dvx = xcalloc((size_t)N, sizeof(double));
+  s->rrow = xcalloc((size_t)N, sizeof(double));
+  s->dw = xcalloc((size_t)N, sizeof(double));
+  if (!s->dw || !s->dvx || !s->rrow || !s->cbeg || !s->cidx || !s->cval || !s->cs || !s->rs || !s->cost ||
       !s->pcost || !s->lb || !s->ub || !s->x || !s->st || !s->head ||
       !s->pos || !s->W || !s->prow || !s->lbeg || !s->ubeg || !s->udiag ||
       !s->lidx || !s->uidx || !s->lval || !s->uval || !s->er || !s->epiv ||
@@ -251,9 +257,42 @@ static void make_nonbasic(lp_solver *s, int j, double v) {
   s->x[j] = nb_value(s, j);
 }
 
+/* Order the basis for the dense elimination: logicals first, then
+ * structurals by increasing column count (a stable counting sort, so the
+ * order is deterministic).  Partial pivoting in column order then meets
+ * the sparse columns first, which keeps the fill of L and U small. */
+static int order_basis(lp_solver *s) {
+  int m = s->m, n = s->n, maxc = 0;
+  for (int k = 0; k < m; k++) {
+    int j = s->head[k];
+    int c = j >= n ? 0 : s->cbeg[j + 1] - s->cbeg[j];
+    if (c > maxc) maxc = c;
+  }
+  int *cnt = calloc((size_t)maxc + 2, sizeof(int));
+  int *nh = malloc((size_t)(m ? m : 1) * sizeof(int));
+  if (!cnt || !nh) { free(cnt); free(nh); return 0; }
+  for (int k = 0; k < m; k++) {
+    int j = s->head[k];
+    cnt[(j >= n ? 0 : s->cbeg[j + 1] - s->cbeg[j]) + 1]++;
+  }
+  for (int c = 1; c <= maxc + 1; c++) cnt[c] += cnt[c - 1];
+  for (int k = 0; k < m; k++) {
+    int j = s->head[k];
+    nh[cnt[j >= n ? 0 : s->cbeg[j + 1] - s->cbeg[j]]++] = j;
+  }
+  for (int k = 0; k < m; k++) {
+    s->head[k] = nh[k];
+    s->pos[nh[k]] = k;
+  }
+  free(cnt);
+  free(nh);
+  return 1;
+}
+
 static int factor(lp_solver *s) {
   int m = s->m, n = s->n;
   double *W = s->W;
+  if (!order_basis(s)) return 0;
   memset(W, 0, (size_t)m * (size_t)m * sizeof(double));
   for (int k = 0; k < m; k++) {
     int j = s->head[k];
@@ -481,26 +520,65 @@ static void unperturb(lp_solver *s) {
   s->perturbed = 0;
 }
 
-/* ---- primal simplex ------------------------------------------------------ */
+/* ---- primal simplex ------------------------------------------------------
+ * Pricing is devex (Forrest and Goldfarb's reference framework, as in
+ * Koberstein's thesis, section 7.1): the entering q maximizes d_j^2 / w_j,
+ * where w_j approximates the squared norm of the edge direction of j
+ * measured in the reference variables (those nonbasic at the last reset).
+ * After a pivot with pivot row alpha_r and pivot alpha_rq, for nonbasic j:
+ *   w_j := max(w_j, (alpha_rj / alpha_rq)^2 w_q),
+ *   w_leaving := max(w_q / alpha_rq^2, 1).
+ * The pivot row also updates the reduced costs in phase 2,
+ *   d_j := d_j - (d_q / alpha_rq) alpha_rj,  d_leaving := -d_q / alpha_rq,
+ * so y is recomputed only after a refactorization or a change of costs. */
+
+static void devex_reset(lp_solver *s) {
+  for (int j = 0; j < s->N; j++) s->dvx[j] = 1.0;
+}
+
+/* rrow_j = (B^{-1} a_j)_r for the nonbasic j (0 for basic ones), with
+ * rho = B^{-T} e_r in s->wb-free workspace `rho` (m). */
+static void pivot_row(lp_solver *s, int r, double *rho) {
+  memset(rho, 0, (size_t)s->m * sizeof(double));
+  rho[r] = 1.0;
+  btran(s, rho);
+  for (int j = 0; j < s->N; j++) {
+    signed char t = s->st[j];
+    s->rrow[j] = (t == B_BASIC || t == B_FIXED) ? 0.0 : dot_col(s, j, rho);
+  }
+}
 
 static int primal(lp_solver *s, double deadline, long maxit) {
   int m = s->m;
   double *alpha = s->wa;
-  int stall = 0;
+  double *rho = malloc((size_t)(m ? m : 1) * sizeof(double));
+  if (!rho) return LPS_ERROR;
+  int stall = 0, ret = LPS_ERROR;
+  int d_ok = 0, last_phase = -1;
+  devex_reset(s);
   for (long it = 0;; it++) {
-    if (it > maxit) return LPS_LIMIT;
-    if ((it & 63) == 0 && (lps_stop_all || (deadline > 0 && lps_clock() > deadline)))
-      return LPS_LIMIT;
+    if (it > maxit) { ret = LPS_LIMIT; goto out; }
+    if ((it & 63) == 0 && (lps_stop_all || (deadline > 0 && lps_clock() > deadline))) {
+      ret = LPS_LIMIT;
+      goto out;
+    }
     if (s->need_factor) {
-      if (!factor(s)) return LPS_ERROR;
+      if (!factor(s)) goto out;
       compute_xb(s);
+      d_ok = 0;
     }
     int phase1 = 0;
     for (int k = 0; k < m; k++)
       if (infeas(s, s->head[k]) > 0) { phase1 = 1; break; }
-    if (!phase1 && !s->perturbed && stall > 50) perturb(s);
-    compute_duals(s, phase1);
-    /* pricing: Dantzig, or Bland (lowest index) when stalling long */
+    if (phase1 != last_phase) {
+      if (last_phase == 1) devex_reset(s);
+      last_phase = phase1;
+      d_ok = 0;
+    }
+    if (!phase1 && !s->perturbed && stall > 50) { perturb(s); d_ok = 0; }
+    if (phase1 || !d_ok) compute_duals(s, phase1);
+    d_ok = !phase1;
+    /* pricing: devex, or Bland (lowest index) when stalling long */
     int q = -1;
     double best = 0;
     int bland = stall > 5000;
@@ -508,8 +586,8 @@ static int primal(lp_solver *s, double deadline, long maxit) {
       signed char t = s->st[j];
       if (t == B_BASIC || t == B_FIXED) continue;
       double dj = s->d[j], score = 0;
-      if ((t == B_LOWER || t == B_FREE) && dj < -TOL_D) score = -dj;
-      if ((t == B_UPPER || t == B_FREE) && dj > TOL_D) score = dj;
+      if ((t == B_LOWER || t == B_FREE) && dj < -TOL_D) score = dj * dj / s->dvx[j];
+      if ((t == B_UPPER || t == B_FREE) && dj > TOL_D) score = dj * dj / s->dvx[j];
       if (score > best) {
         best = score;
         q = j;
@@ -520,12 +598,15 @@ static int primal(lp_solver *s, double deadline, long maxit) {
       if (s->neta > 0) { s->need_factor = 1; continue; }
       if (phase1) {
         memcpy(s->farkas, s->y, (size_t)m * sizeof(double));
-        return LPS_INFEASIBLE;
+        ret = LPS_INFEASIBLE;
+        goto out;
       }
-      if (s->perturbed) { unperturb(s); continue; }
-      return LPS_OPTIMAL;
+      if (s->perturbed) { unperturb(s); d_ok = 0; continue; }
+      ret = LPS_OPTIMAL;
+      goto out;
     }
-    double dir = s->d[q] < 0 ? 1.0 : -1.0;
+    double dq = s->d[q];
+    double dir = dq < 0 ? 1.0 : -1.0;
     load_col(s, q, alpha);
     ftran(s, alpha);
     /* Harris two-pass ratio test; x_B[k] moves at rate -dir*alpha[k] */
@@ -582,7 +663,7 @@ static int primal(lp_solver *s, double deadline, long maxit) {
     }
     if (theta < 0) theta = 0;
     if (range <= theta || (r < 0 && range < HUGE_VAL)) {
-      /* bound flip of the entering variable */
+      /* bound flip of the entering variable (basis, duals unchanged) */
       theta = range;
       for (int k = 0; k < m; k++) s->x[s->head[k]] -= dir * theta * alpha[k];
       s->st[q] = s->st[q] == B_LOWER ? B_UPPER : B_LOWER;
@@ -594,23 +675,47 @@ static int primal(lp_solver *s, double deadline, long maxit) {
     if (r < 0) {
       if (phase1 || s->neta > 0) {
         /* cannot happen in exact arithmetic: refactor and retry */
-        if (s->neta == 0) return LPS_ERROR;
+        if (s->neta == 0) goto out;
         s->need_factor = 1;
         continue;
       }
-      if (s->perturbed) { unperturb(s); continue; }
-      return LPS_UNBOUNDED;
+      if (s->perturbed) { unperturb(s); d_ok = 0; continue; }
+      ret = LPS_UNBOUNDED;
+      goto out;
     }
-    if (theta * best < 1e-12) stall++;
+    if (theta * fabs(dq) < 1e-12) stall++;
     else stall = 0;
-    for (int k = 0; k < m; k++) s->x[s->head[k]] -= dir * theta * alpha[k];
     int leave = s->head[r];
+    double ar = alpha[r];
+    /* pivot row: devex weights, and the reduced costs in phase 2 */
+    pivot_row(s, r, rho);
+    double wq = s->dvx[q], f = dq / ar;
+    for (int j = 0; j < s->N; j++) {
+      double a = s->rrow[j];
+      if (a == 0 || j == q) continue;
+      double w = a / ar;
+      w = w * w * wq;
+      if (w > s->dvx[j]) s->dvx[j] = w;
+      if (d_ok) s->d[j] -= f * a;
+    }
+    for (int k = 0; k < m; k++) s->x[s->head[k]] -= dir * theta * alpha[k];
     s->x[q] += dir * theta;
     s->x[leave] = rbnd;
-    if (!basis_change(s, r, q, alpha)) return LPS_ERROR;
+    if (!basis_change(s, r, q, alpha)) goto out;
     make_nonbasic(s, leave, rbnd);
+    {
+      double w = wq / (ar * ar);
+      s->dvx[leave] = w > 1.0 ? w : 1.0;
+    }
+    if (d_ok) {
+      s->d[leave] = -f;
+      s->d[q] = 0;
+    }
     s->iters++;
   }
+out:
+  free(rho);
+  return ret;
 }
 
 /* ---- dual simplex ---------------------------------------------------------
@@ -619,7 +724,13 @@ static int primal(lp_solver *s, double deadline, long maxit) {
  * entering q by the (Harris) dual ratio |d_j|/|alpha_rj| among the j whose
  * move drives x_r toward its violated bound; no candidate means the row
  * x_r = -sum alpha_rj z_j cannot reach its bound: primal infeasible, with
- * Farkas multipliers rho. */
+ * Farkas multipliers rho.
+ * The leaving row is chosen by dual devex pricing: maximize f_r^2 / w_r
+ * (f_r the infeasibility of basic variable r, w_r a reference weight kept
+ * per variable, updated from the pivot column alpha like the primal's:
+ * w_i := max(w_i, (alpha_i/alpha_r)^2 w_r), w_entering := max(w_r /
+ * alpha_r^2, 1)).  Reduced costs are updated from the pivot row between
+ * refactorizations. */
 static int dual(lp_solver *s, double deadline, long maxit) {
   int m = s->m;
   double *rho = s->wa;
@@ -627,7 +738,8 @@ static int dual(lp_solver *s, double deadline, long maxit) {
   double *arow = calloc((size_t)s->N, sizeof(double));
   int ret = LPS_ERROR;
   if (!alpha || !arow) goto out;
-  int stall = 0;
+  int stall = 0, d_ok = 0;
+  for (int j = 0; j < s->N; j++) s->dw[j] = 1.0;
   for (long it = 0;; it++) {
     if (stall > 300) { ret = -1; goto out; } /* degenerate: let the primal finish */
     if (it > maxit) { ret = LPS_LIMIT; goto out; }
@@ -638,8 +750,10 @@ static int dual(lp_solver *s, double deadline, long maxit) {
     if (s->need_factor) {
       if (!factor(s)) goto out;
       compute_xb(s);
+      d_ok = 0;
     }
-    compute_duals(s, 0);
+    if (!d_ok) compute_duals(s, 0);
+    d_ok = 1;
     /* dual feasibility: flip boxed variables, give up otherwise */
     int flipped = 0;
     for (int j = 0; j < s->N; j++) {
@@ -658,6 +772,7 @@ static int dual(lp_solver *s, double deadline, long maxit) {
     double worst = 0;
     for (int k = 0; k < m; k++) {
       double f = infeas(s, s->head[k]);
+      if (f > 0) f = f * f / s->dw[s->head[k]];
       if (f > worst) { worst = f; r = k; }
     }
     if (r < 0) {
@@ -709,14 +824,31 @@ static int dual(lp_solver *s, double deadline, long maxit) {
       if (s->neta > 0) { s->need_factor = 1; continue; }
       if (fabs(alpha[r]) < TOL_PIV) { ret = -1; goto out; }
     }
-    double t = (s->x[jr] - target) / alpha[r];
+    double ar = alpha[r];
+    double t = (s->x[jr] - target) / ar;
     if (fabs(s->d[q] * t) < 1e-12) stall++;
     else stall = 0;
-    for (int k = 0; k < m; k++) s->x[s->head[k]] -= t * alpha[k];
+    double wr = s->dw[jr], f = s->d[q] / ar;
+    for (int k = 0; k < m; k++) {
+      double a = alpha[k];
+      if (a == 0 || k == r) continue;
+      s->x[s->head[k]] -= t * a;
+      double w = a / ar;
+      w = w * w * wr;
+      if (w > s->dw[s->head[k]]) s->dw[s->head[k]] = w;
+    }
+    for (int j = 0; j < s->N; j++)
+      if (arow[j] != 0) s->d[j] -= f * arow[j];
     s->x[q] += t;
     s->x[jr] = target;
     if (!basis_change(s, r, q, alpha)) goto out;
     make_nonbasic(s, jr, target);
+    s->d[q] = 0;
+    s->d[jr] = -f;
+    {
+      double w = wr / (ar * ar);
+      s->dw[q] = w > 1.0 ? w : 1.0;
+    }
     s->iters++;
   }
 out:

@@ -18,7 +18,8 @@
  *
  * Numerics: powers-of-two geometric scaling (exact), dense-workspace LU with
  * partial pivoting stored sparse, product-form eta updates with periodic
- * refactorization, Harris two-pass ratio tests, cost perturbation against
+ * refactorization, devex pricing (primal: entering column; dual: leaving
+ * row), Harris two-pass ratio tests, cost perturbation against
  * stalling (removed before the final optimality check).
  */
 #ifndef TWILL_ILP_LP_H

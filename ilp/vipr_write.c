@@ -367,6 +367,204 @@ static int repair(W *w, dec *yr, int *yc, dec *q) {
   return 0;
 }
 
+/* Exact projection for the variables with an infinite bound (free, or
+ * one-sided), done before repair():  T = those whose residual r_j is on a
+ * side with no bound, or tiny (it could land there); when some are bad, the
+ * row multipliers on |T| rows R (chosen in floating point: rows whose
+ * multiplier is clearly nonzero first, then two-sided rows, others last)
+ * get a shift dy solving  M dy = r_T  exactly, M_kl = a_{R_l, T_k}, so that
+ * every r_j, j in T, becomes exactly 0 while the other reduced costs move
+ * by tiny amounts (their bounds absorb them).  The solve is division free:
+ * Gauss-Jordan on [M | I] with row_k := m_pp row_k - m_kp row_p ends in
+ * [diag(d) | C], C M = diag(d), so with D = prod d_l the numerators over
+ * the new denominator q |D| are  y_R |D| + sgn(D) (C r_T)_l prod_{m != l} d_m
+ * (all times 10^e when D = +-A 10^-e, so that the denominator stays an
+ * integer).
+ * Returns 1 when nothing was bad or the projection left nothing bad (state
+ * committed), 0 when it did not apply (state untouched). */
+#define PROJ_MAX 6
+static int project(W *w, dec *yr, dec *q, const double *yf, int farkas) {
+  const twill_ilp *m = w->m;
+  int n = m->n, mr = m->m;
+  int T[PROJ_MAX], nt = 0, nbad = 0;
+  double qf = dto_double(q);
+  int *cand = malloc((size_t)(n ? n : 1) * sizeof(int));
+  double *col = malloc(((size_t)PROJ_MAX + 1) * ((size_t)mr + 1) * sizeof(double));
+  if (!cand || !col) { free(cand); free(col); return 0; }
+  int nc = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (int j = 0; j < n; j++) {
+      int lo = w->lidx[j] >= 0, hi = w->uidx[j] >= 0;
+      if (lo && hi) continue;
+      int sg = dsign(&w->r[j]);
+      int bad = sg && (sg > 0 ? !lo : !hi);
+      int tiny = fabs(dto_double(&w->r[j]) / qf) <= 1e-7;
+      if (pass == 0 && bad) { cand[nc++] = j; nbad++; }
+      if (pass == 1 && !bad && tiny) cand[nc++] = j;
+    }
+  if (!nbad) { free(cand); free(col); return 1; }
+  /* an independent subset of the candidates' columns (over the rows that
+   * can carry a multiplier), bad ones first */
+  int cpiv[PROJ_MAX];
+  for (int c = 0; c < nc && nt < PROJ_MAX; c++) {
+    double *v = col + (size_t)nt * (size_t)mr, vmax = 0;
+    for (int i = 0; i < mr; i++) v[i] = 0;
+    for (int p = w->cbeg[cand[c]]; p < w->cbeg[cand[c] + 1]; p++) {
+      int i = w->cidx[p];
+      if (w->rG[i] < 0 && w->rL[i] < 0) continue;
+      v[i] = dto_double(&w->aval[p]);
+      vmax = fmax(vmax, fabs(v[i]));
+    }
+    if (vmax == 0) continue;
+    for (int t = 0; t < nt; t++) {
+      const double *u = col + (size_t)t * (size_t)mr;
+      double f = v[cpiv[t]] / u[cpiv[t]];
+      if (f != 0)
+        for (int i = 0; i < mr; i++) v[i] -= f * u[i];
+    }
+    int pk = -1;
+    double best = 1e-9 * vmax;
+    for (int i = 0; i < mr; i++)
+      if (fabs(v[i]) > best) { best = fabs(v[i]); pk = i; }
+    if (pk < 0) continue;
+    cpiv[nt] = pk;
+    T[nt++] = cand[c];
+  }
+  free(cand);
+  free(col);
+  if (!nt) return 0;
+  /* rows: greedy rank selection in floating point */
+  int R[PROJ_MAX], nr = 0;
+  double basis[PROJ_MAX][PROJ_MAX]; /* reduced selected row vectors */
+  int bpiv[PROJ_MAX];
+  for (int cls = 0; cls < 3 && nr < nt; cls++)
+    for (int i = 0; i < mr && nr < nt; i++) {
+      int two = w->rG[i] >= 0 && w->rL[i] >= 0;
+      int act = fabs(yf[i]) > 1e-9;
+      int c = act ? 0 : two ? 1 : 2;
+      if (c != cls || (w->rG[i] < 0 && w->rL[i] < 0)) continue;
+      double v[PROJ_MAX];
+      for (int k = 0; k < nt; k++) {
+        v[k] = 0;
+        for (int p = w->cbeg[T[k]]; p < w->cbeg[T[k] + 1]; p++)
+          if (w->cidx[p] == i) v[k] = dto_double(&w->aval[p]);
+      }
+      double vmax = 0;
+      for (int k = 0; k < nt; k++) vmax = fmax(vmax, fabs(v[k]));
+      if (vmax == 0) continue;
+      for (int t = 0; t < nr; t++) {
+        double f = v[bpiv[t]] / basis[t][bpiv[t]];
+        for (int k = 0; k < nt; k++) v[k] -= f * basis[t][k];
+      }
+      int pk = -1;
+      double best = 1e-9 * vmax;
+      for (int k = 0; k < nt; k++)
+        if (fabs(v[k]) > best) { best = fabs(v[k]); pk = k; }
+      if (pk < 0) continue;
+      memcpy(basis[nr], v, sizeof v);
+      bpiv[nr] = pk;
+      R[nr++] = i;
+    }
+  if (nr < nt) return 0;
+  /* exact [M | I] */
+  dec (*M)[2 * PROJ_MAX] = calloc(PROJ_MAX, sizeof *M);
+  dec *ny = calloc((size_t)mr + 1, sizeof(dec));
+  dec *nrj = calloc((size_t)n + 1, sizeof(dec));
+  if (!M || !ny || !nrj) { free(M); free(ny); free(nrj); return 0; }
+  int saved_overflow = overflow, ok = 0;
+  overflow = 0;
+  for (int k = 0; k < nt; k++) {
+    for (int l = 0; l < nt; l++) {
+      dzero(&M[k][l]);
+      for (int p = w->cbeg[T[k]]; p < w->cbeg[T[k] + 1]; p++)
+        if (w->cidx[p] == R[l]) M[k][l] = w->aval[p];
+      dzero(&M[k][nt + l]);
+    }
+    dparse(&M[k][nt + k], "1");
+  }
+  for (int p = 0; p < nt; p++) {
+    int pr = -1;
+    for (int k = p; k < nt && pr < 0; k++)
+      if (dsign(&M[k][p])) pr = k;
+    if (pr < 0) goto done;
+    if (pr != p)
+      for (int l = 0; l < 2 * nt; l++) { dec t = M[p][l]; M[p][l] = M[pr][l]; M[pr][l] = t; }
+    for (int k = 0; k < nt; k++) {
+      if (k == p || !dsign(&M[k][p])) continue;
+      dec f = M[k][p], g = M[p][p];
+      for (int l = 0; l < 2 * nt; l++) {
+        dec a, b;
+        dmul(&a, &g, &M[k][l]);
+        dmul(&b, &f, &M[p][l]);
+        dneg(&b);
+        dadd(&M[k][l], &a, &b);
+      }
+    }
+    if (overflow) goto done;
+  }
+  dec D;
+  dparse(&D, "1");
+  for (int l = 0; l < nt; l++) dmul(&D, &D, &M[l][l]);
+  int dneg_ = dsign(&D) < 0;
+  /* the new denominator must stay an integer: |D| 10^e(D) */
+  int eD = D.e;
+  dec aD = D;
+  aD.e = 0;
+  if (dneg_) dneg(&aD);
+  for (int i = 0; i < mr; i++) dmul(&ny[i], &yr[i], &aD);
+  for (int l = 0; l < nt; l++) {
+    dec cr, t;
+    dzero(&cr);
+    for (int k = 0; k < nt; k++) {
+      dmul(&t, &M[l][nt + k], &w->r[T[k]]);
+      dadd(&cr, &cr, &t);
+    }
+    for (int k = 0; k < nt; k++)
+      if (k != l) dmul(&cr, &cr, &M[k][k]);
+    if (dneg_) dneg(&cr);
+    mag_scale(&cr, eD);
+    /* row l of C M = d_l e_l: the unknown of row l is R[l] */
+    dadd(&ny[R[l]], &ny[R[l]], &cr);
+  }
+  dec nq;
+  dmul(&nq, q, &aD);
+  /* r = q s c - A' y, recomputed */
+  for (int j = 0; j < n; j++) {
+    if (farkas) dzero(&nrj[j]);
+    else {
+      dmul(&nrj[j], &w->cobj[j], &nq);
+      if (w->s < 0) dneg(&nrj[j]);
+    }
+    for (int p = w->cbeg[j]; p < w->cbeg[j + 1]; p++) {
+      dec t;
+      dmul(&t, &ny[w->cidx[p]], &w->aval[p]);
+      dneg(&t);
+      dadd(&nrj[j], &nrj[j], &t);
+    }
+  }
+  if (overflow) goto done;
+  ok = 1;
+  for (int j = 0; j < n && ok; j++) {
+    int sg = dsign(&nrj[j]);
+    if (sg && (sg > 0 ? w->lidx[j] : w->uidx[j]) < 0) ok = 0;
+  }
+  for (int i = 0; i < mr && ok; i++) {
+    int sg = dsign(&ny[i]);
+    if (sg && (sg > 0 ? w->rG[i] : w->rL[i]) < 0) ok = 0;
+  }
+  if (ok) {
+    memcpy(yr, ny, (size_t)mr * sizeof(dec));
+    memcpy(w->r, nrj, (size_t)n * sizeof(dec));
+    *q = nq;
+  }
+done:
+  overflow = saved_overflow;
+  free(M);
+  free(ny);
+  free(nrj);
+  return ok;
+}
+
 /* Derive the leaf bound from multipliers y (LP at proof node). Returns the
  * derived index; *absurd set for Farkas; *beta the min-form bound. */
 static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
@@ -407,6 +605,7 @@ static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
         dneg(&t);
         dadd(&w->r[j], &w->r[j], &t);
       }
+    project(w, yr, &q, y, farkas);
     int ok = repair(w, yr, yc, &q);
     /* the side each multiplier uses, and its part of the bound */
     for (int i = 0; i < mr && ok; i++) {

@@ -114,10 +114,11 @@ int twill_ilp_history(const twill_ilp *m, int k, double *obj, long *node);
  * infeasible) to f; needs twill_ilp_set_certify(m, 1) before the solve.
  * Leaves are closed by `lin` with the node LP's duals (or Farkas ray),
  * rounded to decimals and made exact by bound-constraint multipliers; where
- * a variable's exact reduced cost lands on a side with no finite bound, it
- * is moved onto a row's multiplier (exact rationals, slightly weaker
- * stated bound); that repair can fail when several such variables share
- * rows (no exact re-solve yet).  The objective constant is not part of the
+ * a variable's exact reduced cost lands on a side with no finite bound, the
+ * row multipliers are projected exactly (a division-free exact solve on up
+ * to 6 such variables, exact rationals, slightly weaker stated bound), with
+ * a one-variable-at-a-time repair as fallback; both can fail for many
+ * such variables sharing rows.  The objective constant is not part of the
  * certificate.
  * Returns 0 on success, -1 when no certificate can be given (limit,
  * unbounded, no certify data, or a multiplier could not be made exact). */
