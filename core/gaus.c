@@ -248,6 +248,7 @@ struct twill_gaus_model {
   double *m1mu, *m2mu, *m1s, *m2s;
   long tstep;
   gaus_pool *pool;
+  double len_mx, len_s; /* L: max and sum of the LSE over finish times */
   /* per evaluation */
   int mask;
   int adam;
@@ -255,6 +256,12 @@ struct twill_gaus_model {
 
 static bool edge_used(const twill_gaus_model *m, int e) {
   return m->form == 'C' || m->p->edist[e] == 0;
+}
+
+/* per-step unit usage U_r(d) is needed: A (objective and caps), L (caps) */
+static bool plain_res(const twill_gaus_model *m) {
+  if (m->form == 'A') return m->mask & (TWILL_GAUS_RES | TWILL_GAUS_CAP);
+  return m->form == 'L' && (m->mask & TWILL_GAUS_CAP);
 }
 
 void twill_gaus_model_free(twill_gaus_model *m) {
@@ -555,9 +562,9 @@ static void ph_aggregate(void *ctx, int c) {
   double *pr = m->partR + (size_t)c * (size_t)m->Dx;
   memset(pu, 0, (RT + 1) * sizeof(double));
   memset(pr, 0, (size_t)m->Dx * sizeof(double));
-  bool res = m->form == 'A' && (m->mask & (TWILL_GAUS_RES | TWILL_GAUS_CAP));
+  bool res = plain_res(m);
   bool mres = m->form == 'C' && (m->mask & TWILL_GAUS_CAP);
-  bool mem = m->form != 'A' && (m->mask & TWILL_GAUS_MEM);
+  bool mem = (m->form == 'B' || m->form == 'C') && (m->mask & TWILL_GAUS_MEM);
   for (int i = a; i < b; i++) {
     long lo = m->lo[i], hi = m->hi[i];
     for (int u = p->uoff[i]; u < p->uoff[i + 1]; u++) {
@@ -689,7 +696,7 @@ static void ph_mem_adj(void *ctx, int c) {
   const twill_gaus_problem *p = m->p;
   int a, b;
   chunk_range(m->n, m->nch, c, &a, &b);
-  bool mem = m->form != 'A' && (m->mask & TWILL_GAUS_MEM);
+  bool mem = (m->form == 'B' || m->form == 'C') && (m->mask & TWILL_GAUS_MEM);
   double *pre = m->scratch + (size_t)c * 2 * ((size_t)m->maxdeg + 1);
   double *suf = pre + m->maxdeg + 1;
   for (int i = a; i < b; i++) {
@@ -749,9 +756,10 @@ static void ph_ops(void *ctx, int c) {
   const twill_gaus_problem *p = m->p;
   int a, b;
   chunk_range(m->n, m->nch, c, &a, &b);
-  bool res = m->form == 'A' && (m->mask & (TWILL_GAUS_RES | TWILL_GAUS_CAP));
+  bool res = plain_res(m);
   bool mres = m->form == 'C' && (m->mask & TWILL_GAUS_CAP);
   bool lat = m->mask & TWILL_GAUS_LAT;
+  bool len = m->form == 'L' && (m->mask & TWILL_GAUS_LEN);
   for (int i = a; i < b; i++) {
     double gm = m->omu[i], gs = m->osig[i];
     long lo = m->lo[i], hi = m->hi[i];
@@ -783,6 +791,8 @@ static void ph_ops(void *ctx, int c) {
         }
       }
     }
+    if (len) gm += exp((m->mu[i] + (double)p->lat[i] - m->len_mx) / m->o.tau) /
+                   m->len_s;
     m->ov[i] = m->olv[i] = 0;
     if (lat) {
       double ub = (double)(m->D - latp(p->lat[i]));
@@ -888,7 +898,7 @@ static double evaluate(twill_gaus_model *m, int mask, int adam,
     }
     total += tt.res;
   }
-  if ((m->form == 'A' || m->form == 'C') && (mask & TWILL_GAUS_CAP)) {
+  if (m->form != 'B' && (mask & TWILL_GAUS_CAP)) {
     double lsum = 0;
     for (int r = 0; r < m->R; r++) {
       if (p->cap[r] <= 0) continue;
@@ -905,7 +915,7 @@ static double evaluate(twill_gaus_model *m, int mask, int adam,
     }
     total += lsum;
   }
-  if (m->form != 'A' && (mask & TWILL_GAUS_MEM)) {
+  if ((m->form == 'B' || m->form == 'C') && (mask & TWILL_GAUS_MEM)) {
     if (m->form == 'B') {
       tt.mem = lse(m->Rg, m->Dx, m->o.tau, m->aR, 1.0);
     } else {
@@ -915,6 +925,18 @@ static double evaluate(twill_gaus_model *m, int mask, int adam,
       for (long d = 0; d < m->Dx; d++) m->aR[d] = m->aM[d % m->ii];
     }
     total += tt.mem;
+  }
+  if (m->form == 'L' && (mask & TWILL_GAUS_LEN) && m->n > 0) {
+    /* tau LSE_i((mu_i + lat_i)/tau); ph_ops adds the softmax weights */
+    double mx = -INFINITY, sum = 0;
+    for (int i = 0; i < m->n; i++)
+      if (m->mu[i] + (double)p->lat[i] > mx) mx = m->mu[i] + (double)p->lat[i];
+    for (int i = 0; i < m->n; i++)
+      sum += exp((m->mu[i] + (double)p->lat[i] - mx) / m->o.tau);
+    m->len_mx = mx;
+    m->len_s = sum;
+    tt.len = mx + m->o.tau * log(sum);
+    total += tt.len;
   }
   gaus_pool_run(m->pool, ph_edges, m, m->ech);
   gaus_pool_run(m->pool, ph_mem_adj, m, m->nch);

@@ -8,6 +8,7 @@
  *   A, B: max(critical path, levels, ceil(1.25 * resource bound)), where
  *         levels = ops on the longest path (GS-Schedule's depth D)
  *   C:    max(critical path, II) + II
+ *   L:    max(critical path, resource bound), the latency lower bound
  */
 #include <math.h>
 #include <stdio.h>
@@ -112,6 +113,9 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
     if (D <= 0) {
       if (modulo)
         D = (cp > ii ? cp : ii) + ii;
+      else if (o->form == 'L')
+        D = cp > rb ? cp : rb; /* the latency lower bound: the horizon is
+                                  the latency target (Lat pulls toward it) */
       else {
         long b = (long)ceil(1.25 * (double)rb);
         D = cp > b ? cp : b;

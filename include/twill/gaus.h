@@ -17,6 +17,10 @@
  *      s.t. Dep, Lat, U_r(d) <= C_r (units with a finite capacity)
  *   B  min  tau*LSE_d(Reg(d)/tau)              s.t. Dep, Lat
  *   C  min  tau*LSE_s(MMem(s)/tau) at II        s.t. Dep+Rec, Lat, MRes <= C
+ *   L  min  tau*LSE_i((mu_i + lat_i)/tau)       s.t. Dep, Lat, U_r(d) <= C_r
+ *      (resource-constrained latency, the HLS operator-scheduling problem
+ *      of hls_heurigym: the smooth max of the expected finish times; the
+ *      legal schedule's objective is its latency max_i t_i + lat_i)
  * with
  *   U_r(d)   = sum_i sum_{uses u of r} count_u (F_i(d-off_u) - F_i(d-off_u-cyc_u))
  *   L_com    = sum_e c_e sum_{d=0}^{D-2} F_src(d) (1 - F_dst(d))
@@ -86,7 +90,7 @@ twill_gaus_problem *twill_gaus_problem_from_graph(const twill_graph *g,
 /* ---- options ----------------------------------------------------------- */
 
 typedef struct twill_gaus_opts {
-  char form;            /* 'A', 'B' or 'C' */
+  char form;            /* 'A', 'B', 'C' or 'L' */
   long ii;              /* C: first II tried (0: MII lower bound) */
   long steps;           /* horizon D (0: automatic) */
   long iters;           /* Adam steps per attempt */
@@ -115,11 +119,12 @@ enum {
   TWILL_GAUS_CAP = 8,   /* A: (U - C)^+, C: (MRes - C)^+, ALM-weighted */
   TWILL_GAUS_COM = 16,  /* A: alpha * L_com */
   TWILL_GAUS_MEM = 32,  /* B: LSE of Reg; C: LSE of MMem */
-  TWILL_GAUS_ALL = 63
+  TWILL_GAUS_LEN = 64,  /* L: LSE of the finish times */
+  TWILL_GAUS_ALL = 127
 };
 
 typedef struct twill_gaus_terms {
-  double res, com, mem;        /* objective terms (unweighted) */
+  double res, com, mem, len;   /* objective terms (unweighted) */
   double dep, lat, cap;        /* total violations sum g_k */
   double total;                /* the augmented Lagrangian */
 } twill_gaus_terms;
@@ -178,7 +183,8 @@ typedef struct twill_gaus_eval_t {
                         slot (C) usage */
   double com;        /* sum_e c_e (t_dst - t_src)^+ over distance-0 edges */
   double mem_peak;   /* peak of Reg(d) (B) or of MMem(s) (C) */
-  double objective;  /* A: res_peak + alpha com; B: mem_peak; C: mem_peak */
+  double objective;  /* A: res_peak + alpha com; B: mem_peak; C: mem_peak;
+                        L: length */
 } twill_gaus_eval_t;
 void twill_gaus_measure(const twill_gaus_problem *p, const twill_gaus_opts *o,
                         const long *t, long ii, twill_gaus_eval_t *e);
@@ -218,6 +224,16 @@ twill_graph *twill_gaus_read_gml(const char *text, size_t len,
  * latency 1, an edge of latency 1 from each fanin to its gate.  Errors
  * give the byte offset in d->col (line 0 for the binary part). */
 twill_graph *twill_gaus_read_aig(const char *data, size_t len,
+                                 const char *file, twill_diag *d);
+
+/* HLS operator-scheduling JSON (hls_heurigym/): {"name", "delay": {TYPE:
+ * cycles}, "resource": {TYPE: units}, "nodes": [[id, TYPE]], "edges":
+ * [[src, dst, name]]}.  One unit per type with capacity = resource; op
+ * latency = delay of its type, holding one unit for delay cycles (not
+ * pipelined); edge latency = delay of its source.  Unknown keys, unknown
+ * types, duplicate ids, unknown ids and cycles are errors (file:line:col).
+ * Solve it with Formulation L. */
+twill_graph *twill_gaus_read_hls(const char *text, size_t len,
                                  const char *file, twill_diag *d);
 
 /* ---- the command ------------------------------------------------------- */
