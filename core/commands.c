@@ -81,7 +81,7 @@ const twill_command twill_commands[] = {
      "                  [--formulation A|B|C|L]\n"
      "                  [--ii I] [--steps D] [--iters K] [--threads T] [--seed S]\n"
      "                  [--time-limit S] [--lr X] [--alpha X] [--tau X]\n"
-     "                  [--arch A] [--json] [--timing]\n"
+     "                  [--arch A] [--json] [--timing] [--no-restart]\n"
      "\n"
      "Gaussian start times N(mu, sigma^2) over D steps, the paper's losses,\n"
      "the augmented Lagrangian around Adam, then legalization (every\n"
@@ -95,7 +95,10 @@ const twill_command twill_commands[] = {
      "  --iters K (1000)  --lr X (Adam step, 0.05)  --alpha X (0.01)\n"
      "  --tau X (LogSumExp temperature, 1)  --steps D (horizon; 0: from the\n"
      "  graph)  --ii I (C: target II; 0: the MII)  --threads T: same bytes\n"
-     "  for every T  --timing: seconds per step on stderr\n"},
+     "  for every T  --timing: seconds per step on stderr\n"
+     "  --no-restart: do not restart the relaxation from each legalized\n"
+     "  schedule (by default every periodic legalization that is legal\n"
+     "  re-initializes mu to it and sigma, Adam as at the start)\n"},
     {"emit", twill_cmd_emit,
      "pseudocode, CUDA skeleton, tables, Gantt, SVG, JSON, DOT",
      "usage: twill emit KERNEL|SCHEDULE.json --format F [-o FILE] [--arch A]\n"

@@ -200,6 +200,7 @@ void twill_gaus_opts_default(twill_gaus_opts *o) {
   o->rho_max = 1e4;
   o->alm_every = 100;
   o->legalize_every = 200;
+  o->restart = true;
   o->time_limit = 0;
   o->progress = false;
 }
@@ -226,6 +227,7 @@ struct twill_gaus_model {
   long T;        /* length of the per-unit aggregate arrays */
   long Dx;       /* length of the per-step arrays (D + longest use) */
   double *mu, *s, *sig, *dsig;
+  double *s0;    /* s at initialization (restarts go back to it) */
   long *lo, *hi;
   long *woff;
   size_t wcap;
@@ -269,6 +271,7 @@ void twill_gaus_model_free(twill_gaus_model *m) {
   gaus_pool_free(m->pool);
   free(m->mu);
   free(m->s);
+  free(m->s0);
   free(m->sig);
   free(m->dsig);
   free(m->lo);
@@ -349,6 +352,7 @@ twill_gaus_model *twill_gaus_model_new(const twill_gaus_problem *p,
   m->nmult = m->ne + m->n + (int)(RT - 1);
   m->mu = calloc(N, sizeof(double));
   m->s = calloc(N, sizeof(double));
+  m->s0 = calloc(N, sizeof(double));
   m->sig = calloc(N, sizeof(double));
   m->dsig = calloc(N, sizeof(double));
   m->lo = calloc(N, sizeof(long));
@@ -383,7 +387,7 @@ twill_gaus_model *twill_gaus_model_new(const twill_gaus_problem *p,
   m->m1s = calloc(N, sizeof(double));
   m->m2s = calloc(N, sizeof(double));
   m->pool = gaus_pool_new(o->threads);
-  if (!m->mu || !m->s || !m->sig || !m->dsig || !m->lo || !m->hi ||
+  if (!m->mu || !m->s || !m->s0 || !m->sig || !m->dsig || !m->lo || !m->hi ||
       !m->woff || !m->rhi || !m->partU || !m->partR || !m->U || !m->aU ||
       !m->capg || !m->Rg || !m->aR || !m->M || !m->aM || !m->eg || !m->em ||
       !m->ev || !m->tmpT || !m->edv || !m->ecm || !m->ov || !m->olv || !m->omu ||
@@ -482,7 +486,7 @@ void twill_gaus_model_init(twill_gaus_model *m) {
     if (sg > m->o.sigma_init_max) sg = m->o.sigma_init_max;
     double xx = sg - m->o.sigma_min;
     if (xx < 0.05) xx = 0.05;
-    m->s[i] = log(expm1(xx));
+    m->s[i] = m->s0[i] = log(expm1(xx));
     m->m1mu[i] = m->m2mu[i] = m->m1s[i] = m->m2s[i] = 0;
   }
   m->tstep = 0;
@@ -964,6 +968,15 @@ double twill_gaus_eval(twill_gaus_model *m, int mask, double *gmu, double *gs,
   if (gmu) memcpy(gmu, m->gmu, (size_t)m->n * sizeof(double));
   if (gs) memcpy(gs, m->gsig, (size_t)m->n * sizeof(double));
   return v;
+}
+
+void twill_gaus_model_restart(twill_gaus_model *m, const long *t) {
+  for (int i = 0; i < m->n; i++) {
+    m->mu[i] = (double)t[i];
+    m->s[i] = m->s0[i];
+    m->m1mu[i] = m->m2mu[i] = m->m1s[i] = m->m2s[i] = 0;
+  }
+  m->tstep = 0;
 }
 
 double twill_gaus_step(twill_gaus_model *m, twill_gaus_terms *t) {

@@ -93,6 +93,10 @@ int twill_cmd_gaus(int argc, char **argv) {
       timing = 1;
       continue;
     }
+    if (!strcmp(a, "--no-restart")) {
+      o.restart = false;
+      continue;
+    }
     if (a[0] != '-' || !a[1]) {
       if (kernel) return twill_cli_error("gaus", "more than one KERNEL ('%s')", a);
       kernel = a;
@@ -208,9 +212,10 @@ int twill_cmd_gaus(int argc, char **argv) {
   }
   if (timing)
     fprintf(stderr,
-            "gaus timing: %ld steps, %.6g s/step, first legal after %ld steps, "
-            "threads %d\n",
-            r.steps, r.seconds_per_step, r.first_legal_step, o.threads);
+            "gaus timing: %ld steps, %.6g s/step, first legal after %ld steps "
+            "%.6g s, restarts %ld, threads %d\n",
+            r.steps, r.seconds_per_step, r.first_legal_step,
+            r.first_legal_seconds, r.restarts, o.threads);
   const twill_gaus_eval_t *e = &r.eval;
   const char *name = g->name ? g->name : "graph";
   if (json) {

@@ -171,10 +171,13 @@ END_TEST
 
 /* ---- legality, optimality, determinism ---------------------------------- */
 
+static bool no_restart; /* solve_legal: restart off */
+
 static void solve_legal(twill_gaus_problem *p, char form, long iters,
                         int threads, twill_gaus_result *r) {
   twill_gaus_opts o;
   twill_gaus_opts_default(&o);
+  o.restart = !no_restart;
   o.form = form;
   o.iters = iters;
   o.threads = threads;
@@ -277,15 +280,19 @@ START_TEST(ii_against_brute_force) {
 END_TEST
 
 START_TEST(threads_are_bit_identical) {
-  const char forms[] = "ABC";
+  /* 120 steps with legalization every 50: two restarts from legalized
+     schedules happen inside the run */
+  const char forms[] = "ABCL";
   int n = tu_under_valgrind() ? 300 : 1000;
-  for (int f = 0; f < 3; f++) {
+  for (int f = 0; f < 4; f++) {
     rng_state = 777 + (unsigned long long)f;
     twill_gaus_problem *p = rand_problem(n, 0.3, n / 20, 2, 3);
     twill_gaus_result r1, r2;
-    solve_legal(p, forms[f], 40, 1, &r1);
-    solve_legal(p, forms[f], 40, 3, &r2);
+    solve_legal(p, forms[f], 120, 1, &r1);
+    solve_legal(p, forms[f], 120, 3, &r2);
     ck_assert_int_eq(r1.ii, r2.ii);
+    ck_assert_int_eq(r1.restarts, r2.restarts);
+    if (forms[f] != 'C') ck_assert_int_eq(r1.restarts, 2);
     ck_assert(!memcmp(r1.mu, r2.mu, (size_t)n * sizeof(double)));
     ck_assert(!memcmp(r1.sigma, r2.sigma, (size_t)n * sizeof(double)));
     ck_assert(!memcmp(r1.t, r2.t, (size_t)n * sizeof(long)));
@@ -314,6 +321,42 @@ static void validate_on(const twill_graph *g, const twill_arch *m, char form,
   twill_gaus_result_free(&r);
   twill_gaus_problem_free(p);
 }
+
+/* The restart loop (gaus.md 1.7) is on by default and can be switched
+ * off; either way the schedule is legal, and a restart puts mu exactly on
+ * the legalized start times with sigma back at its initial value. */
+START_TEST(restart_flag) {
+  rng_state = 4242;
+  twill_gaus_problem *p = rand_problem(200, 0.3, 0, 2, 3);
+  twill_gaus_result r;
+  no_restart = true;
+  solve_legal(p, 'A', 120, 1, &r);
+  ck_assert_int_eq(r.restarts, 0);
+  twill_gaus_result_free(&r);
+  no_restart = false;
+  solve_legal(p, 'A', 120, 2, &r);
+  ck_assert_int_eq(r.restarts, 2);
+  twill_gaus_result_free(&r);
+  twill_gaus_opts o;
+  twill_gaus_opts_default(&o);
+  twill_gaus_model *m = twill_gaus_model_new(p, &o, 30, 1);
+  twill_gaus_model_init(m);
+  double *s0 = malloc((size_t)p->n * sizeof(double));
+  memcpy(s0, twill_gaus_model_s(m), (size_t)p->n * sizeof(double));
+  for (int k = 0; k < 30; k++) twill_gaus_step(m, NULL);
+  long *t = malloc((size_t)p->n * sizeof(long));
+  ck_assert_int_ge(twill_gaus_legalize_plain(p, twill_gaus_model_mu(m), t), 1);
+  twill_gaus_model_restart(m, t);
+  for (int i = 0; i < p->n; i++) {
+    ck_assert(twill_gaus_model_mu(m)[i] == (double)t[i]);
+    ck_assert(twill_gaus_model_s(m)[i] == s0[i]);
+  }
+  free(t);
+  free(s0);
+  twill_gaus_model_free(m);
+  twill_gaus_problem_free(p);
+}
+END_TEST
 
 START_TEST(builtin_kernels_validate) {
   const char *names[] = {"dragon", "fig1", "gemm-hopper", "fa3-fwd-hopper",
@@ -717,6 +760,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tl, legal_on_random_graphs);
   tcase_add_test(tl, ii_against_brute_force);
   tcase_add_test(tl, threads_are_bit_identical);
+  tcase_add_test(tl, restart_flag);
   tcase_add_test(tl, builtin_kernels_validate);
   tcase_add_test(tl, random_graphs_validate);
   tcase_add_test(tl, raw_cycle_kernel_at_mii);

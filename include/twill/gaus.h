@@ -104,6 +104,10 @@ typedef struct twill_gaus_opts {
   double lambda0, rho0, gamma, eta, rho_max;
   long alm_every;       /* K */
   long legalize_every;  /* legalize every this many steps (and at the end) */
+  bool restart;         /* after each periodic legalization that gives a
+                           legal schedule, restart the relaxation from it:
+                           mu = its start times, sigma and Adam's moments
+                           re-initialized (gaus.md 1.7; default on) */
   double time_limit;    /* seconds, 0: none */
   bool progress;        /* progress lines on stderr */
 } twill_gaus_opts;
@@ -148,6 +152,9 @@ void twill_gaus_model_init(twill_gaus_model *m);
  * gradient with respect to (mu, s) goes to gmu, gs (n each, may be NULL). */
 double twill_gaus_eval(twill_gaus_model *m, int mask, double *gmu, double *gs,
                        twill_gaus_terms *t);
+/* Restart from a schedule: mu_i = t_i, s_i back to its initial value,
+ * Adam's moments and step count reset; multipliers and rho kept. */
+void twill_gaus_model_restart(twill_gaus_model *m, const long *t);
 /* One Adam step on the full loss; returns the loss before the step. */
 double twill_gaus_step(twill_gaus_model *m, twill_gaus_terms *t);
 /* ALM multiplier update (every alm_every steps). */
@@ -197,6 +204,9 @@ typedef struct twill_gaus_result {
   long D;
   long steps;        /* Adam steps taken */
   long first_legal_step;
+  double first_legal_seconds; /* wall time from the start to the first legal
+                                 schedule (-1: none from the relaxation) */
+  long restarts;     /* restarts from a legalized schedule */
   double seconds_per_step;
   bool time_limited; /* the time limit stopped it */
   twill_gaus_eval_t eval;
