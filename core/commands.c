@@ -87,10 +87,11 @@ const twill_command twill_commands[] = {
      "verifies: MII re-derived, the schedule validated, and a VIPR proof\n"
      "for every I in [MII, I*) (infeasible) and for I* (no shorter L).\n"},
     {"gaus", twill_cmd_gaus, "GauS differentiable scheduler for large graphs",
-     "usage: twill gaus KERNEL|FILE.gml|FILE.aig|--random N [--formulation A|B|C]\n"
+     "usage: twill gaus KERNEL|FILE.gml|FILE.aig|HLS.json|--random N\n"
+     "                  [--formulation A|B|C|L]\n"
      "                  [--ii I] [--steps D] [--iters K] [--threads T] [--seed S]\n"
      "                  [--time-limit S] [--lr X] [--alpha X] [--tau X]\n"
-     "                  [--arch A] [--json] [--timing]\n"
+     "                  [--arch A] [--json] [--timing] [--no-restart]\n"
      "\n"
      "Gaussian start times N(mu, sigma^2) over D steps, the paper's losses,\n"
      "the augmented Lagrangian around Adam, then legalization (every\n"
@@ -99,10 +100,15 @@ const twill_command twill_commands[] = {
      "  C  modulo memory at II under a modulo resource cap, with\n"
      "     recurrences; when the relaxation cannot be legalized at II, II\n"
      "     grows (said on stderr)\n"
+     "  L  latency under per-step unit caps (default for HLS.json, the\n"
+     "     hls_heurigym operator-scheduling files: delay/resource/nodes/edges)\n"
      "  --iters K (1000)  --lr X (Adam step, 0.05)  --alpha X (0.01)\n"
      "  --tau X (LogSumExp temperature, 1)  --steps D (horizon; 0: from the\n"
      "  graph)  --ii I (C: target II; 0: the MII)  --threads T: same bytes\n"
-     "  for every T  --timing: seconds per step on stderr\n"},
+     "  for every T  --timing: seconds per step on stderr\n"
+     "  --no-restart: do not restart the relaxation from each legalized\n"
+     "  schedule (by default every periodic legalization that is legal\n"
+     "  re-initializes mu to it and sigma, Adam as at the start)\n"},
     {"emit", twill_cmd_emit,
      "pseudocode, CUDA skeleton, tables, Gantt, SVG, JSON, DOT",
      "usage: twill emit KERNEL|SCHEDULE.json --format F [-o FILE] [--arch A]\n"

@@ -200,6 +200,7 @@ void twill_gaus_opts_default(twill_gaus_opts *o) {
   o->rho_max = 1e4;
   o->alm_every = 100;
   o->legalize_every = 200;
+  o->restart = true;
   o->time_limit = 0;
   o->progress = false;
 }
@@ -226,6 +227,7 @@ struct twill_gaus_model {
   long T;        /* length of the per-unit aggregate arrays */
   long Dx;       /* length of the per-step arrays (D + longest use) */
   double *mu, *s, *sig, *dsig;
+  double *s0;    /* s at initialization (restarts go back to it) */
   long *lo, *hi;
   long *woff;
   size_t wcap;
@@ -248,6 +250,8 @@ struct twill_gaus_model {
   double *m1mu, *m2mu, *m1s, *m2s;
   long tstep;
   gaus_pool *pool;
+  double len_mx, len_s; /* L: max and sum of the LSE over finish times */
+  double bc1, bc2;       /* Adam bias corrections 1 - beta^t of this step */
   /* per evaluation */
   int mask;
   int adam;
@@ -257,11 +261,18 @@ static bool edge_used(const twill_gaus_model *m, int e) {
   return m->form == 'C' || m->p->edist[e] == 0;
 }
 
+/* per-step unit usage U_r(d) is needed: A (objective and caps), L (caps) */
+static bool plain_res(const twill_gaus_model *m) {
+  if (m->form == 'A') return m->mask & (TWILL_GAUS_RES | TWILL_GAUS_CAP);
+  return m->form == 'L' && (m->mask & TWILL_GAUS_CAP);
+}
+
 void twill_gaus_model_free(twill_gaus_model *m) {
   if (!m) return;
   gaus_pool_free(m->pool);
   free(m->mu);
   free(m->s);
+  free(m->s0);
   free(m->sig);
   free(m->dsig);
   free(m->lo);
@@ -342,6 +353,7 @@ twill_gaus_model *twill_gaus_model_new(const twill_gaus_problem *p,
   m->nmult = m->ne + m->n + (int)(RT - 1);
   m->mu = calloc(N, sizeof(double));
   m->s = calloc(N, sizeof(double));
+  m->s0 = calloc(N, sizeof(double));
   m->sig = calloc(N, sizeof(double));
   m->dsig = calloc(N, sizeof(double));
   m->lo = calloc(N, sizeof(long));
@@ -376,7 +388,7 @@ twill_gaus_model *twill_gaus_model_new(const twill_gaus_problem *p,
   m->m1s = calloc(N, sizeof(double));
   m->m2s = calloc(N, sizeof(double));
   m->pool = gaus_pool_new(o->threads);
-  if (!m->mu || !m->s || !m->sig || !m->dsig || !m->lo || !m->hi ||
+  if (!m->mu || !m->s || !m->s0 || !m->sig || !m->dsig || !m->lo || !m->hi ||
       !m->woff || !m->rhi || !m->partU || !m->partR || !m->U || !m->aU ||
       !m->capg || !m->Rg || !m->aR || !m->M || !m->aM || !m->eg || !m->em ||
       !m->ev || !m->tmpT || !m->edv || !m->ecm || !m->ov || !m->olv || !m->omu ||
@@ -475,7 +487,7 @@ void twill_gaus_model_init(twill_gaus_model *m) {
     if (sg > m->o.sigma_init_max) sg = m->o.sigma_init_max;
     double xx = sg - m->o.sigma_min;
     if (xx < 0.05) xx = 0.05;
-    m->s[i] = log(expm1(xx));
+    m->s[i] = m->s0[i] = log(expm1(xx));
     m->m1mu[i] = m->m2mu[i] = m->m1s[i] = m->m2s[i] = 0;
   }
   m->tstep = 0;
@@ -526,20 +538,39 @@ static void ph_window(void *ctx, int c) {
   }
 }
 
-/* phase 2: F, dF/dmu, dF/dsigma in the window */
+/* phase 2: F, dF/dmu, dF/dsigma in the window.  Along the window z steps
+ * by h = 1/sigma, so phi(z + h) = phi(z) q with q = exp(-z h - h^2/2), and
+ * q itself steps by the constant factor exp(-h^2): two exp() per op
+ * instead of one per window entry (relative error a few ulps per step,
+ * far below the finite-difference tolerance; used only for h^2 <= 200, so
+ * no factor over- or underflows; larger h falls back to exp per entry). */
 static void ph_fill(void *ctx, int c) {
   twill_gaus_model *m = ctx;
   int a, b;
   chunk_range(m->n, m->nch, c, &a, &b);
   for (int i = a; i < b; i++) {
-    double mu = m->mu[i], sg = m->sig[i];
-    long off = m->woff[i];
-    for (long d = m->lo[i]; d < m->hi[i]; d++) {
-      double z = ((double)d + 0.5 - mu) / sg;
-      double ph = phi(z);
-      m->F[off + d - m->lo[i]] = Phi(z);
-      m->Fm[off + d - m->lo[i]] = -ph / sg;
-      m->Fs[off + d - m->lo[i]] = -z * ph / sg;
+    double mu = m->mu[i], sg = m->sig[i], h = 1.0 / sg;
+    long lo = m->lo[i], w = m->hi[i] - lo;
+    double *F = m->F + m->woff[i], *Fm = m->Fm + m->woff[i],
+           *Fs = m->Fs + m->woff[i];
+    if (w <= 0) continue;
+    double z = ((double)lo + 0.5 - mu) / sg;
+    bool rec = h * h <= 200;
+    double ph = phi(z), q = rec ? exp(-z * h - 0.5 * h * h) : 0,
+           qq = rec ? exp(-h * h) : 0;
+    for (long k = 0; k < w; k++) {
+      double zk = ((double)(lo + k) + 0.5 - mu) / sg;
+      if (k > 0) {
+        if (rec) {
+          ph *= q;
+          q *= qq;
+        } else {
+          ph = phi(zk);
+        }
+      }
+      F[k] = Phi(zk);
+      Fm[k] = -ph / sg;
+      Fs[k] = -zk * ph / sg;
     }
   }
 }
@@ -555,9 +586,9 @@ static void ph_aggregate(void *ctx, int c) {
   double *pr = m->partR + (size_t)c * (size_t)m->Dx;
   memset(pu, 0, (RT + 1) * sizeof(double));
   memset(pr, 0, (size_t)m->Dx * sizeof(double));
-  bool res = m->form == 'A' && (m->mask & (TWILL_GAUS_RES | TWILL_GAUS_CAP));
+  bool res = plain_res(m);
   bool mres = m->form == 'C' && (m->mask & TWILL_GAUS_CAP);
-  bool mem = m->form != 'A' && (m->mask & TWILL_GAUS_MEM);
+  bool mem = (m->form == 'B' || m->form == 'C') && (m->mask & TWILL_GAUS_MEM);
   for (int i = a; i < b; i++) {
     long lo = m->lo[i], hi = m->hi[i];
     for (int u = p->uoff[i]; u < p->uoff[i + 1]; u++) {
@@ -665,13 +696,42 @@ static void ph_edges(void *ctx, int c) {
       long d0 = m->lo[i], d1 = m->hi[j]; /* F_i = 0 below lo_i, F_j = 1 from hi_j */
       if (d1 > m->D - 1) d1 = m->D - 1;
       double v = 0, gmi = 0, gsi = 0, gmj = 0, gsj = 0;
-      for (long d = d0; d < d1; d++) {
-        double fi = Fv(m, i, d), fj = Fv(m, j, d);
-        v += fi * (1 - fj);
-        gmi += Fmv(m, i, d) * (1 - fj);
-        gsi += Fsv(m, i, d) * (1 - fj);
-        gmj -= fi * Fmv(m, j, d);
-        gsj -= fi * Fsv(m, j, d);
+      /* ascending d in three ranges cut at lo_j and hi_i (same additions,
+         same order as one loop over d, without the window tests) */
+      long hii = m->hi[i], loj = m->lo[j];
+      const double *Fi = m->F + m->woff[i] - m->lo[i],
+                   *Fmi = m->Fm + m->woff[i] - m->lo[i],
+                   *Fsi = m->Fs + m->woff[i] - m->lo[i],
+                   *Fj = m->F + m->woff[j] - loj,
+                   *Fmj = m->Fm + m->woff[j] - loj,
+                   *Fsj = m->Fs + m->woff[j] - loj;
+      long b1 = hii < loj ? hii : loj, b2 = hii < loj ? loj : hii;
+      if (b1 > d1) b1 = d1;
+      if (b2 > d1) b2 = d1;
+      long d = d0;
+      for (; d < b1; d++) { /* F_j = 0, inside i's window */
+        v += Fi[d];
+        gmi += Fmi[d];
+        gsi += Fsi[d];
+      }
+      if (d < b2) {
+        if (loj <= hii) {
+          for (; d < b2; d++) { /* inside both windows */
+            double fi = Fi[d], fj = Fj[d];
+            v += fi * (1 - fj);
+            gmi += Fmi[d] * (1 - fj);
+            gsi += Fsi[d] * (1 - fj);
+            gmj -= fi * Fmj[d];
+            gsj -= fi * Fsj[d];
+          }
+        } else {
+          for (; d < b2; d++) v += 1.0; /* F_i = 1, F_j = 0 */
+        }
+      }
+      for (; d < d1; d++) { /* F_i = 1, inside j's window */
+        v += 1 - Fj[d];
+        gmj -= Fmj[d];
+        gsj -= Fsj[d];
       }
       m->ecm[e] = ce * v;
       g[0] += al * ce * gmi;
@@ -689,7 +749,7 @@ static void ph_mem_adj(void *ctx, int c) {
   const twill_gaus_problem *p = m->p;
   int a, b;
   chunk_range(m->n, m->nch, c, &a, &b);
-  bool mem = m->form != 'A' && (m->mask & TWILL_GAUS_MEM);
+  bool mem = (m->form == 'B' || m->form == 'C') && (m->mask & TWILL_GAUS_MEM);
   double *pre = m->scratch + (size_t)c * 2 * ((size_t)m->maxdeg + 1);
   double *suf = pre + m->maxdeg + 1;
   for (int i = a; i < b; i++) {
@@ -749,9 +809,10 @@ static void ph_ops(void *ctx, int c) {
   const twill_gaus_problem *p = m->p;
   int a, b;
   chunk_range(m->n, m->nch, c, &a, &b);
-  bool res = m->form == 'A' && (m->mask & (TWILL_GAUS_RES | TWILL_GAUS_CAP));
+  bool res = plain_res(m);
   bool mres = m->form == 'C' && (m->mask & TWILL_GAUS_CAP);
   bool lat = m->mask & TWILL_GAUS_LAT;
+  bool len = m->form == 'L' && (m->mask & TWILL_GAUS_LEN);
   for (int i = a; i < b; i++) {
     double gm = m->omu[i], gs = m->osig[i];
     long lo = m->lo[i], hi = m->hi[i];
@@ -783,6 +844,8 @@ static void ph_ops(void *ctx, int c) {
         }
       }
     }
+    if (len) gm += exp((m->mu[i] + (double)p->lat[i] - m->len_mx) / m->o.tau) /
+                   m->len_s;
     m->ov[i] = m->olv[i] = 0;
     if (lat) {
       double ub = (double)(m->D - latp(p->lat[i]));
@@ -809,7 +872,7 @@ static void ph_ops(void *ctx, int c) {
     if (m->adam) {
       const twill_gaus_opts *o = &m->o;
       double b1 = o->beta1, b2 = o->beta2;
-      double c1 = 1 - pow(b1, (double)m->tstep), c2 = 1 - pow(b2, (double)m->tstep);
+      double c1 = m->bc1, c2 = m->bc2;
       double g1 = m->gmu[i], g2 = m->gsig[i];
       m->m1mu[i] = b1 * m->m1mu[i] + (1 - b1) * g1;
       m->m2mu[i] = b2 * m->m2mu[i] + (1 - b2) * g1 * g1;
@@ -888,7 +951,7 @@ static double evaluate(twill_gaus_model *m, int mask, int adam,
     }
     total += tt.res;
   }
-  if ((m->form == 'A' || m->form == 'C') && (mask & TWILL_GAUS_CAP)) {
+  if (m->form != 'B' && (mask & TWILL_GAUS_CAP)) {
     double lsum = 0;
     for (int r = 0; r < m->R; r++) {
       if (p->cap[r] <= 0) continue;
@@ -905,7 +968,7 @@ static double evaluate(twill_gaus_model *m, int mask, int adam,
     }
     total += lsum;
   }
-  if (m->form != 'A' && (mask & TWILL_GAUS_MEM)) {
+  if ((m->form == 'B' || m->form == 'C') && (mask & TWILL_GAUS_MEM)) {
     if (m->form == 'B') {
       tt.mem = lse(m->Rg, m->Dx, m->o.tau, m->aR, 1.0);
     } else {
@@ -915,6 +978,18 @@ static double evaluate(twill_gaus_model *m, int mask, int adam,
       for (long d = 0; d < m->Dx; d++) m->aR[d] = m->aM[d % m->ii];
     }
     total += tt.mem;
+  }
+  if (m->form == 'L' && (mask & TWILL_GAUS_LEN) && m->n > 0) {
+    /* tau LSE_i((mu_i + lat_i)/tau); ph_ops adds the softmax weights */
+    double mx = -INFINITY, sum = 0;
+    for (int i = 0; i < m->n; i++)
+      if (m->mu[i] + (double)p->lat[i] > mx) mx = m->mu[i] + (double)p->lat[i];
+    for (int i = 0; i < m->n; i++)
+      sum += exp((m->mu[i] + (double)p->lat[i] - mx) / m->o.tau);
+    m->len_mx = mx;
+    m->len_s = sum;
+    tt.len = mx + m->o.tau * log(sum);
+    total += tt.len;
   }
   gaus_pool_run(m->pool, ph_edges, m, m->ech);
   gaus_pool_run(m->pool, ph_mem_adj, m, m->nch);
@@ -944,8 +1019,19 @@ double twill_gaus_eval(twill_gaus_model *m, int mask, double *gmu, double *gs,
   return v;
 }
 
+void twill_gaus_model_restart(twill_gaus_model *m, const long *t) {
+  for (int i = 0; i < m->n; i++) {
+    m->mu[i] = (double)t[i];
+    m->s[i] = m->s0[i];
+    m->m1mu[i] = m->m2mu[i] = m->m1s[i] = m->m2s[i] = 0;
+  }
+  m->tstep = 0;
+}
+
 double twill_gaus_step(twill_gaus_model *m, twill_gaus_terms *t) {
   m->tstep++;
+  m->bc1 = 1 - pow(m->o.beta1, (double)m->tstep);
+  m->bc2 = 1 - pow(m->o.beta2, (double)m->tstep);
   return evaluate(m, TWILL_GAUS_ALL, 1, t);
 }
 

@@ -57,12 +57,30 @@ static void json_str(const char *s, FILE *f) {
   fputc('"', f);
 }
 
+/* A .json file whose text has the HLS keys "delay" and "resource" (and
+ * none of the kernel format's "ops"/"units") is an hls_heurigym instance;
+ * other .json files are kernels. */
+static int is_hls_json(const char *path) {
+  if (!ends_with(path, ".json")) return 0;
+  size_t len = 0;
+  char *s = read_all(path, &len);
+  if (!s) return 0;
+  int hls = 0, kern = 0;
+  for (size_t i = 0; i + 10 <= len; i++) {
+    if (s[i] != '"') continue;
+    if (!memcmp(s + i, "\"delay\"", 7) || !memcmp(s + i, "\"resource\"", 10)) hls = 1;
+    if (!memcmp(s + i, "\"ops\"", 5) || !memcmp(s + i, "\"units\"", 7)) kern = 1;
+  }
+  free(s);
+  return hls && !kern;
+}
+
 int twill_cmd_gaus(int argc, char **argv) {
   twill_gaus_opts o;
   twill_gaus_opts_default(&o);
   const char *kernel = NULL, *arch = NULL;
   long nrandom = 0;
-  int json = 0, timing = 0;
+  int json = 0, timing = 0, form_given = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     long v;
@@ -73,6 +91,10 @@ int twill_cmd_gaus(int argc, char **argv) {
     }
     if (!strcmp(a, "--timing")) {
       timing = 1;
+      continue;
+    }
+    if (!strcmp(a, "--no-restart")) {
+      o.restart = false;
       continue;
     }
     if (a[0] != '-' || !a[1]) {
@@ -116,9 +138,11 @@ int twill_cmd_gaus(int argc, char **argv) {
     } else if (!strcmp(a, "--arch")) {
       arch = val;
     } else if (!strcmp(a, "--formulation")) {
-      if (strlen(val) != 1 || (val[0] != 'A' && val[0] != 'B' && val[0] != 'C'))
-        return twill_cli_error("gaus", "--formulation expects A, B or C, got '%s'", val);
+      if (strlen(val) != 1 || !strchr("ABCL", val[0]))
+        return twill_cli_error("gaus", "--formulation expects A, B, C or L, got '%s'",
+                               val);
       o.form = val[0];
+      form_given = 1;
     } else {
       return twill_cli_error("gaus", "unknown option '%s'", a);
     }
@@ -141,7 +165,8 @@ int twill_cmd_gaus(int argc, char **argv) {
       fprintf(stderr, "twill gaus: out of memory\n");
       return TWILL_EXIT_USAGE;
     }
-  } else if (ends_with(kernel, ".gml") || ends_with(kernel, ".aig")) {
+  } else if (ends_with(kernel, ".gml") || ends_with(kernel, ".aig") ||
+             is_hls_json(kernel)) {
     size_t len = 0;
     char *data = read_all(kernel, &len);
     if (!data) {
@@ -150,9 +175,14 @@ int twill_cmd_gaus(int argc, char **argv) {
     }
     twill_diag d;
     memset(&d, 0, sizeof d);
-    g = ends_with(kernel, ".gml")
-            ? twill_gaus_read_gml(data, len, kernel, &ecost, &d)
-            : twill_gaus_read_aig(data, len, kernel, &d);
+    if (ends_with(kernel, ".gml"))
+      g = twill_gaus_read_gml(data, len, kernel, &ecost, &d);
+    else if (ends_with(kernel, ".aig"))
+      g = twill_gaus_read_aig(data, len, kernel, &d);
+    else {
+      g = twill_gaus_read_hls(data, len, kernel, &d);
+      if (!form_given) o.form = 'L'; /* the problem the file states */
+    }
     free(data);
     if (!g) {
       twill_diag_print(&d, stderr);
@@ -182,9 +212,10 @@ int twill_cmd_gaus(int argc, char **argv) {
   }
   if (timing)
     fprintf(stderr,
-            "gaus timing: %ld steps, %.6g s/step, first legal after %ld steps, "
-            "threads %d\n",
-            r.steps, r.seconds_per_step, r.first_legal_step, o.threads);
+            "gaus timing: %ld steps, %.6g s/step, first legal after %ld steps "
+            "%.6g s, restarts %ld, threads %d\n",
+            r.steps, r.seconds_per_step, r.first_legal_step,
+            r.first_legal_seconds, r.restarts, o.threads);
   const twill_gaus_eval_t *e = &r.eval;
   const char *name = g->name ? g->name : "graph";
   if (json) {

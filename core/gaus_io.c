@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "twill/gaus.h"
+#include "twill/json.h"
 
 /* ---- GML --------------------------------------------------------------- */
 
@@ -467,5 +468,250 @@ oom:
   twill_diag_set(d, file, 0, 0, "out of memory");
 fail:
   twill_graph_free(g);
+  return NULL;
+}
+
+/* ---- HLS operator-scheduling JSON (hls_heurigym) ------------------------ */
+
+/* A JSON value's position as a diagnostic. */
+static twill_graph *hls_err(twill_diag *d, const char *file,
+                            const twill_json *v, const char *fmt,
+                            const char *arg) {
+  twill_diag_set(d, file, v ? v->line : 0, v ? v->col : 0, fmt, arg);
+  return NULL;
+}
+
+/* An integer member of an object "delay" / "resource" in [lo, hi]. */
+static int hls_int(const twill_json *v, long long lo, long long hi) {
+  return v->type == TWILL_JSON_NUMBER && v->is_int && v->integer >= lo &&
+         v->integer <= hi;
+}
+
+typedef struct hls_id { const char *s; int idx; } hls_id;
+
+static int cmp_hls_id(const void *a, const void *b) {
+  const hls_id *x = a, *y = b;
+  return strcmp(x->s, y->s);
+}
+
+static int hls_find(const hls_id *v, int n, const char *s) {
+  hls_id key = {s, 0};
+  const hls_id *h = bsearch(&key, v, (size_t)n, sizeof *v, cmp_hls_id);
+  return h ? h->idx : -1;
+}
+
+twill_graph *twill_gaus_read_hls(const char *text, size_t len,
+                                 const char *file, twill_diag *d) {
+  twill_json *root = twill_json_parse(text, len, file, d);
+  if (!root) return NULL;
+  twill_graph *g = NULL;
+  hls_id *ids = NULL;
+  long *delay = NULL;
+  const twill_json *dl = twill_json_get(root, "delay"),
+                   *rs = twill_json_get(root, "resource"),
+                   *nodes = twill_json_get(root, "nodes"),
+                   *edges = twill_json_get(root, "edges"),
+                   *name = twill_json_get(root, "name");
+  if (root->type != TWILL_JSON_OBJECT) {
+    hls_err(d, file, root, "expected an object with \"delay\", \"resource\", "
+                           "\"nodes\" and \"edges\"%s", "");
+    goto fail;
+  }
+  for (size_t k = 0; k < root->len; k++) {
+    const char *key = root->keys[k];
+    if (strcmp(key, "name") && strcmp(key, "delay") && strcmp(key, "resource") &&
+        strcmp(key, "nodes") && strcmp(key, "edges")) {
+      twill_diag_set(d, file, root->key_line[k], root->key_col[k],
+                     "unknown key \"%s\"", key);
+      goto fail;
+    }
+  }
+  const char *miss = !dl ? "delay" : !rs ? "resource" : !nodes ? "nodes"
+                   : !edges ? "edges" : NULL;
+  if (miss) {
+    hls_err(d, file, root, "missing key \"%s\"", miss);
+    goto fail;
+  }
+  if (name && name->type != TWILL_JSON_STRING) {
+    hls_err(d, file, name, "\"name\" must be a string%s", "");
+    goto fail;
+  }
+  if (dl->type != TWILL_JSON_OBJECT || rs->type != TWILL_JSON_OBJECT) {
+    hls_err(d, file, dl->type != TWILL_JSON_OBJECT ? dl : rs,
+            "expected an object of operator types%s", "");
+    goto fail;
+  }
+  if (nodes->type != TWILL_JSON_ARRAY || edges->type != TWILL_JSON_ARRAY) {
+    hls_err(d, file, nodes->type != TWILL_JSON_ARRAY ? nodes : edges,
+            "expected an array%s", "");
+    goto fail;
+  }
+  g = twill_graph_new(name && name->string[0] ? name->string : "hls");
+  delay = calloc(dl->len + 1, sizeof *delay);
+  ids = malloc((nodes->len + 1) * sizeof *ids);
+  if (!g || !delay || !ids) goto oom;
+  /* one unit per operator type, in the order of "delay" */
+  for (size_t k = 0; k < dl->len; k++) {
+    const twill_json *v = &dl->items[k];
+    if (!hls_int(v, 0, 1000000)) {
+      hls_err(d, file, v, "delay of \"%s\" must be an integer in [0, 1000000]",
+              dl->keys[k]);
+      goto fail;
+    }
+    const twill_json *c = twill_json_get(rs, dl->keys[k]);
+    if (!c) {
+      hls_err(d, file, rs, "no resource count for operator type \"%s\"",
+              dl->keys[k]);
+      goto fail;
+    }
+    if (!hls_int(c, 1, 1000000)) {
+      hls_err(d, file, c, "resource count of \"%s\" must be an integer in "
+                          "[1, 1000000]", dl->keys[k]);
+      goto fail;
+    }
+    delay[k] = (long)v->integer;
+    if (twill_graph_declare_unit(g, dl->keys[k], (int)c->integer) != (int)k) goto oom;
+  }
+  for (size_t k = 0; k < rs->len; k++)
+    if (!twill_json_get(dl, rs->keys[k])) {
+      twill_diag_set(d, file, rs->key_line[k], rs->key_col[k],
+                     "no delay for operator type \"%s\"", rs->keys[k]);
+      goto fail;
+    }
+  if (nodes->len > 10000000) {
+    hls_err(d, file, nodes, "too many nodes%s", "");
+    goto fail;
+  }
+  for (size_t k = 0; k < nodes->len; k++) {
+    const twill_json *v = &nodes->items[k];
+    if (v->type != TWILL_JSON_ARRAY || v->len != 2 ||
+        v->items[0].type != TWILL_JSON_STRING ||
+        v->items[1].type != TWILL_JSON_STRING) {
+      hls_err(d, file, v, "expected a node [\"id\", \"type\"]%s", "");
+      goto fail;
+    }
+    const char *ty = v->items[1].string;
+    int r = twill_graph_find_unit(g, ty);
+    if (r < 0) {
+      hls_err(d, file, &v->items[1], "unknown operator type \"%s\"", ty);
+      goto fail;
+    }
+    char nm[48];
+    snprintf(nm, sizeof nm, "n%zu", k);
+    int op = twill_graph_add_op(g, nm, delay[r]);
+    if (op < 0) goto oom;
+    if (delay[r] > 0 && twill_graph_add_use(g, op, r, 0, (int)delay[r], 1)) goto oom;
+    g->ops[op].line = v->line;
+    ids[k] = (hls_id){v->items[0].string, op};
+  }
+  int nn = (int)nodes->len;
+  qsort(ids, (size_t)nn, sizeof *ids, cmp_hls_id);
+  for (int k = 1; k < nn; k++)
+    if (!strcmp(ids[k].s, ids[k - 1].s)) {
+      int later = ids[k].idx > ids[k - 1].idx ? ids[k].idx : ids[k - 1].idx;
+      hls_err(d, file, &nodes->items[later], "duplicate node id \"%s\"", ids[k].s);
+      goto fail;
+    }
+  for (size_t k = 0; k < edges->len; k++) {
+    const twill_json *v = &edges->items[k];
+    if (v->type != TWILL_JSON_ARRAY || v->len < 2 || v->len > 3 ||
+        v->items[0].type != TWILL_JSON_STRING ||
+        v->items[1].type != TWILL_JSON_STRING ||
+        (v->len == 3 && v->items[2].type != TWILL_JSON_STRING)) {
+      hls_err(d, file, v, "expected an edge [\"src\", \"dst\", \"name\"]%s", "");
+      goto fail;
+    }
+    int a = hls_find(ids, nn, v->items[0].string),
+        b = hls_find(ids, nn, v->items[1].string);
+    if (a < 0 || b < 0) {
+      const twill_json *w = a < 0 ? &v->items[0] : &v->items[1];
+      hls_err(d, file, w, "\"%s\" is not a node id", w->string);
+      goto fail;
+    }
+    if (a == b) {
+      hls_err(d, file, v, "edge from node \"%s\" to itself", v->items[0].string);
+      goto fail;
+    }
+    int e = twill_graph_add_edge(g, a, b, g->ops[a].lat, 0);
+    if (e < 0) goto oom;
+    g->edges[e].line = v->line;
+  }
+  /* acyclic (Kahn over a CSR of the edges); a cycle is reported at an
+     edge both of whose ends the sort never reached */
+  {
+    int n = g->nops, m = g->nedges, bad = -1;
+    int *indeg = calloc((size_t)n + 1, sizeof(int));
+    int *off = calloc((size_t)n + 2, sizeof(int));
+    int *adj = malloc(((size_t)m + 1) * sizeof(int));
+    int *q = malloc(((size_t)n + 1) * sizeof(int));
+    if (!indeg || !off || !adj || !q) {
+      free(indeg);
+      free(off);
+      free(adj);
+      free(q);
+      goto oom;
+    }
+    for (int e = 0; e < m; e++) {
+      indeg[g->edges[e].dst]++;
+      off[g->edges[e].src + 2]++;
+    }
+    for (int i = 0; i < n; i++) off[i + 2] += off[i + 1];
+    for (int e = 0; e < m; e++) adj[off[g->edges[e].src + 1]++] = g->edges[e].dst;
+    int qh = 0, qt = 0;
+    for (int i = 0; i < n; i++)
+      if (!indeg[i]) q[qt++] = i;
+    while (qh < qt) {
+      int v = q[qh++];
+      for (int k = off[v]; k < off[v + 1]; k++)
+        if (--indeg[adj[k]] == 0) q[qt++] = adj[k];
+    }
+    if (qt < n) {
+      /* every node the sort left has a left predecessor: walk back along
+         one such in-edge per node until a node repeats; the repeated
+         node's in-edge lies on a cycle */
+      int *pe = q; /* reuse: pe[v] = an in-edge of v from a left node */
+      for (int i = 0; i < n; i++) pe[i] = -1;
+      int start = -1;
+      for (int e = 0; e < m; e++) {
+        int a = g->edges[e].src, b = g->edges[e].dst;
+        if (indeg[a] > 0 && indeg[b] > 0) {
+          pe[b] = e;
+          start = b;
+        }
+      }
+      int *seen = off; /* reuse as visit marks */
+      for (int i = 0; i <= n; i++) seen[i] = 0;
+      int v = start;
+      while (v >= 0 && !seen[v]) {
+        seen[v] = 1;
+        v = pe[v] >= 0 ? g->edges[pe[v]].src : -1;
+      }
+      bad = v >= 0 ? pe[v] : 0;
+    }
+    free(indeg);
+    free(off);
+    free(adj);
+    free(q);
+    if (bad >= 0) {
+      hls_err(d, file, &edges->items[bad],
+              "edge on a cycle (the graph must be acyclic)%s", "");
+      goto fail;
+    }
+  }
+  if (twill_graph_validate(g, d)) {
+    snprintf(d->file, sizeof d->file, "%s", file);
+    goto fail;
+  }
+  free(ids);
+  free(delay);
+  twill_json_free(root);
+  return g;
+oom:
+  twill_diag_set(d, file, 0, 0, "out of memory");
+fail:
+  free(ids);
+  free(delay);
+  twill_graph_free(g);
+  twill_json_free(root);
   return NULL;
 }

@@ -630,7 +630,9 @@ void twill_gaus_measure(const twill_gaus_problem *p, const twill_gaus_opts *o,
       if (reg[d] > pk) pk = reg[d];
   }
   ev->mem_peak = pk;
-  ev->objective = o->form == 'A' ? ev->res_peak + o->alpha * ev->com : pk;
+  ev->objective = o->form == 'A'   ? ev->res_peak + o->alpha * ev->com
+                  : o->form == 'L' ? (double)L
+                                   : pk;
   free(use);
   free(reg);
   free(fold);

@@ -8,6 +8,7 @@
  *   A, B: max(critical path, levels, ceil(1.25 * resource bound)), where
  *         levels = ops on the longest path (GS-Schedule's depth D)
  *   C:    max(critical path, II) + II
+ *   L:    max(critical path, resource bound), the latency lower bound
  */
 #include <math.h>
 #include <stdio.h>
@@ -107,11 +108,15 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
   double t0 = now_s(), tstep = 0;
   long nsteps = 0, cheap = 4;
   r->first_legal_step = -1;
+  r->first_legal_seconds = -1;
   for (;;) {
     long D = o->steps;
     if (D <= 0) {
       if (modulo)
         D = (cp > ii ? cp : ii) + ii;
+      else if (o->form == 'L')
+        D = cp > rb ? cp : rb; /* the latency lower bound: the horizon is
+                                  the latency target (Lat pulls toward it) */
       else {
         long b = (long)ceil(1.25 * (double)rb);
         D = cp > b ? cp : b;
@@ -152,11 +157,20 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
         }
         if (iiL > 0 && twill_gaus_check(p, tc, iiL, NULL, 0) == 0) {
           twill_gaus_measure(p, o, tc, iiL, &ev);
-          if (r->first_legal_step < 0) r->first_legal_step = nsteps;
+          if (r->first_legal_step < 0) {
+            r->first_legal_step = nsteps;
+            r->first_legal_seconds = now_s() - t0;
+          }
           if (!have || better(&ev, &best, modulo)) {
             best = ev;
             have = true;
             memcpy(r->t, tc, (size_t)n * sizeof(long));
+          }
+          /* gaus.md 1.7: the legalized schedule re-initializes (mu, sigma)
+             and the optimization goes on from it */
+          if (o->restart && k > 0 && !last && !timeout) {
+            twill_gaus_model_restart(m, tc);
+            r->restarts++;
           }
         }
       }
@@ -175,7 +189,10 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
         twill_gaus_measure(p, o, tc, ii, &best);
         memcpy(r->t, tc, (size_t)n * sizeof(long));
         have = true;
-        if (r->first_legal_step < 0) r->first_legal_step = nsteps;
+        if (r->first_legal_step < 0) {
+          r->first_legal_step = nsteps;
+          r->first_legal_seconds = now_s() - t0;
+        }
       }
     }
     if (log)

@@ -156,6 +156,12 @@ START_TEST(fd_formulation_b) {
 }
 END_TEST
 
+START_TEST(fd_formulation_l) {
+  int masks[] = {TWILL_GAUS_DEP, TWILL_GAUS_LAT, TWILL_GAUS_CAP, TWILL_GAUS_LEN};
+  fd_form('L', masks, 4);
+}
+END_TEST
+
 START_TEST(fd_formulation_c) {
   int masks[] = {TWILL_GAUS_DEP, TWILL_GAUS_LAT, TWILL_GAUS_CAP, TWILL_GAUS_MEM};
   fd_form('C', masks, 4);
@@ -165,10 +171,13 @@ END_TEST
 
 /* ---- legality, optimality, determinism ---------------------------------- */
 
+static bool no_restart; /* solve_legal: restart off */
+
 static void solve_legal(twill_gaus_problem *p, char form, long iters,
                         int threads, twill_gaus_result *r) {
   twill_gaus_opts o;
   twill_gaus_opts_default(&o);
+  o.restart = !no_restart;
   o.form = form;
   o.iters = iters;
   o.threads = threads;
@@ -271,15 +280,19 @@ START_TEST(ii_against_brute_force) {
 END_TEST
 
 START_TEST(threads_are_bit_identical) {
-  const char forms[] = "ABC";
+  /* 120 steps with legalization every 50: two restarts from legalized
+     schedules happen inside the run */
+  const char forms[] = "ABCL";
   int n = tu_under_valgrind() ? 300 : 1000;
-  for (int f = 0; f < 3; f++) {
+  for (int f = 0; f < 4; f++) {
     rng_state = 777 + (unsigned long long)f;
     twill_gaus_problem *p = rand_problem(n, 0.3, n / 20, 2, 3);
     twill_gaus_result r1, r2;
-    solve_legal(p, forms[f], 40, 1, &r1);
-    solve_legal(p, forms[f], 40, 3, &r2);
+    solve_legal(p, forms[f], 120, 1, &r1);
+    solve_legal(p, forms[f], 120, 3, &r2);
     ck_assert_int_eq(r1.ii, r2.ii);
+    ck_assert_int_eq(r1.restarts, r2.restarts);
+    if (forms[f] != 'C') ck_assert_int_eq(r1.restarts, 2);
     ck_assert(!memcmp(r1.mu, r2.mu, (size_t)n * sizeof(double)));
     ck_assert(!memcmp(r1.sigma, r2.sigma, (size_t)n * sizeof(double)));
     ck_assert(!memcmp(r1.t, r2.t, (size_t)n * sizeof(long)));
@@ -308,6 +321,42 @@ static void validate_on(const twill_graph *g, const twill_arch *m, char form,
   twill_gaus_result_free(&r);
   twill_gaus_problem_free(p);
 }
+
+/* The restart loop (gaus.md 1.7) is on by default and can be switched
+ * off; either way the schedule is legal, and a restart puts mu exactly on
+ * the legalized start times with sigma back at its initial value. */
+START_TEST(restart_flag) {
+  rng_state = 4242;
+  twill_gaus_problem *p = rand_problem(200, 0.3, 0, 2, 3);
+  twill_gaus_result r;
+  no_restart = true;
+  solve_legal(p, 'A', 120, 1, &r);
+  ck_assert_int_eq(r.restarts, 0);
+  twill_gaus_result_free(&r);
+  no_restart = false;
+  solve_legal(p, 'A', 120, 2, &r);
+  ck_assert_int_eq(r.restarts, 2);
+  twill_gaus_result_free(&r);
+  twill_gaus_opts o;
+  twill_gaus_opts_default(&o);
+  twill_gaus_model *m = twill_gaus_model_new(p, &o, 30, 1);
+  twill_gaus_model_init(m);
+  double *s0 = malloc((size_t)p->n * sizeof(double));
+  memcpy(s0, twill_gaus_model_s(m), (size_t)p->n * sizeof(double));
+  for (int k = 0; k < 30; k++) twill_gaus_step(m, NULL);
+  long *t = malloc((size_t)p->n * sizeof(long));
+  ck_assert_int_ge(twill_gaus_legalize_plain(p, twill_gaus_model_mu(m), t), 1);
+  twill_gaus_model_restart(m, t);
+  for (int i = 0; i < p->n; i++) {
+    ck_assert(twill_gaus_model_mu(m)[i] == (double)t[i]);
+    ck_assert(twill_gaus_model_s(m)[i] == s0[i]);
+  }
+  free(t);
+  free(s0);
+  twill_gaus_model_free(m);
+  twill_gaus_problem_free(p);
+}
+END_TEST
 
 START_TEST(builtin_kernels_validate) {
   const char *names[] = {"dragon", "fig1", "gemm-hopper", "fa3-fwd-hopper",
@@ -496,6 +545,176 @@ START_TEST(aig_errors) {
 }
 END_TEST
 
+
+/* ---- HLS operator-scheduling JSON (hls_heurigym) ----------------------- */
+
+/* The 24 instances with their published baselines (baseline.json) and the
+ * lower bound max(critical path, resource bound) of suites/gaus/README.md:
+ * every one loads, solves to a validated schedule (Formulation L) whose
+ * latency is at least the lower bound, and within 30% of the baseline. */
+static const struct { const char *file; int nodes, edges; long lb, base; } hls_set[] = {
+    {"demo/demo", 3, 2, 4, 4},          {"demo/hal", 11, 8, 6, 7},
+    {"demo/horner", 18, 16, 16, 18},    {"small/arf", 28, 30, 12, 16},
+    {"small/collapse", 56, 73, 8, 11},  {"small/cosine1", 66, 76, 13, 15},
+    {"small/cosine2", 82, 91, 16, 20},  {"small/ewf", 34, 47, 17, 21},
+    {"small/feedback", 53, 50, 12, 13}, {"small/fir1", 44, 43, 12, 16},
+    {"small/fir2", 40, 39, 15, 17},     {"small/h2v2", 51, 52, 17, 23},
+    {"small/motion", 32, 29, 10, 12},   {"medium/idctcol", 114, 164, 19, 22},
+    {"medium/interpolate", 108, 104, 13, 14}, {"medium/invert", 333, 354, 20, 23},
+    {"medium/jpeg_fdct", 134, 169, 18, 23},   {"medium/jpeg_idct", 122, 162, 19, 26},
+    {"medium/matmul", 109, 116, 15, 16},      {"medium/smooth", 197, 196, 18, 21},
+    {"medium/write", 106, 88, 10, 11},        {"large/dag_500", 500, 1330, 46, 46},
+    {"large/dag_1000", 1000, 1280, 68, 68},   {"large/dag_1500", 1500, 2167, 92, 92}};
+
+START_TEST(hls_instances_legal) {
+  int nset = (int)(sizeof hls_set / sizeof hls_set[0]);
+  for (int k = 0; k < nset; k++) {
+    char rel[128];
+    snprintf(rel, sizeof rel, "suites/gaus/hls_heurigym/%s.json", hls_set[k].file);
+    char *path = tu_shared_path(rel);
+    size_t len;
+    char *text = tu_read_file(path, &len);
+    if (!text) { /* no shared tree: nothing to check */
+      free(path);
+      continue;
+    }
+    twill_diag d;
+    twill_graph *g = twill_gaus_read_hls(text, len, path, &d);
+    ck_assert_msg(g != NULL, "%s:%d:%d: %s", d.file, d.line, d.col, d.msg);
+    ck_assert_int_eq(g->nops, hls_set[k].nodes);
+    ck_assert_int_eq(g->nedges, hls_set[k].edges);
+    twill_gaus_problem *p = twill_gaus_problem_from_graph(g, NULL);
+    ck_assert_ptr_nonnull(p);
+    twill_gaus_opts o;
+    twill_gaus_opts_default(&o);
+    o.form = 'L';
+    o.iters = tu_under_valgrind() ? 20 : 1000;
+    twill_gaus_result r;
+    ck_assert_int_eq(twill_gaus_solve(p, &o, &r, NULL), 0);
+    char why[200];
+    ck_assert_msg(twill_gaus_check(p, r.t, r.ii, why, sizeof why) == 0,
+                  "%s illegal: %s", hls_set[k].file, why);
+    /* the heurigym evaluator's rules, re-checked here from the graph */
+    twill_schedule *s = twill_schedule_new(g->nops, r.ii);
+    for (int i = 0; i < g->nops; i++) s->start[i] = r.t[i];
+    ck_assert_msg(twill_schedule_validate(g, NULL, s, why, sizeof why) == 0,
+                  "%s rejected: %s", hls_set[k].file, why);
+    twill_schedule_free(s);
+    long lat = 0;
+    for (int i = 0; i < g->nops; i++) {
+      long f = r.t[i] + g->ops[i].lat;
+      if (f > lat) lat = f;
+    }
+    for (int e = 0; e < g->nedges; e++)
+      ck_assert_int_le(r.t[g->edges[e].src] + g->ops[g->edges[e].src].lat,
+                       r.t[g->edges[e].dst]);
+    for (int u = 0; u < g->nunits; u++)
+      for (long c = 0; c < lat; c++) {
+        int busy = 0;
+        for (int i = 0; i < g->nops; i++)
+          if (g->ops[i].nuses && g->ops[i].uses[0].unit == u && r.t[i] <= c &&
+              c < r.t[i] + g->ops[i].lat)
+            busy++;
+        ck_assert_int_le(busy, g->units[u].capacity);
+      }
+    ck_assert(r.eval.objective == (double)lat);
+    ck_assert_int_ge(lat, hls_set[k].lb);
+    if (!tu_under_valgrind())
+      ck_assert_msg(lat <= hls_set[k].base * 13 / 10, "%s: latency %ld, baseline %ld",
+                    hls_set[k].file, lat, hls_set[k].base);
+    twill_gaus_result_free(&r);
+    twill_gaus_problem_free(p);
+    twill_graph_free(g);
+    free(text);
+    free(path);
+  }
+}
+END_TEST
+
+static void hls_bad(const char *text, int line, int col, const char *msg) {
+  twill_diag d;
+  memset(&d, 0, sizeof d);
+  twill_graph *g = twill_gaus_read_hls(text, strlen(text), "t.json", &d);
+  ck_assert_msg(g == NULL, "accepted: %s", text);
+  ck_assert_msg(!strcmp(d.file, "t.json") && d.line == line && d.col == col &&
+                    strstr(d.msg, msg),
+                "got %s:%d:%d: %s, want %d:%d: %s", d.file, d.line, d.col, d.msg,
+                line, col, msg);
+}
+
+START_TEST(hls_errors) {
+  hls_bad("", 1, 1, "");
+  hls_bad("[1]", 1, 1, "expected an object");
+  hls_bad("{\"delay\": {}, \"resource\": {}, \"nodes\": []}", 1, 1,
+          "missing key \"edges\"");
+  hls_bad("{\"delay\": {\"mul\": 2}, \"resource\": {\"mul\": 1},\n"
+          " \"nodes\": [[\"a\", \"add\"]], \"edges\": []}",
+          2, 18, "unknown operator type \"add\"");
+  hls_bad("{\"delay\": {\"mul\": -2}, \"resource\": {\"mul\": 1},"
+          " \"nodes\": [], \"edges\": []}",
+          1, 19, "delay of \"mul\"");
+  hls_bad("{\"delay\": {\"mul\": 2}, \"resource\": {\"mul\": 0},"
+          " \"nodes\": [], \"edges\": []}",
+          1, 43, "resource count of \"mul\"");
+  hls_bad("{\"delay\": {\"mul\": 2}, \"resource\": {\"mul\": 1, \"add\": 1},"
+          " \"nodes\": [], \"edges\": []}",
+          1, 46, "no delay for operator type \"add\"");
+  hls_bad("{\"delay\": {\"mul\": 2}, \"resource\": {\"mul\": 1},\n"
+          " \"nodes\": [[\"a\", \"mul\"], [\"a\", \"mul\"]], \"edges\": []}",
+          2, 26, "duplicate node id \"a\"");
+  hls_bad("{\"delay\": {\"mul\": 2}, \"resource\": {\"mul\": 1},\n"
+          " \"nodes\": [[\"a\", \"mul\"]],\n \"edges\": [[\"a\", \"b\", \"e\"]]}",
+          3, 18, "\"b\" is not a node id");
+  hls_bad("{\"delay\": {\"mul\": 2}, \"resource\": {\"mul\": 1},\n"
+          " \"nodes\": [[\"a\", \"mul\"], [\"b\", \"mul\"]],\n"
+          " \"edges\": [[\"a\", \"b\", \"1\"],\n [\"b\", \"a\", \"2\"]]}",
+          4, 2, "cycle");
+  hls_bad("{\"delay\": {\"mul\": 2}, \"resource\": {\"mul\": 1},"
+          " \"nodes\": [[\"a\"]], \"edges\": []}",
+          1, 57, "expected a node");
+  hls_bad("{\"delay\": {}, \"resource\": {}, \"nodes\": [], \"edges\": [],"
+          " \"x\": 1}",
+          1, 57, "unknown key \"x\"");
+  hls_bad("{\"delay\": {}, \"resource\": {}, \"nodes\": [], \"edges\": [}", 1, 54,
+          "");
+}
+END_TEST
+
+START_TEST(hls_command) {
+  char *path = tu_shared_path("suites/gaus/hls_heurigym/demo/hal.json");
+  FILE *f = fopen(path, "r");
+  if (f) {
+    fclose(f);
+    char *o, *e;
+    const char *a1[] = {"gaus", path, "--json", NULL};
+    ck_assert_int_eq(tu_run_twill(&o, &e, a1), 0);
+    ck_assert_ptr_nonnull(strstr(o, "\"formulation\": \"L\""));
+    ck_assert_ptr_nonnull(strstr(o, "\"kernel\": \"hal1\""));
+    free(o), free(e);
+  }
+  free(path);
+  /* a malformed file: file:line:col on stderr, exit 1 */
+  char dir[] = "/tmp/twill_hls_XXXXXX";
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  char tmp[64];
+  snprintf(tmp, sizeof tmp, "%s/bad.json", dir);
+  FILE *w = fopen(tmp, "w");
+  ck_assert_ptr_nonnull(w);
+  fputs("{\"delay\": {\"mul\": 2}, \"resource\": {\"mul\": 1},\n"
+        " \"nodes\": [[\"a\", \"sub\"]], \"edges\": []}\n", w);
+  fclose(w);
+  char *o, *e;
+  const char *a2[] = {"gaus", tmp, NULL};
+  ck_assert_int_eq(tu_run_twill(&o, &e, a2), 1);
+  char want[256];
+  snprintf(want, sizeof want, "%s:2:18: unknown operator type \"sub\"", tmp);
+  ck_assert_msg(strstr(e, want) != NULL, "stderr: %s", e);
+  free(o), free(e);
+  remove(tmp);
+  remove(dir);
+}
+END_TEST
+
 /* ---- the command ------------------------------------------------------- */
 
 START_TEST(command_same_bytes_any_threads) {
@@ -519,7 +738,7 @@ START_TEST(command_same_bytes_any_threads) {
   free(o), free(e);
   const char *a4[] = {"gaus", "--formulation", "D", "fig1", NULL};
   ck_assert_int_eq(tu_run_twill(&o, &e, a4), 1);
-  ck_assert_ptr_nonnull(strstr(e, "--formulation expects A, B or C"));
+  ck_assert_ptr_nonnull(strstr(e, "--formulation expects A, B, C or L"));
   free(o), free(e);
   const char *a5[] = {"gaus", NULL};
   ck_assert_int_eq(tu_run_twill(&o, &e, a5), 1);
@@ -534,12 +753,14 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, fd_formulation_a);
   tcase_add_test(tc, fd_formulation_b);
   tcase_add_test(tc, fd_formulation_c);
+  tcase_add_test(tc, fd_formulation_l);
   suite_add_tcase(s, tc);
   TCase *tl = tcase_create("legal");
   tcase_set_timeout(tl, 120);
   tcase_add_test(tl, legal_on_random_graphs);
   tcase_add_test(tl, ii_against_brute_force);
   tcase_add_test(tl, threads_are_bit_identical);
+  tcase_add_test(tl, restart_flag);
   tcase_add_test(tl, builtin_kernels_validate);
   tcase_add_test(tl, random_graphs_validate);
   tcase_add_test(tl, raw_cycle_kernel_at_mii);
@@ -550,6 +771,9 @@ static Suite *make_suite(void) {
   tcase_add_test(tio, gml_errors);
   tcase_add_test(tio, aig_errors);
   tcase_add_test(tio, command_same_bytes_any_threads);
+  tcase_add_test(tio, hls_instances_legal);
+  tcase_add_test(tio, hls_errors);
+  tcase_add_test(tio, hls_command);
   suite_add_tcase(s, tio);
   return s;
 }

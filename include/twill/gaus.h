@@ -17,6 +17,10 @@
  *      s.t. Dep, Lat, U_r(d) <= C_r (units with a finite capacity)
  *   B  min  tau*LSE_d(Reg(d)/tau)              s.t. Dep, Lat
  *   C  min  tau*LSE_s(MMem(s)/tau) at II        s.t. Dep+Rec, Lat, MRes <= C
+ *   L  min  tau*LSE_i((mu_i + lat_i)/tau)       s.t. Dep, Lat, U_r(d) <= C_r
+ *      (resource-constrained latency, the HLS operator-scheduling problem
+ *      of hls_heurigym: the smooth max of the expected finish times; the
+ *      legal schedule's objective is its latency max_i t_i + lat_i)
  * with
  *   U_r(d)   = sum_i sum_{uses u of r} count_u (F_i(d-off_u) - F_i(d-off_u-cyc_u))
  *   L_com    = sum_e c_e sum_{d=0}^{D-2} F_src(d) (1 - F_dst(d))
@@ -86,7 +90,7 @@ twill_gaus_problem *twill_gaus_problem_from_graph(const twill_graph *g,
 /* ---- options ----------------------------------------------------------- */
 
 typedef struct twill_gaus_opts {
-  char form;            /* 'A', 'B' or 'C' */
+  char form;            /* 'A', 'B', 'C' or 'L' */
   long ii;              /* C: first II tried (0: MII lower bound) */
   long steps;           /* horizon D (0: automatic) */
   long iters;           /* Adam steps per attempt */
@@ -100,6 +104,10 @@ typedef struct twill_gaus_opts {
   double lambda0, rho0, gamma, eta, rho_max;
   long alm_every;       /* K */
   long legalize_every;  /* legalize every this many steps (and at the end) */
+  bool restart;         /* after each periodic legalization that gives a
+                           legal schedule, restart the relaxation from it:
+                           mu = its start times, sigma and Adam's moments
+                           re-initialized (gaus.md 1.7; default on) */
   double time_limit;    /* seconds, 0: none */
   bool progress;        /* progress lines on stderr */
 } twill_gaus_opts;
@@ -115,11 +123,12 @@ enum {
   TWILL_GAUS_CAP = 8,   /* A: (U - C)^+, C: (MRes - C)^+, ALM-weighted */
   TWILL_GAUS_COM = 16,  /* A: alpha * L_com */
   TWILL_GAUS_MEM = 32,  /* B: LSE of Reg; C: LSE of MMem */
-  TWILL_GAUS_ALL = 63
+  TWILL_GAUS_LEN = 64,  /* L: LSE of the finish times */
+  TWILL_GAUS_ALL = 127
 };
 
 typedef struct twill_gaus_terms {
-  double res, com, mem;        /* objective terms (unweighted) */
+  double res, com, mem, len;   /* objective terms (unweighted) */
   double dep, lat, cap;        /* total violations sum g_k */
   double total;                /* the augmented Lagrangian */
 } twill_gaus_terms;
@@ -143,6 +152,9 @@ void twill_gaus_model_init(twill_gaus_model *m);
  * gradient with respect to (mu, s) goes to gmu, gs (n each, may be NULL). */
 double twill_gaus_eval(twill_gaus_model *m, int mask, double *gmu, double *gs,
                        twill_gaus_terms *t);
+/* Restart from a schedule: mu_i = t_i, s_i back to its initial value,
+ * Adam's moments and step count reset; multipliers and rho kept. */
+void twill_gaus_model_restart(twill_gaus_model *m, const long *t);
 /* One Adam step on the full loss; returns the loss before the step. */
 double twill_gaus_step(twill_gaus_model *m, twill_gaus_terms *t);
 /* ALM multiplier update (every alm_every steps). */
@@ -178,7 +190,8 @@ typedef struct twill_gaus_eval_t {
                         slot (C) usage */
   double com;        /* sum_e c_e (t_dst - t_src)^+ over distance-0 edges */
   double mem_peak;   /* peak of Reg(d) (B) or of MMem(s) (C) */
-  double objective;  /* A: res_peak + alpha com; B: mem_peak; C: mem_peak */
+  double objective;  /* A: res_peak + alpha com; B: mem_peak; C: mem_peak;
+                        L: length */
 } twill_gaus_eval_t;
 void twill_gaus_measure(const twill_gaus_problem *p, const twill_gaus_opts *o,
                         const long *t, long ii, twill_gaus_eval_t *e);
@@ -191,6 +204,9 @@ typedef struct twill_gaus_result {
   long D;
   long steps;        /* Adam steps taken */
   long first_legal_step;
+  double first_legal_seconds; /* wall time from the start to the first legal
+                                 schedule (-1: none from the relaxation) */
+  long restarts;     /* restarts from a legalized schedule */
   double seconds_per_step;
   bool time_limited; /* the time limit stopped it */
   twill_gaus_eval_t eval;
@@ -218,6 +234,16 @@ twill_graph *twill_gaus_read_gml(const char *text, size_t len,
  * latency 1, an edge of latency 1 from each fanin to its gate.  Errors
  * give the byte offset in d->col (line 0 for the binary part). */
 twill_graph *twill_gaus_read_aig(const char *data, size_t len,
+                                 const char *file, twill_diag *d);
+
+/* HLS operator-scheduling JSON (hls_heurigym/): {"name", "delay": {TYPE:
+ * cycles}, "resource": {TYPE: units}, "nodes": [[id, TYPE]], "edges":
+ * [[src, dst, name]]}.  One unit per type with capacity = resource; op
+ * latency = delay of its type, holding one unit for delay cycles (not
+ * pipelined); edge latency = delay of its source.  Unknown keys, unknown
+ * types, duplicate ids, unknown ids and cycles are errors (file:line:col).
+ * Solve it with Formulation L. */
+twill_graph *twill_gaus_read_hls(const char *text, size_t len,
                                  const char *file, twill_diag *d);
 
 /* ---- the command ------------------------------------------------------- */
