@@ -66,6 +66,20 @@ static int take_block(rd *r, size_t n, const char **blk) {
   return 0;
 }
 
+/* After the rebuilt preamble a refutation may only introduce order
+ * literals (o), state theory lemmas (t) and add or delete derived clauses:
+ * a further variable, constraint or input clause would be an assumption
+ * the kernel does not make.  Returns the offending line's text or NULL. */
+static const char *added_input(const char *s, size_t n) {
+  static const char *const banned[] = {"p ", "T ", "i ", "k ", "a "};
+  for (size_t i = 0; i < n; i++) {
+    if (i > 0 && s[i - 1] != '\n') continue;
+    for (int b = 0; b < 5; b++)
+      if (i + 2 <= n && s[i] == banned[b][0] && s[i + 1] == ' ') return s + i;
+  }
+  return NULL;
+}
+
 static int check_refutation(rd *r, const twill_graph *g,
                             const twill_joint_params *p, long ii, long L,
                             const char *blk, size_t n) {
@@ -79,6 +93,13 @@ static int check_refutation(rd *r, const twill_graph *g,
                "refutation at I %ld, L %ld does not start with the encoding "
                "rebuilt from the kernel",
                ii, L);
+  const char *extra = added_input(blk + plen, n - plen);
+  if (extra) {
+    const char *e = memchr(extra, '\n', (size_t)(blk + n - extra));
+    int len = e ? (int)(e - extra) : (int)(blk + n - extra);
+    return bad(r, "refutation at I %ld, L %ld adds an input after the encoding: '%.*s'",
+               ii, L, len > 60 ? 60 : len, extra);
+  }
   char m[300];
   int c = twill_smt_check_proof(blk, n, m, sizeof m);
   if (c != 1)

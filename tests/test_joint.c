@@ -596,6 +596,28 @@ START_TEST(certificate_checked_and_corruptions_rejected) {
   ck_assert_msg(check(g, e, n, msg) != 0, "dropped empty clause accepted");
   ck_assert_msg(strstr(msg, "no empty clause") != NULL, "%s", msg);
   free(e);
+  /* forge: the same block with its empty clause stated as an input ("a 0"
+   * after the rebuilt encoding) and the byte count fixed: the checker must
+   * not take an assumption the kernel does not make */
+  long fi, fl;
+  size_t fb;
+  ck_assert_int_eq(sscanf(r2, "refute %ld %ld %zu", &fi, &fl, &fb), 3);
+  const char *body = strchr(r2, '\n') + 1;
+  char head[64];
+  snprintf(head, sizeof head, "refute %ld %ld %zu\n", fi, fl, fb + 2);
+  size_t nf = n + 2 + strlen(head) - (size_t)(body - r2);
+  char *f = malloc(nf + 1);
+  size_t off = 0;
+  memcpy(f + off, c, (size_t)(r2 - c)), off += (size_t)(r2 - c);
+  memcpy(f + off, head, strlen(head)), off += strlen(head);
+  memcpy(f + off, body, (size_t)(z - body) + 1), off += (size_t)(z - body) + 1;
+  memcpy(f + off, "a 0\n", 4), off += 4;
+  memcpy(f + off, z + 3, n - (size_t)(z + 3 - c)), off += n - (size_t)(z + 3 - c);
+  ck_assert_uint_eq(off, nf);
+  f[nf] = 0;
+  ck_assert_msg(check(g, f, nf, msg) != 0, "forged input clause accepted");
+  ck_assert_msg(strstr(msg, "adds an input after the encoding: 'a 0'") != NULL, "%s", msg);
+  free(f);
   free(c);
   twill_graph_free(g);
 }
