@@ -1,4 +1,5 @@
 /* sat/cmd_smt.c: `twill smt FILE [--proof FILE] [--time-limit S]`. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +7,14 @@
 #include "smt_text.h"
 #include "twill/smt.h"
 #include "read_file.h"
+#include "twill/sat.h"
+
+/* SIGINT / SIGTERM: every solver stops at its next check (the search and
+ * the theory's propagation loop both look), and the answer is unknown. */
+static void on_signal(int sig) {
+  (void)sig;
+  twill_sat_interrupt_all();
+}
 
 static const char smt_usage[] =
     "usage: twill smt FILE [--proof FILE] [--time-limit S]\n"
@@ -129,6 +138,12 @@ int twill_cmd_smt(int argc, char **argv) {
   }
   if (tlim > 0) twill_smt_set_time_limit(p.m, tlim);
   int64_t opt = 0;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
   int r = p.obj >= 0 ? twill_smt_minimize(p.m, p.obj, &opt) : twill_smt_solve(p.m);
   if (r == 10) {
     if (p.obj >= 0) printf("o %lld\ns OPTIMUM FOUND\n", (long long)opt);

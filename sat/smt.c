@@ -117,8 +117,8 @@ struct twill_smt {
   int nc, cc;
   trail_e *tr;
   int ntr, ctr;
-  int *queue;
-  int nq;
+  int *queue;       /* a ring of the constraints to visit: qh its head, nq */
+  int nq, qh;       /* its length; stamp[ci] == cur_stamp while ci is in it */
   unsigned *stamp;
   unsigned cur_stamp;
   int all_pending;
@@ -621,6 +621,21 @@ static int push_tmp(twill_smt *m, ivec *v, int x) {
   return 0;
 }
 
+static void order_assigned(twill_smt *m, int x, int lit, int64_t k, int level);
+
+/* After implying the order literal lit of an integer variable: take the
+ * new bound at once (and queue the constraints on the variable), rather
+ * than when the SAT core hands the literal back in the next round.  A
+ * chain of n difference constraints then settles in one call instead of
+ * n rounds that each move every bound by one step and create a literal
+ * for each step (n^2 literals). */
+static int take_bound(twill_smt *m, int lit) {
+  const svar *s = &m->sv[abs(lit)];
+  if (s->ivar < 0 || lit_val(m, lit) != 1) return 0;
+  order_assigned(m, s->ivar, lit, s->k, twill_sat_level(m->s));
+  return m->conflicted || m->err ? -1 : 0;
+}
+
 static int prop_linear(twill_smt *m, int ci) {
   cons *c = &m->c[ci];
   int cid = ci + 1, rv = c->reif ? lit_val(m, c->reif) : 1;
@@ -693,6 +708,7 @@ static int prop_linear(twill_smt *m, int ci) {
     for (int j = 0; j < c->n; j++)
       if (j != i && bl->a[j] && push_tmp(m, cl, bl->a[j])) return -1;
     if (imply(m, cid, cl->a, cl->n)) return -1;
+    if (c->var[i] >= 0 && take_bound(m, lit)) return -1;
   }
   return 0;
 }
@@ -817,7 +833,7 @@ static void enqueue(twill_smt *m, const ivec *o) {
     int ci = o->a[i];
     if (m->stamp[ci] == m->cur_stamp) continue;
     m->stamp[ci] = m->cur_stamp;
-    m->queue[m->nq++] = ci;
+    m->queue[(m->qh + m->nq++) % m->nc] = ci;
   }
 }
 
@@ -926,6 +942,7 @@ static int th_propagate(void *ctx, twill_sat *s, const int *lits, int n) {
   }
   m->touched.n = 0;
   m->nq = 0;
+  m->qh = 0;
   if (m->all_pending) {
     m->all_pending = 0;
     for (int i = 0; i < m->nc; i++) {
@@ -943,8 +960,21 @@ static int th_propagate(void *ctx, twill_sat *s, const int *lits, int n) {
     else
       enqueue(m, &m->sv[v].occ);
   }
-  for (int q = 0; q < m->nq && !m->conflicted && !m->err; q++) {
-    int ci = m->queue[q];
+  /* a constraint leaves the ring before it is visited, so a bound taken
+   * while visiting another one (take_bound) queues it again */
+  long visits = 0;
+  while (m->nq > 0 && !m->conflicted && !m->err) {
+    /* bounds propagation around a cycle of constraints moves a bound by
+     * the cycle's weight per turn, so it may take as many turns as the
+     * domain is wide: stay interruptible */
+    if ((++visits & 4095) == 0 && twill_sat_stop_requested(s)) {
+      m->all_pending = 1; /* the queue is dropped: visit all next time */
+      return 1;
+    }
+    int ci = m->queue[m->qh];
+    m->qh = (m->qh + 1) % m->nc;
+    m->nq--;
+    m->stamp[ci] = m->cur_stamp - 1;
     if (m->c[ci].kind == 0)
       prop_linear(m, ci);
     else

@@ -1272,7 +1272,10 @@ static int search(twill_sat *s) {
         derive_empty(s, CREF_NONE);
         return TWILL_SAT_UNSAT;
       }
-      if (t == CREF_LAZY) continue;
+      if (t == CREF_LAZY) {
+        if (stop) return TWILL_SAT_UNKNOWN; /* the theory asked to stop */
+        continue;
+      }
       if (t != CREF_NONE) {
         int ml = max_level_of(s, t);
         if (ml < s->nlevels) backtrack(s, ml);
@@ -1454,6 +1457,10 @@ void twill_sat_set_conflict_limit(twill_sat *s, int64_t conflicts) {
 }
 void twill_sat_set_time_limit(twill_sat *s, double seconds) { s->time_limit = seconds; }
 void twill_sat_interrupt(twill_sat *s) { s->interrupted = 1; }
+
+int twill_sat_stop_requested(twill_sat *s) {
+  return s->interrupted || stop_all || (s->time_limit > 0 && now_s(s) > s->time_limit);
+}
 
 int twill_sat_set_option(twill_sat *s, const char *name, int64_t value) {
   if (!strcmp(name, "seed")) {

@@ -66,6 +66,9 @@ int twill_sat_failed(const twill_sat *s, int lit);
 void twill_sat_set_conflict_limit(twill_sat *s, int64_t conflicts);
 void twill_sat_set_time_limit(twill_sat *s, double seconds);
 void twill_sat_interrupt(twill_sat *s);
+/* Has an interrupt or the time limit struck?  (For a theory's long loops:
+ * its propagate callback then returns nonzero and the solve ends unknown.) */
+int twill_sat_stop_requested(twill_sat *s);
 /* Async-signal-safe: every solver of the process stops at its next check
  * and returns 0 (for a SIGINT handler; there is no reset). */
 void twill_sat_interrupt_all(void);
