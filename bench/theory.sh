@@ -118,3 +118,19 @@ printf '%-10s %-14s %-14s %10s %10s %8s\n' instance twill z3 twill_s z3_s ratio
 logsum=0; cnt=0
 for spec in "11 100" "12 150" "13 200"; do set -- $spec; gen_modulo $1 $2; run_one m$1; done
 geomean
+echo
+echo "difference chains (x_{i+1} - x_i >= 1 over [0, 10^6], minimize the last):"
+printf '%-10s %-14s %-14s %10s %10s %8s\n' instance twill z3 twill_s z3_s ratio
+logsum=0; cnt=0
+for n in 500 2000 5000; do
+  awk -v n=$n -v s="$W/c$n.smt" -v z="$W/c$n.smt2" 'BEGIN {
+    print "(set-logic QF_LIA)" > z
+    for (i = 0; i < n; i++) { print "int x" i, 0, 1000000 > s
+      print "(declare-const x" i " Int)(assert (<= 0 x" i " 1000000))" > z }
+    for (i = 0; i + 1 < n; i++) { print "diff x" i, "x" i + 1, "<= -1" > s
+      print "(assert (<= (- x" i " x" i + 1 ") (- 1)))" > z }
+    print "min x" n - 1 > s
+    print "(minimize x" n - 1 ")(check-sat)(get-value (x" n - 1 "))" > z }'
+  run_one c$n
+done
+geomean

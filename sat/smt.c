@@ -90,6 +90,9 @@ typedef struct {
 
 typedef struct {
   int kind; /* 0 linear, 1 modulo */
+  int diff; /* an unconditional dx - dy <= b: the difference
+               propagator's (dp_run), not the queue's */
+  int dx, dy;
   int reif;
   int n;
   int64_t *a; /* linear: coefficients; modulo: offsets */
@@ -138,6 +141,14 @@ struct twill_smt {
   unsigned tstamp;
   uint64_t nlits;  /* order literals created */
   ivec tmp, tmp2;
+  /* the difference propagator (dp_run): per int var, tentative bounds and
+   * the constraint that set each (valid while dstamp[x] == dcur), the
+   * relaxation count, and a ring worklist of the variables whose bounds
+   * moved (inwl[x] == dcur while queued) */
+  int64_t *dtl, *dtu;
+  int *dpl, *dpu, *drc, *dwl, *dord, *dmv;
+  unsigned *dstamp, *inwl, *dmark, dcur, wcur;
+  int dcap, dwn, dwh, dp_fallback;
   int64_t *mtmp;
   int *mtmpi;
   int mtcap;
@@ -219,6 +230,8 @@ void twill_smt_free(twill_smt *m) {
     free(m->iv[i].ks);
     free(m->iv[i].ls);
   }
+  free(m->dtl), free(m->dtu), free(m->dpl), free(m->dpu), free(m->drc);
+  free(m->dwl), free(m->dord), free(m->dmv), free(m->dstamp), free(m->inwl), free(m->dmark);
   free(m->late.a);
   free(m->touched.a);
   for (int i = 0; i < m->nsv; i++) {
@@ -471,6 +484,13 @@ int twill_smt_linear(twill_smt *m, const twill_smt_term *t, int n, int64_t b, in
     c->a[i] = t[i].a;
     c->var[i] = t[i].var >= 0 ? t[i].var : -1;
     c->lit[i] = t[i].var >= 0 ? 0 : t[i].lit;
+  }
+  c->diff = !reif && n == 2 && c->var[0] >= 0 && c->var[1] >= 0 &&
+            c->var[0] != c->var[1] && c->a[0] == -c->a[1] &&
+            (c->a[0] == 1 || c->a[0] == -1);
+  if (c->diff) { /* dx - dy <= b */
+    c->dx = c->a[0] == 1 ? c->var[0] : c->var[1];
+    c->dy = c->a[0] == 1 ? c->var[1] : c->var[0];
   }
   if (add_occ(m, ci)) return -1;
   return ci + 1;
@@ -831,6 +851,7 @@ static int prop_modulo(twill_smt *m, int ci) {
 static void enqueue(twill_smt *m, const ivec *o) {
   for (int i = 0; i < o->n; i++) {
     int ci = o->a[i];
+    if (m->c[ci].diff && !m->dp_fallback) continue;
     if (m->stamp[ci] == m->cur_stamp) continue;
     m->stamp[ci] = m->cur_stamp;
     m->queue[(m->qh + m->nq++) % m->nc] = ci;
@@ -858,6 +879,180 @@ static void touch(twill_smt *m, int x) {
   if (m->iv[x].touched == m->tstamp) return;
   m->iv[x].touched = m->tstamp;
   if (ivec_push(&m->touched, x)) m->err = 1;
+}
+
+/* ---- the difference propagator --------------------------------------------
+ * Unconditional difference constraints dx - dy <= b give lb(dy) >= lb(dx) - b
+ * and ub(dx) <= ub(dy) + b.  Propagating them one constraint at a time
+ * through the SAT core creates a literal for every intermediate bound (a
+ * chain of n constraints: n^2 of them).  dp_run instead finds the fixpoint
+ * of all of them on tentative bounds first (a FIFO Bellman-Ford over the
+ * variables whose bounds moved, remembering for each new bound the
+ * constraint that set it), then implies only the final bounds, each
+ * explained by its constraint and the final bound of the other variable,
+ * parents before children.  A variable relaxed more than n + 1 times means
+ * a cycle that tightens on every turn: then the stepwise path (the queue)
+ * takes over for the rest of the call. */
+
+static int dp_grow(twill_smt *m) {
+  if (m->dcap >= m->niv) return 0;
+  int n = m->niv;
+  int64_t *a = realloc(m->dtl, sizeof(int64_t) * (size_t)n);
+  if (!a) return -1;
+  m->dtl = a;
+  a = realloc(m->dtu, sizeof(int64_t) * (size_t)n);
+  if (!a) return -1;
+  m->dtu = a;
+  int **ip[] = {&m->dpl, &m->dpu, &m->drc, &m->dwl, &m->dord, &m->dmv};
+  for (int i = 0; i < 6; i++) {
+    int *q = realloc(*ip[i], sizeof(int) * (size_t)n);
+    if (!q) return -1;
+    *ip[i] = q;
+  }
+  unsigned **up[] = {&m->dstamp, &m->inwl, &m->dmark};
+  for (int i = 0; i < 3; i++) {
+    unsigned *q = realloc(*up[i], sizeof(unsigned) * (size_t)n);
+    if (!q) return -1;
+    for (int x = m->dcap; x < n; x++) q[x] = 0;
+    *up[i] = q;
+  }
+  m->dcap = n;
+  return 0;
+}
+
+/* queue x (its bounds moved) for the next dp_run of this call */
+static void dp_push(twill_smt *m, int x) {
+  if (m->dp_fallback || x >= m->dcap || m->inwl[x] == m->wcur) return;
+  m->inwl[x] = m->wcur;
+  m->dwl[(m->dwh + m->dwn++) % m->dcap] = x;
+}
+
+/* a new round's stamps; on wrap-around every stamp is cleared */
+static void dp_next_round(twill_smt *m) {
+  if (m->dcur >= 0x3fffffffu) {
+    for (int x = 0; x < m->dcap; x++) m->dstamp[x] = m->dmark[x] = 0;
+    m->dcur = 0;
+  }
+  m->dcur++;
+}
+
+/* tentative bounds of x, from the real ones on first use in this round */
+static void dp_load(twill_smt *m, int x) {
+  if (m->dstamp[x] == m->dcur) return;
+  m->dstamp[x] = m->dcur;
+  m->dtl[x] = m->iv[x].lb;
+  m->dtu[x] = m->iv[x].ub;
+  m->dpl[x] = m->dpu[x] = -1;
+  m->drc[x] = 0;
+}
+
+/* Is the tentative lower (up = 0) or upper bound of x still to imply? */
+static int dp_pending(const twill_smt *m, int x, int up) {
+  if (m->dstamp[x] != m->dcur) return 0;
+  return up ? m->dpu[x] >= 0 && m->iv[x].ub > m->dtu[x]
+            : m->dpl[x] >= 0 && m->iv[x].lb < m->dtl[x];
+}
+
+/* Imply the tentative bound of x0 from its constraint, after the bound of
+ * the constraint's other variable (an explicit stack, parents first;
+ * dmark: 2 dcur on the stack, 2 dcur + 1 done).  Returns -1 on a conflict
+ * or error, 1 when the parent links run in a circle (fall back). */
+static int dp_settle(twill_smt *m, int x0, int up) {
+  unsigned on_stack = 2 * m->dcur, done = 2 * m->dcur + 1;
+  int n = 0;
+  m->dord[n++] = x0;
+  m->dmark[x0] = on_stack;
+  while (n > 0) {
+    int x = m->dord[n - 1];
+    if (!dp_pending(m, x, up)) {
+      m->dmark[x] = done;
+      n--;
+      continue;
+    }
+    int ci = up ? m->dpu[x] : m->dpl[x];
+    const cons *c = &m->c[ci];
+    int y = up ? c->dy : c->dx;
+    if (dp_pending(m, y, up) && m->dmark[y] != done) {
+      if (m->dmark[y] == on_stack || n >= m->dcap) return 1;
+      m->dmark[y] = on_stack;
+      m->dord[n++] = y;
+      continue;
+    }
+    /* y's bound is real now: it implies x's through constraint ci */
+    int lit = 0, why;
+    if (up) {
+      int64_t k = m->iv[y].ub + c->b;
+      if (k < m->iv[x].ub) lit = make_le(m, x, k);
+      why = ub_lit(m, y);
+    } else {
+      int64_t k = m->iv[y].lb - c->b;
+      if (k > m->iv[x].lb) lit = -make_le(m, x, k - 1);
+      why = lb_lit(m, y);
+    }
+    if (m->err) return -1;
+    if (lit) {
+      int cl[2] = {lit, why};
+      if (imply(m, ci + 1, cl, why ? 2 : 1) || take_bound(m, lit)) return -1;
+    }
+    m->dmark[x] = done;
+    n--;
+  }
+  return 0;
+}
+
+/* One round over the queued variables: relax to the fixpoint on tentative
+ * bounds, then imply the final ones.  0 done, -1 conflict or error, -2 the
+ * time limit or an interrupt, 1 fall back to the queue. */
+static int dp_run(twill_smt *m, twill_sat *s) {
+  dp_next_round(m);
+  int nmv = 0; /* variables whose tentative bounds moved */
+  long visits = 0;
+  while (m->dwn > 0) {
+    int x = m->dwl[m->dwh];
+    m->dwh = (m->dwh + 1) % m->dcap;
+    m->dwn--;
+    m->inwl[x] = 0;
+    dp_load(m, x);
+    const ivec *o = &m->iv[x].occ;
+    for (int i = 0; i < o->n; i++) {
+      const cons *c = &m->c[o->a[i]];
+      if (!c->diff) continue;
+      if ((++visits & 4095) == 0 && twill_sat_stop_requested(s)) return -2;
+      int y;
+      if (c->dx == x) { /* lb(dy) >= lb(dx) - b */
+        y = c->dy;
+        dp_load(m, y);
+        int64_t cand = m->dtl[x] - c->b;
+        if (cand <= m->dtl[y]) continue;
+        m->dtl[y] = cand;
+        m->dpl[y] = o->a[i];
+      } else { /* ub(dx) <= ub(dy) + b */
+        y = c->dx;
+        dp_load(m, y);
+        int64_t cand = m->dtu[x] + c->b;
+        if (cand >= m->dtu[y]) continue;
+        m->dtu[y] = cand;
+        m->dpu[y] = o->a[i];
+      }
+      if (m->drc[y]++ == 0) m->dmv[nmv++] = y;
+      if (m->drc[y] > m->niv + 1) return 1; /* a tightening cycle */
+      if (m->dtl[y] > m->dtu[y]) { /* empty: imply what leads here */
+        while (m->dwn > 0) {
+          m->inwl[m->dwl[m->dwh]] = 0;
+          m->dwh = (m->dwh + 1) % m->dcap;
+          m->dwn--;
+        }
+        break;
+      }
+      dp_push(m, y);
+    }
+  }
+  for (int i = 0; i < nmv && !m->conflicted && !m->err; i++)
+    for (int up = 0; up < 2; up++) {
+      int r = dp_settle(m, m->dmv[i], up);
+      if (r) return r;
+    }
+  return m->conflicted || m->err ? -1 : 0;
 }
 
 /* Scan the late list: imply the literals the bounds force (a literal made
@@ -923,6 +1118,7 @@ static void order_assigned(twill_smt *m, int x, int lit, int64_t k, int level) {
       if (imply2(m, -v->ls[p], -lit)) return;
   }
   enqueue(m, &v->occ);
+  dp_push(m, x);
   touch(m, x);
 }
 
@@ -943,13 +1139,27 @@ static int th_propagate(void *ctx, twill_sat *s, const int *lits, int n) {
   m->touched.n = 0;
   m->nq = 0;
   m->qh = 0;
+  m->dwn = m->dwh = 0;
+  m->dp_fallback = 0;
+  if (++m->wcur == 0) {
+    for (int x = 0; x < m->dcap; x++) m->inwl[x] = 0;
+    m->wcur = 1;
+  }
+  if (dp_grow(m)) {
+    m->err = 1;
+    return 1;
+  }
   if (m->all_pending) {
     m->all_pending = 0;
     for (int i = 0; i < m->nc; i++) {
+      if (m->c[i].diff) continue;
       m->stamp[i] = m->cur_stamp;
       m->queue[m->nq++] = i;
     }
-    for (int x = 0; x < m->niv; x++) touch(m, x);
+    for (int x = 0; x < m->niv; x++) {
+      touch(m, x);
+      dp_push(m, x);
+    }
   }
   if (m->recheck) recheck_late(m, level);
   for (int i = 0; i < n && !m->conflicted && !m->err; i++) {
@@ -963,13 +1173,27 @@ static int th_propagate(void *ctx, twill_sat *s, const int *lits, int n) {
   /* a constraint leaves the ring before it is visited, so a bound taken
    * while visiting another one (take_bound) queues it again */
   long visits = 0;
-  while (m->nq > 0 && !m->conflicted && !m->err) {
+  while (!m->conflicted && !m->err) {
     /* bounds propagation around a cycle of constraints moves a bound by
      * the cycle's weight per turn, so it may take as many turns as the
      * domain is wide: stay interruptible */
-    if ((++visits & 4095) == 0 && twill_sat_stop_requested(s)) {
+    if (m->nq > 0 && (++visits & 4095) == 0 && twill_sat_stop_requested(s)) {
       m->all_pending = 1; /* the queue is dropped: visit all next time */
       return 1;
+    }
+    if (m->nq == 0) { /* the queue is empty: the difference constraints */
+      if (m->dwn == 0) break;
+      int r = dp_run(m, s);
+      if (r == -2) {
+        m->all_pending = 1;
+        return 1;
+      }
+      if (r == 1) { /* a tightening cycle: the queue takes the diffs too */
+        m->dp_fallback = 1;
+        m->dwn = 0;
+        for (int x = 0; x < m->niv; x++) enqueue(m, &m->iv[x].occ);
+      }
+      continue;
     }
     int ci = m->queue[m->qh];
     m->qh = (m->qh + 1) % m->nc;

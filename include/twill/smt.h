@@ -15,14 +15,22 @@
  *
  * Constraints (each returns its id >= 1, or -1 on bad arguments / memory):
  *   linear      sum a_i * t_i <= b, optionally reified: r -> (sum <= b)
- *   diff        x - y <= c                      (a linear constraint)
+ *   diff        x - y <= c                      (a linear constraint; every
+ *               unconditional one with coefficients 1 and -1, however
+ *               made, goes to the difference propagator: a Bellman-Ford
+ *               fixpoint on tentative bounds per round, then only the
+ *               final bounds are implied, each explained by its constraint
+ *               and the other variable's bound, so a chain of n of them
+ *               costs O(n) literals, not one per intermediate step)
  *   pb          sum a_i * l_i <= b over literals (a linear constraint)
  *   modulo      at most cap of the uses (x_j + off_j) fall in one residue
  *               class mod period; propagated and explained with the start
  *               times that are fixed, never by expanding the period's slots.
  * Propagation is bounds propagation in __int128 (coefficients and bounds are
  * limited to |v| <= 2^40 so that every sum fits); a constraint is revisited
- * only when one of its variables changes.
+ * only when one of its variables changes.  Long propagation loops (a cycle
+ * that tightens by one per turn over a wide domain) check the time limit
+ * and twill_sat_interrupt_all.
  *
  * Proofs: twill_smt_enable_proof() before adding anything; after a solve,
  * twill_smt_write_proof() writes a text certificate:
