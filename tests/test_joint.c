@@ -422,6 +422,7 @@ START_TEST(relations_vs_brute_force) {
     twill_joint_relset_free(&rs);
     twill_graph_free(g);
   }
+  if (tu_under_valgrind()) return; /* 10 loops: too few for the mix */
   ck_assert_int_gt(decided, trials / 10);
   ck_assert_int_gt(sat, trials / 4);
 }
@@ -459,7 +460,8 @@ START_TEST(min_cross_vs_brute_force) {
     twill_graph_free(g);
   }
   ck_assert_int_gt(compared, trials / 2);
-  ck_assert_int_gt(positive, 0); /* some instances cannot avoid a crossing */
+  /* some instances cannot avoid a crossing (not in valgrind's 5 loops) */
+  if (!tu_under_valgrind()) ck_assert_int_gt(positive, 0);
 }
 END_TEST
 
