@@ -6,7 +6,7 @@
 #include <string.h>
 
 int cg_op_span(const cg_model *cm, int v) {
-  return cm->g->ops[v].issue == TWILL_ISSUE_WARPGROUP ? cm->wg : 1;
+  return twill_op_span(&cm->g->ops[v], cm->wg);
 }
 
 long cg_op_len(const cg_model *cm, int v) {

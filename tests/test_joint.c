@@ -805,6 +805,30 @@ START_TEST(fa4_fwd_nosub_ablation) {
   nosub_unsat_at_32("248", "blocking wait of ldS");
   char *out, *err;
   int rc;
+  /* with 24 warps (another aligned pair of groups) and a budget of 248 a
+   * joint schedule exists, above phase 1's I (forced up, as the ablation
+   * says), and the emitted table shows each 2-group op on 8 aligned warps */
+  const char *const w24[] = {"solve", "fa4-fwd-nosub-blackwell", "--warps", "24", "--regs", "248",
+                             "--emit", "table", "-o", "/tmp/twill_test_nosub.table", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, w24), 0);
+  long istar = 0;
+  const char *is = strstr(out, "I* = ");
+  ck_assert_ptr_nonnull(is);
+  ck_assert_int_eq(sscanf(is, "I* = %ld", &istar), 1);
+  ck_assert_int_gt(istar, 32);
+  free(out), free(err);
+  size_t tlen;
+  char *tab = tu_read_file("/tmp/twill_test_nosub.table", &tlen);
+  ck_assert_ptr_nonnull(tab);
+  const char *ld = strstr(tab, "\nldS ");
+  ck_assert_ptr_nonnull(ld);
+  const char *w = strstr(ld, " w");
+  int w0 = -1, w1 = -1;
+  ck_assert_int_eq(sscanf(w, " w%d-%d", &w0, &w1), 2);
+  ck_assert_int_eq(w1 - w0 + 1, 8);
+  ck_assert_int_eq(w0 % 8, 0);
+  free(tab);
+  remove("/tmp/twill_test_nosub.table");
   /* a 2-group op is placed by `twill solve` only: the emit fallback says
    * so and emits without warps */
   const char *const b[] = {"emit", "fa4-fwd-nosub-blackwell", "--format", "table", NULL};
