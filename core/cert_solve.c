@@ -66,20 +66,6 @@ static int take_block(rd *r, size_t n, const char **blk) {
   return 0;
 }
 
-/* After the rebuilt preamble a refutation may only introduce order
- * literals (o), state theory lemmas (t) and add or delete derived clauses:
- * a further variable, constraint or input clause would be an assumption
- * the kernel does not make.  Returns the offending line's text or NULL. */
-static const char *added_input(const char *s, size_t n) {
-  static const char *const banned[] = {"p ", "T ", "i ", "k ", "a "};
-  for (size_t i = 0; i < n; i++) {
-    if (i > 0 && s[i - 1] != '\n') continue;
-    for (int b = 0; b < 5; b++)
-      if (i + 2 <= n && s[i] == banned[b][0] && s[i + 1] == ' ') return s + i;
-  }
-  return NULL;
-}
-
 static int check_refutation(rd *r, const twill_graph *g,
                             const twill_joint_params *p, long ii, long L,
                             const char *blk, size_t n) {
@@ -93,7 +79,10 @@ static int check_refutation(rd *r, const twill_graph *g,
                "refutation at I %ld, L %ld does not start with the encoding "
                "rebuilt from the kernel",
                ii, L);
-  const char *extra = added_input(blk + plen, n - plen);
+  /* after the rebuilt encoding a refutation may only introduce order
+   * literals, state theory lemmas and derive clauses: any further input
+   * would be an assumption the kernel does not make */
+  const char *extra = twill_smt_proof_new_input(blk + plen, n - plen, 0);
   if (extra) {
     const char *e = memchr(extra, '\n', (size_t)(blk + n - extra));
     int len = e ? (int)(e - extra) : (int)(blk + n - extra);

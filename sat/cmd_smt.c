@@ -77,6 +77,18 @@ static int check_against(const char *file, const char *path) {
     return 1;
   }
   free(pre);
+  /* minimization adds its bound as input clauses (listed below); a new
+   * variable or constraint would change the problem: refused */
+  const char *bad_in = twill_smt_proof_new_input(cert + plen, len - plen, 1);
+  if (bad_in) {
+    const char *e = memchr(bad_in, '\n', (size_t)(cert + len - bad_in));
+    int n = e ? (int)(e - bad_in) : (int)(cert + len - bad_in);
+    printf("s NOT VERIFIED\n");
+    fprintf(stderr, "%s: adds an input after the problem of %s: '%.*s'\n", path, file,
+            n > 60 ? 60 : n, bad_in);
+    free(cert);
+    return 1;
+  }
   int extra = 0;
   for (size_t i = plen; i + 2 < len; i++)
     if ((i == plen || cert[i - 1] == '\n') && cert[i] == 'a' && cert[i + 1] == ' ') {

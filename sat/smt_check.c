@@ -821,3 +821,14 @@ int twill_smt_check_proof(const char *text, size_t len, char *msg, size_t msgcap
   free_checker(&k);
   return rc < 0 ? -1 : refuted;
 }
+
+const char *twill_smt_proof_new_input(const char *tail, size_t n, int allow_clauses) {
+  for (size_t i = 0; i + 1 < n; i++) {
+    if (i > 0 && tail[i - 1] != '\n') continue;
+    if (tail[i + 1] != ' ') continue;
+    char c = tail[i];
+    if (c == 'p' || c == 'T' || c == 'i' || c == 'k' || (c == 'a' && !allow_clauses))
+      return tail + i;
+  }
+  return NULL;
+}

@@ -796,6 +796,18 @@ START_TEST(front_end_run) {
   ck_assert(strstr(out, "s VERIFIED\n") != NULL);
   free(out);
   free(err);
+  /* a constraint stated after the problem's own is a new assumption, not
+   * something the proof derives: refused even where unused */
+  f = fopen(pf, "a");
+  ck_assert_ptr_nonnull(f);
+  fputs("k 99 lin 0 1 1 x0 -5\n", f);
+  fclose(f);
+  rc = tu_run_twill(&out, &err, fargs);
+  ck_assert_int_eq(rc, 1);
+  ck_assert_str_eq(out, "s NOT VERIFIED\n");
+  ck_assert(strstr(err, "adds an input after the problem") != NULL);
+  free(out);
+  free(err);
   f = fopen(in, "w");
   fputs("# example\nint x 0 10\nint y 0 10\nbool b\nlin 3 x + -2 y <= 4\n"
         "diff y x <= 3\nimp b lin 1 x + 1 y >= 6\nmod 1 4 x@0 y@0 x@1\n"

@@ -164,6 +164,12 @@ int twill_smt_write_proof(const twill_smt *m, FILE *out);
  * well formed but refutes nothing (no empty clause), -1 if a step is
  * rejected (msg says which line and why). */
 int twill_smt_check_proof(const char *text, size_t len, char *msg, size_t msgcap);
+/* The part of a proof after a known preamble (the problem's own variables,
+ * constraints and clauses): the first line there that states a new input
+ * (p, T, i or k; and a too unless allow_clauses), or NULL.  What a checker
+ * uses to make sure a proof refutes that problem and not a stronger one;
+ * o, t and derived-clause lines are checked by twill_smt_check_proof. */
+const char *twill_smt_proof_new_input(const char *tail, size_t n, int allow_clauses);
 
 /* Front end: twill smt FILE [--proof FILE] [--time-limit S]. */
 int twill_cmd_smt(int argc, char **argv);
