@@ -189,7 +189,8 @@ const twill_command twill_commands[] = {
      "--proof FILE: the twill-smt certificate (theory lemmas + DRAT);\n"
      "--check PROOF re-derives it (s VERIFIED, exit 0; else exit 1); with\n"
      "FILE it also requires the proof to begin with FILE's own variables,\n"
-     "constraints and clauses (alone it trusts the proof's input lines).\n"
+     "constraints and clauses and to add none after them but input clauses,\n"
+     "which it lists (alone it trusts the proof's input lines).\n"
      "--time-limit S: none by default; at the limit, or on SIGINT/SIGTERM,\n"
      "the answer is s UNKNOWN (exit 0).\n"},
     {"drat-check", twill_cmd_drat_check, "check a DRAT refutation of a CNF",
