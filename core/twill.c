@@ -234,15 +234,18 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
   if (o->verbose)
     fprintf(stderr, "twill: I %ld, L <= %ld: %s (%.2f s)\n", ii, lmax,
             st == 10 ? "SAT" : st == 20 ? "UNSAT" : "limit", now() - ts);
-  if (st == 20) {
-    if (o->explain) t->why = explain(j, core, left_of(o, t0) / 4);
-    if (o->certify) {
-      if (twill_joint_refute(j, left_of(o, t0)) != 20) st = 0;
-      else if (!(t->proof = capture_proof(j, &t->proof_len))) st = -1;
-    }
-  }
+  if (st == 20 && o->explain) t->why = explain(j, core, left_of(o, t0) / 4);
   free(core);
   twill_joint_free(j);
+  /* The certificate's refutation comes from a fresh encoding with the
+   * families as units: the search above may have created order literals
+   * before any unit, and the checker wants the encoding it rebuilds, units
+   * included, as a byte prefix of the proof. */
+  if (st == 20 && o->certify) {
+    int rr = refute(g, &r->p, ii, lmax, true, left_of(o, t0), &t->proof,
+                    &t->proof_len);
+    st = rr == 20 ? 20 : rr == 0 ? 0 : -1; /* 10 here would be a bug */
+  }
   t->status = st;
   if (st != 10) {
     t->seconds = now() - ts;
