@@ -105,6 +105,7 @@ def load_kernel(path, caps=None):
                     "tmem": int(o.get("tmem", 0)),
                     "spill": int(o.get("spill", -1)),
                     "issue": o.get("issue", "warp"),
+                    "groups": int(o.get("groups", 1)),
                     "varlat": bool(o.get("varlat", False))})
     idx = {o["name"]: i for i, o in enumerate(ops)}
     edges = []
@@ -166,7 +167,10 @@ def lat1(o):
 
 
 def span(o, p):
-    return p["warpgroup"] if o["issue"] == "warpgroup" else 1
+    """Warps an op occupies: 1, a warpgroup, or `groups` aligned groups."""
+    if o["issue"] != "warpgroup":
+        return 1
+    return p["warpgroup"] * o.get("groups", 1)
 
 
 # ------------------------------------------------- the validator ------
@@ -330,10 +334,14 @@ def encode(z3, k, p, I, L, symmetry=True, live="grid"):
     grp = []
     for v in range(n):
         if wg[v]:
-            gv = [z3.Bool("g_%d_%d" % (v, g)) for g in range(G)]
-            amo_alo(gv)
-            grp.append(gv)
-            on.append([gv[x // WG] for x in range(W)])
+            # a block of k aligned groups: one Boolean per block
+            kg = ops[v].get("groups", 1)
+            bv = [z3.Bool("g_%d_%d" % (v, b)) for b in range(G // kg)]
+            amo_alo(bv)
+            grp.append([bv[g // kg] if g // kg < len(bv) else z3.BoolVal(False)
+                        for g in range(G)])
+            on.append([bv[x // (WG * kg)] if x // (WG * kg) < len(bv)
+                       else z3.BoolVal(False) for x in range(W)])
         else:
             ov = [z3.Bool("w_%d_%d" % (v, x)) for x in range(W)]
             amo_alo(ov)
@@ -443,7 +451,10 @@ def encode(z3, k, p, I, L, symmetry=True, live="grid"):
                 for j in range(n):
                     A.append(z3.Implies(on[j][b],
                                         Or([on[i][a] for i in range(j + 1)])))
-        gcls = [g for g in range(G) if not (vl and g == 0)]
+        # groups are interchangeable only when no op spans several of them
+        # (then only block-preserving renamings are symmetries): skip it
+        multi = any(o.get("groups", 1) > 1 for o in ops)
+        gcls = [] if multi else [g for g in range(G) if not (vl and g == 0)]
         for a, b in zip(gcls, gcls[1:]):
             for j in range(n):
                 A.append(z3.Implies(grp[j][b],
@@ -528,6 +539,10 @@ def random_case(rng):
               "no_cross_warp": rng.random() < 0.2,
               "smem_cap": rng.choice([-1, 1, 2, 4]),
               "tmem_cap": rng.choice([-1, 1, 2])})
+    if W // WG >= 2:  # an op over both groups (issue warpgroup, groups 2)
+        for o in ops:
+            if o["issue"] == "warpgroup" and rng.random() < 0.3:
+                o["groups"] = 2
     return k, p
 
 
@@ -631,6 +646,8 @@ def kernel_json(k):
             j["spill"] = o["spill"]
         if o["issue"] != "warp":
             j["issue"] = o["issue"]
+        if o.get("groups", 1) > 1:
+            j["groups"] = o["groups"]
         if o["varlat"]:
             j["varlat"] = True
         ops.append(j)
