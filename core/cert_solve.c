@@ -104,6 +104,38 @@ static long max_lat1(const twill_graph *g) {
   return x;
 }
 
+/* "never I L BYTES": the refutation of the single-iteration relaxation
+ * (core/joint_never.c), whose graph, I and L the checker derives from the
+ * kernel itself; then "end". */
+static int check_never(rd *r, const twill_graph *g, const twill_joint_params *p,
+                       long ii, long L, size_t n) {
+  const char *blk;
+  if (take_block(r, n, &blk)) return bad(r, "expected the refutation after 'never'");
+  twill_joint_rel keep[TWILL_JOINT_MAX_RELS];
+  if (p->nrels > TWILL_JOINT_MAX_RELS) return bad(r, "too many relations");
+  twill_joint_params q = twill_never_params(p, keep);
+  twill_graph *gn = twill_never_graph(g);
+  if (!gn) return bad(r, "out of memory");
+  long wi, wl;
+  twill_never_size(gn, &q, &wi, &wl);
+  int rc = wi != ii || wl != L
+               ? bad(r, "'never %ld %ld': the kernel's single-iteration "
+                        "relaxation is at I %ld, L %ld", ii, L, wi, wl)
+               : check_refutation(r, gn, &q, ii, L, blk, n);
+  twill_graph_free(gn);
+  if (rc) return rc;
+  char line[64];
+  if (!next_line(r, line, sizeof line) || strcmp(line, "end"))
+    return bad(r, "missing 'end'");
+  snprintf(r->msg, r->msglen,
+           "no joint schedule at any I: one iteration without the "
+           "loop-carried edges has none (refuted at I %ld, L %ld); warps %d, "
+           "regs %ld, cross-warp %s%s",
+           ii, L, p->warps, p->regs, p->no_cross_warp ? "forbidden" : "allowed",
+           p->nrels ? "; under the certificate's relations" : "");
+  return 0;
+}
+
 static int check_cert(const twill_graph *g0, const char *cert, size_t len,
                       char *msg, size_t msglen, twill_joint_relset *rs) {
   rd r = {cert, cert + len, 0, msg, msglen};
@@ -111,7 +143,8 @@ static int check_cert(const twill_graph *g0, const char *cert, size_t len,
   long budget = 0, ii = -1, L = -1, xreal = 0, xnorm = 0;
   twill_joint_params p;
   memset(&p, 0, sizeof p);
-  int have_params = 0, nc = 0, sym = 0;
+  int have_params = 0, nc = 0, sym = 0, never = 0;
+  size_t never_len = 0;
   if (!next_line(&r, line, sizeof line) || strcmp(line, "twill-certificate 1 solve"))
     return bad(&r, "not a solve certificate");
   /* header */
@@ -142,6 +175,9 @@ static int check_cert(const twill_graph *g0, const char *cert, size_t len,
     } else if (sscanf(line, "ii %ld", &ii) == 1) {
     } else if (sscanf(line, "length %ld", &L) == 1) {
       break;
+    } else if (sscanf(line, "never %ld %ld %zu%63s", &ii, &L, &never_len, word) == 3) {
+      never = 1; /* no I at all: the single-iteration relaxation */
+      break;
     } else {
       return bad(&r, "unexpected line '%.60s'", line);
     }
@@ -168,6 +204,10 @@ static int check_cert(const twill_graph *g0, const char *cert, size_t len,
     goto out;
   }
   p.cross_warp = X;
+  if (never) {
+    rc = check_never(&r, g, &p, ii, L, never_len);
+    goto out;
+  }
   /* schedule */
   for (int v = 0; v < g->nops; v++) {
     long t;

@@ -133,6 +133,10 @@ static void print_text(const opts *o, const twill_arch *m,
              t->lmax, status_word(t->status),
              t->why ? "\n    unsatisfiable together: " : "", t->why ? t->why : "");
   }
+  if (r->status == 2) {
+    printf("infeasible at every I: %s\n", r->why_never);
+    return;
+  }
   if (!r->sched) {
     printf("no joint schedule found; no schedule below I = %ld (proven)\n",
            r->ii_lower);
@@ -187,6 +191,8 @@ static int print_json(const opts *o, const twill_arch *m,
   twill_jw_key(&w, "real_cycles_per_unit");
   twill_jw_double(&w, r->real_per_norm);
   kv_bool(&w, "optimal", r->status == 0);
+  kv_bool(&w, "infeasible", r->status == 2);
+  if (r->status == 2) kv_str(&w, "why_infeasible", r->why_never);
   kv_int(&w, "lower_bound", r->ii_lower);
   kv_int(&w, "phase1_ii", r->phase1_ii);
   kv_int(&w, "phase1_length", r->phase1_length);
@@ -312,7 +318,7 @@ int twill_cmd_solve(int argc, char **argv) {
     twill_arch_free(m);
     return TWILL_EXIT_USAGE;
   }
-  if (r.status == 2) {
+  if (r.status == 2 && r.ntries == 0) { /* settled before any search */
     printf("infeasible at every I: %s\n", r.why_never);
     twill_solve_result_clear(&r);
     twill_joint_relset_free(&rels);
@@ -320,7 +326,7 @@ int twill_cmd_solve(int argc, char **argv) {
     twill_arch_free(m);
     return TWILL_EXIT_INFEASIBLE;
   }
-  rc = r.status == 0 ? TWILL_EXIT_OK : TWILL_EXIT_LIMIT;
+  rc = r.status == 0 ? TWILL_EXIT_OK : r.status == 2 ? TWILL_EXIT_INFEASIBLE : TWILL_EXIT_LIMIT;
   if (o.so.verbose) fprintf(stderr, "twill: solved in %.2f s\n", r.seconds);
   if (o.normalized) {
     FILE *f = fopen(o.normalized, "w");
@@ -330,7 +336,7 @@ int twill_cmd_solve(int argc, char **argv) {
     }
     if (f) fclose(f);
   }
-  if (o.cert && r.sched) {
+  if (o.cert && (r.sched || r.status == 2)) {
     FILE *f = fopen(o.cert, "w");
     if (!f || twill_solve_write_cert(&r, m->name, f)) {
       fprintf(stderr, "%s: cannot write the certificate (a proof is "

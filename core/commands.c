@@ -61,7 +61,10 @@ const twill_command twill_commands[] = {
      "                     table, gantt, svg, json, dot; see `twill help\n"
      "                     emit`) to -o FILE, or to stdout instead of the\n"
      "                     report\n"
-     "Exit 0 optimal, 3 limit (best schedule and proven bound printed).\n"},
+     "Exit 0 optimal, 3 limit (best schedule and proven bound printed),\n"
+     "2 infeasible at every I: an op alone over the budget, or (tried once,\n"
+     "when phase 1's I fails) not even one iteration without the\n"
+     "loop-carried edges has a joint schedule; --cert then certifies that.\n"},
     {"bounds", twill_cmd_bounds,
      "lower bounds on the initiation interval (ResMII, RecMII) with witnesses",
      "usage: twill bounds KERNEL [--arch A] [--json]\n"

@@ -392,12 +392,13 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
 }
 
 int twill_modulo_at(const twill_graph *g, long ii, double time_limit,
-                    twill_schedule **out) {
+                    long node_limit, twill_schedule **out) {
   *out = NULL;
   layout l;
   twill_ilp *m = build(g, ii, 0, &l);
   if (!m) return -1;
   if (time_limit > 0) twill_ilp_set_time_limit(m, time_limit);
+  if (node_limit > 0) twill_ilp_set_node_limit(m, node_limit);
   twill_ilp_status st = twill_ilp_solve(m);
   int rc = st == TWILL_ILP_OPTIMAL ? 0 : st == TWILL_ILP_INFEASIBLE ? 1 : 2;
   if ((st == TWILL_ILP_OPTIMAL || st == TWILL_ILP_LIMIT) && twill_ilp_has_solution(m)) {

@@ -40,7 +40,13 @@
 #include "twill/joint.h"
 #include "twill/modulo.h"
 #include "twill/normalize.h"
+
 #include "twill/smt.h"
+
+/* Branch-and-bound nodes for phase 1 re-solved at a larger I (see the
+ * search loop): enough for the built-in kernels' optimal L, bounded so
+ * that a hard instance costs a fraction of a second. */
+#define PHASE1_RESOLVE_NODES 1000
 
 static double now(void) {
   struct timespec ts;
@@ -66,6 +72,7 @@ void twill_solve_result_clear(twill_solve_result *r) {
   free(r->tries);
   free(r->phase1_cert);
   free(r->length_proof);
+  free(r->never_proof);
   memset(r, 0, sizeof *r);
 }
 
@@ -371,6 +378,48 @@ static void tiebreak(twill_solve_result *r, const twill_solve_opts *o,
   twill_joint_free(j);
 }
 
+/* Phase 1's I failed: is there any I at all?  The single-iteration
+ * relaxation of core/joint_never.c, solved once.  20: none (r->why_never
+ * says why, and with certify r->never_proof refutes it); 10 or 0 (a limit):
+ * the search goes on; -1 error.  A relaxation too long to encode is not
+ * tried. */
+#define NEVER_MAX_LENGTH 2048
+static int never(twill_solve_result *r, const twill_solve_opts *o, double t0) {
+  twill_joint_rel keep[TWILL_JOINT_MAX_RELS];
+  if (r->p.nrels > TWILL_JOINT_MAX_RELS) return 0;
+  twill_joint_params q = twill_never_params(&r->p, keep);
+  twill_graph *gn = twill_never_graph(r->g);
+  if (!gn) return -1;
+  long ii, L;
+  twill_never_size(gn, &q, &ii, &L);
+  if (L > NEVER_MAX_LENGTH) {
+    twill_graph_free(gn);
+    return 0;
+  }
+  twill_joint *j = twill_joint_new(gn, &q, ii, L, false);
+  int nf = j ? twill_joint_num_families(j) : 0;
+  bool *core = j ? calloc((size_t)(nf ? nf : 1), sizeof *core) : NULL;
+  int st = core ? twill_joint_solve(j, NULL, left_of(o, t0) / 4, NULL, core) : -1;
+  if (st == 20) {
+    char *why = o->explain ? explain(j, core, left_of(o, t0) / 4) : NULL;
+    snprintf(r->why_never, sizeof r->why_never,
+             "not even one iteration has a joint schedule%s%s", why ? ": " : "",
+             why ? why : "");
+    free(why);
+  }
+  free(core);
+  twill_joint_free(j);
+  if (st == 20 && o->certify) {
+    int rr = refute(gn, &q, ii, L, true, left_of(o, t0), &r->never_proof,
+                    &r->never_proof_len);
+    if (rr != 20) st = rr == 0 ? 0 : -1;
+  }
+  twill_graph_free(gn);
+  r->never_ii = ii;
+  r->never_L = L;
+  return st;
+}
+
 int twill_solve(const twill_graph *g, const twill_arch *m,
                 const twill_joint_params *p, const twill_solve_opts *o,
                 twill_solve_result *r) {
@@ -436,6 +485,7 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
   /* Give up (as a limit, never as "infeasible") past this I: by then one
    * copy spans the whole critical work several times over. */
   long ii_cap = 4 * ii + 16;
+  bool tried_never = false;
   for (;;) {
     int st = at_ii(r, o, t0, ii, lp, lo);
     if (st == 10) {
@@ -452,19 +502,29 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
       break;
     }
     r->ii_lower = ii + 1;
+    if (!tried_never) {
+      tried_never = true;
+      int nv = never(r, o, t0);
+      if (nv == 20) {
+        r->status = 2;
+        break;
+      }
+      if (nv < 0) {
+        r->status = -1;
+        break;
+      }
+    }
     /* phase 1 again at the next I that admits a modulo schedule */
     twill_schedule *ms = NULL;
     int pr = 1;
     while (pr == 1 && ++ii <= ii_cap && !out_of_time(o, t0)) {
       /* The re-solve only sets the L range (its copies), so it gets a
-       * slice of the time; without a schedule in that slice, iterative
-       * modulo scheduling at this I gives one, and without that the
-       * previous range's copies are kept.  Only a proof of infeasibility
-       * skips an I. */
-      double slice = o->time_limit > 0 ? o->time_limit / 20 : 10;
-      if (slice < 1) slice = 1;
-      if (slice > left_of(o, t0)) slice = left_of(o, t0);
-      pr = twill_modulo_at(r->g, ii, slice, &ms);
+       * fixed number of branch-and-bound nodes (a time slice would make
+       * the range, and so the output, depend on the machine's load);
+       * without a schedule in them, iterative modulo scheduling at this I
+       * gives one, and without that the previous range's copies are kept.
+       * Only a proof of infeasibility skips an I. */
+      pr = twill_modulo_at(r->g, ii, left_of(o, t0), PHASE1_RESOLVE_NODES, &ms);
       if (pr == 1) {
         if (add_try(r, ii, 0, 0)) return -1;
         r->tries[r->ntries - 1].status = -1;
@@ -493,6 +553,16 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
 
 /* ---- certificate ------------------------------------------------------- */
 
+static void write_rels(FILE *f, const twill_solve_result *r) {
+  for (int k = 0; k < r->p.nrels; k++) {
+    const twill_joint_rel *rl = &r->p.rels[k];
+    fprintf(f, "rel %s ", twill_rel_name(rl->kind));
+    for (int i = 0; i < rl->nops; i++)
+      fprintf(f, "%s%s", i ? "," : "", r->g->ops[rl->ops[i]].name);
+    fputc('\n', f);
+  }
+}
+
 static void write_params(FILE *f, const twill_joint_params *p, long xreal) {
   fprintf(f, "params %d %d %ld %ld %d %d %ld %ld %d %ld %ld %d\n", p->warps,
           p->warpgroup, p->regs, p->regs_per_sm, p->reg_lo, p->reg_step,
@@ -500,8 +570,26 @@ static void write_params(FILE *f, const twill_joint_params *p, long xreal) {
           p->tmem_cap, p->symmetry ? 1 : 0);
 }
 
+/* "No I at all": the header and the refutation of the single-iteration
+ * relaxation (core/joint_never.c), which the checker rebuilds. */
+static int write_never_cert(const twill_solve_result *r, const char *arch,
+                            FILE *f) {
+  if (!r->never_proof) return -1;
+  fprintf(f, "twill-certificate 1 solve\nkernel %s\narch %s\n", r->g->name,
+          arch);
+  if (r->norm_budget > 0) fprintf(f, "normalize %ld\n", r->norm_budget);
+  else fprintf(f, "normalize off\n");
+  write_params(f, &r->p, r->cross_warp_real);
+  write_rels(f, r);
+  fprintf(f, "never %ld %ld %zu\n", r->never_ii, r->never_L, r->never_proof_len);
+  fwrite(r->never_proof, 1, r->never_proof_len, f);
+  fprintf(f, "\nend\n");
+  return ferror(f) ? -1 : 0;
+}
+
 int twill_solve_write_cert(const twill_solve_result *r, const char *arch,
                            FILE *f) {
+  if (r->status == 2) return write_never_cert(r, arch, f);
   if (!r->sched || !r->phase1_cert) return -1;
   for (int i = 0; i < r->ntries; i++)
     if (r->tries[i].ii < r->ii && r->tries[i].status == 20 && !r->tries[i].proof)
@@ -511,13 +599,7 @@ int twill_solve_write_cert(const twill_solve_result *r, const char *arch,
   if (r->norm_budget > 0) fprintf(f, "normalize %ld\n", r->norm_budget);
   else fprintf(f, "normalize off\n");
   write_params(f, &r->p, r->cross_warp_real);
-  for (int k = 0; k < r->p.nrels; k++) {
-    const twill_joint_rel *rl = &r->p.rels[k];
-    fprintf(f, "rel %s ", twill_rel_name(rl->kind));
-    for (int i = 0; i < rl->nops; i++)
-      fprintf(f, "%s%s", i ? "," : "", r->g->ops[rl->ops[i]].name);
-    fputc('\n', f);
-  }
+  write_rels(f, r);
   fprintf(f, "ii %ld\nlength %ld\n", r->ii, r->length);
   for (int v = 0; v < r->g->nops; v++)
     fprintf(f, "time %s %ld %d\n", r->g->ops[v].name, r->sched->start[v],

@@ -314,6 +314,53 @@ START_TEST(encoder_vs_brute_force) {
 }
 END_TEST
 
+/* The single-iteration relaxation (core/joint_never.c) against
+ * enumeration: when some (I, L) near phase 1's has a joint schedule, the
+ * relaxation must have one too, since it is refuted only when no I works;
+ * and when it is refuted, enumeration finds nothing there. */
+START_TEST(never_relaxation_vs_brute_force) {
+  unsigned long long r = 0x2e7e4ULL + (unsigned long long)_i;
+  int trials = tu_under_valgrind() ? 8 : 150, refuted = 0, some = 0;
+  for (int k = 0; k < trials; k++) {
+    twill_graph *g = small_loop(&r);
+    twill_joint_params p = tiny(4, 2, 3 + (long)(tf_rnd(&r) % 4));
+    p.cross_warp = (long)(tf_rnd(&r) % 3);
+    p.no_cross_warp = tf_rnd(&r) % 5 == 0;
+    p.smem_cap = tf_rnd(&r) % 2 ? 10 + 10 * (long)(tf_rnd(&r) % 2) : -1;
+    twill_joint_rel keep[1];
+    twill_joint_params q = twill_never_params(&p, keep);
+    twill_graph *gn = twill_never_graph(g);
+    ck_assert_ptr_nonnull(gn);
+    long nii, nl;
+    twill_never_size(gn, &q, &nii, &nl);
+    twill_joint *j = twill_joint_new(gn, &q, nii, nl, false);
+    ck_assert_ptr_nonnull(j);
+    int st = twill_joint_solve(j, NULL, 60, NULL, NULL);
+    twill_joint_free(j);
+    twill_graph_free(gn);
+    ck_assert(st == 10 || st == 20);
+    if (st == 20) refuted++;
+    twill_modulo_result mr;
+    ck_assert_int_eq(twill_modulo_solve(g, NULL, &mr), 0);
+    long i1 = mr.ii, l1 = mr.length;
+    twill_modulo_result_clear(&mr);
+    for (long ii = i1; ii <= i1 + 1; ii++)
+      for (long L = l1; L <= l1 + 2; L++) {
+        bool ok = true;
+        for (int v = 0; v < g->nops; v++)
+          if (L < (g->ops[v].lat > 0 ? g->ops[v].lat : 1)) ok = false;
+        if (!ok || !brute(g, &p, ii, L)) continue;
+        some++;
+        ck_assert_msg(st == 10, "trial %d: a schedule at I %ld, L %ld, but the "
+                      "relaxation at I %ld, L %ld is refuted", k, ii, L, nii, nl);
+      }
+    twill_graph_free(g);
+  }
+  ck_assert_int_gt(some, trials / 2);
+  if (!tu_under_valgrind()) ck_assert_int_gt(refuted, 0);
+}
+END_TEST
+
 /* Relations by hand on fig1 (S, P, O) with 4 warps in groups of 2, S a
  * warpgroup op: S on group 1 (warps 2-3), P on warp 2, O on warp 0. */
 START_TEST(validator_relations) {
@@ -547,7 +594,7 @@ static int check(const twill_graph *g, const char *c, size_t n, char *msg) {
  * encoding the checker rebuilds (a bug seen on fa4-fwd-nosub at 24 warps). */
 START_TEST(random_loops_certified) {
   unsigned long long r = 0xce47ULL + (unsigned long long)_i;
-  int trials = tu_under_valgrind() ? 6 : 60, refuted = 0;
+  int trials = tu_under_valgrind() ? 6 : 60, refuted = 0, nevers = 0;
   for (int k = 0; k < trials; k++) {
     twill_graph *g = small_loop(&r);
     twill_joint_params p = tiny(4, 2, 3 + (long)(tf_rnd(&r) % 4));
@@ -561,7 +608,8 @@ START_TEST(random_loops_certified) {
     o.time_limit = 60;
     int st = twill_solve(g, NULL, &p, &o, &res);
     ck_assert_int_eq(st, 0);
-    if (res.sched) {
+    if (res.status == 2) nevers++;
+    if (res.sched || res.status == 2) {
       for (int i = 0; i < res.ntries; i++)
         if (res.tries[i].status == 20) refuted++;
       char *c = NULL;
@@ -577,7 +625,8 @@ START_TEST(random_loops_certified) {
     twill_solve_result_clear(&res);
     twill_graph_free(g);
   }
-  ck_assert_int_gt(refuted, 0);
+  if (!tu_under_valgrind()) ck_assert_int_gt(refuted, 0);
+  if (!tu_under_valgrind()) ck_assert_int_gt(nevers, 0); /* "no I at all" certified */
 }
 END_TEST
 
@@ -823,12 +872,12 @@ END_TEST
  * live at every slot (its distance-1 self edge), and ldS holds 128.  So
  * the explanation names the variable-latency warp with either; with a
  * budget of 248 only the blocking wait is left. */
-static void nosub_unsat_at_32(const char *regs, const char *reason) {
+static void nosub_unsat_at_32(const char *regs, const char *reason, int want_rc) {
   const char *const a[] = {"solve", "fa4-fwd-nosub-blackwell", "--regs", regs,
                            "--time-limit", "4", NULL};
   char *out, *err;
   int rc = tu_run_twill(&out, &err, a);
-  ck_assert_msg(rc == 3, "rc %d", rc);
+  ck_assert_msg(rc == want_rc, "rc %d", rc);
   ck_assert_ptr_nonnull(strstr(out, "phase 1: I = 32"));
   const char *t = strstr(out, "  I 32, L in [");
   ck_assert_ptr_nonnull(t);
@@ -851,10 +900,66 @@ static void nosub_unsat_at_32(const char *regs, const char *reason) {
 
 START_TEST(fa4_fwd_nosub_ablation) {
   if (tu_under_valgrind()) return;
-  nosub_unsat_at_32("128", NULL);
-  nosub_unsat_at_32("248", "blocking wait of ldS");
+  /* at the default budget not even one iteration fits (exit 2, at once);
+   * at 248 one does, and the walk up from I = 32 ends at the limit */
+  nosub_unsat_at_32("128", NULL, 2);
+  nosub_unsat_at_32("248", "blocking wait of ldS", 3);
   char *out, *err;
   int rc;
+  const char *const never[] = {"solve", "fa4-fwd-nosub-blackwell", "--cert",
+                               "/tmp/twill_test_never.cert", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, never), 2);
+  ck_assert_ptr_nonnull(strstr(out, "infeasible at every I: not even one iteration "
+                                    "has a joint schedule: variable-latency ops alone "
+                                    "on warp 0; registers of warpgroup 2\n"));
+  free(out), free(err);
+  const char *const chk[] = {"check", "fa4-fwd-nosub-blackwell", "/tmp/twill_test_never.cert", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, chk), 0);
+  ck_assert_ptr_nonnull(strstr(out, "no joint schedule at any I"));
+  free(out), free(err);
+  /* the relaxation's I and L are the checker's to derive, and the proof
+   * must refute exactly that encoding */
+  size_t clen;
+  char *cert = tu_read_file("/tmp/twill_test_never.cert", &clen);
+  ck_assert_ptr_nonnull(cert);
+  struct {
+    const char *from, *to, *why;
+  } bad[] = {{"\nnever 142 ", "\nnever 141 ", "relaxation is at I 142"},
+             {"\nparams 16 4 128 ", "\nparams 16 4 136 ", "does not start with"}};
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    char *at = strstr(cert, bad[k].from);
+    ck_assert_msg(at != NULL, "case %zu", k);
+    FILE *f = fopen("/tmp/twill_test_never_bad.cert", "w");
+    ck_assert_ptr_nonnull(f);
+    fwrite(cert, 1, (size_t)(at - cert), f);
+    fputs(bad[k].to, f);
+    fputs(at + strlen(bad[k].from), f);
+    fclose(f);
+    const char *const cb[] = {"check", "fa4-fwd-nosub-blackwell", "/tmp/twill_test_never_bad.cert", NULL};
+    ck_assert_int_ne(tu_run_twill(&out, &err, cb), 0);
+    ck_assert_msg(strstr(err, bad[k].why) || strstr(out, bad[k].why), "case %zu: %s", k, err);
+    free(out), free(err);
+  }
+  /* every derived clause blanked into a comment of the same length: the
+   * encoding alone does not propagate to a conflict */
+  for (char *y = strstr(cert, "\nnever "); y && *y; y = strchr(y + 1, '\n')) {
+    if (!y[0] || !y[1]) break;
+    if (y[1] == '-' || (y[1] >= '0' && y[1] <= '9')) {
+      y[1] = 'c';
+      for (char *x = y + 2; *x && *x != '\n'; x++) *x = ' ';
+    }
+  }
+  FILE *f = fopen("/tmp/twill_test_never_bad.cert", "w");
+  ck_assert_ptr_nonnull(f);
+  fwrite(cert, 1, clen, f);
+  fclose(f);
+  const char *const cb[] = {"check", "fa4-fwd-nosub-blackwell", "/tmp/twill_test_never_bad.cert", NULL};
+  ck_assert_int_ne(tu_run_twill(&out, &err, cb), 0);
+  ck_assert_msg(strstr(err, "no empty clause") != NULL, "%s", err);
+  free(out), free(err);
+  free(cert);
+  remove("/tmp/twill_test_never.cert");
+  remove("/tmp/twill_test_never_bad.cert");
   /* with 24 warps (another aligned pair of groups) and a budget of 248 a
    * joint schedule exists, above phase 1's I (forced up, as the ablation
    * says), and the emitted table shows each 2-group op on 8 aligned warps */
@@ -1081,6 +1186,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, fig1_blocking_variant);
   tcase_add_test(tc, certificate_checked_and_corruptions_rejected);
   tcase_add_test(tc, random_loops_certified);
+  tcase_add_test(tc, never_relaxation_vs_brute_force);
   tcase_add_test(tc, gemm_hopper_structure);
   tcase_add_test(tc, fa3_fwd_structure);
   tcase_add_test(tc, fa3_bwd_one_stage);

@@ -196,6 +196,19 @@ int twill_joint_write_proof(const twill_joint *j, FILE *f);
 char *twill_joint_preamble(const twill_graph *g, const twill_joint_params *p,
                            long ii, long L, size_t *len);
 
+/* ---- no I at all (core/joint_never.c) ---------------------------------
+ * The single-iteration relaxation: G without its loop-carried edges, at
+ * (I', L') from twill_never_size.  If the joint problem there is
+ * unsatisfiable, G has no joint schedule at any I and L (the argument is in
+ * core/joint_never.c).  Algorithm 1 tries it once, when phase 1's I fails. */
+twill_graph *twill_never_graph(const twill_graph *g);
+void twill_never_size(const twill_graph *gn, const twill_joint_params *p,
+                      long *ii, long *L);
+/* p without its "lead" relations (about the next iteration); keep holds
+ * p->nrels entries and backs the result's rels. */
+twill_joint_params twill_never_params(const twill_joint_params *p,
+                                      twill_joint_rel *keep);
+
 /* ---- Algorithm 1 ------------------------------------------------------ */
 
 typedef struct twill_solve_opts {
@@ -241,7 +254,10 @@ typedef struct twill_solve_result {
   long norm_budget;
   long cross_warp_real;  /* the cross-warp cost before normalization */
   double real_per_norm;  /* real cycles per normalized cycle (report only) */
-  char why_never[200];   /* status 2: why no I can ever work */
+  char why_never[400];   /* status 2: why no I can ever work */
+  char *never_proof;     /* status 2 with certify: the single-iteration */
+  size_t never_proof_len; /* relaxation refuted at (never_ii, never_L) */
+  long never_ii, never_L;
   double seconds;
 } twill_solve_result;
 

@@ -129,9 +129,11 @@ int twill_modulo_check_cert(const twill_graph *g, const char *cert,
 
 /* Phase 1 at one fixed I (Algorithm 1's re-solve at I+1): 0 optimal (the
  * schedule in *out), 1 infeasible, 2 limit (*out: best found, or NULL),
- * -1 error. */
+ * -1 error.  node_limit > 0 caps the branch-and-bound nodes, which keeps
+ * the answer independent of the machine's speed; time_limit > 0 caps the
+ * time. */
 int twill_modulo_at(const twill_graph *g, long ii, double time_limit,
-                    twill_schedule **out);
+                    long node_limit, twill_schedule **out);
 
 int twill_cmd_modulo(int argc, char **argv);
 
