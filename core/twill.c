@@ -25,9 +25,14 @@
  *   twill-certificate 1 solve
  *   kernel NAME / arch A / normalize U|off
  *   params W WG R REGS_PER_SM LO STEP XREAL X NO_CROSS SMEM TMEM SYMMETRY
- *   ii I* / length L* / phase1 BYTES (the phase-1 certificate)
+ *   rel KIND OP,OP,... (the relations asked for, if any)
+ *   ii I* / length L* / time OP T WARP ... (one line per op)
+ *   phase1 BYTES (the phase-1 certificate)
  *   refute I L BYTES (a twill-smt proof) ... / length-proof none (optional)
- *   time OP T WARP ... / end
+ *   end
+ * or, for "no I at all" (core/joint_never.c), after the rel lines:
+ *   never I' L' BYTES (the refutation of the single-iteration relaxation)
+ *   end
  */
 #include <math.h>
 #include <pthread.h>
