@@ -38,6 +38,11 @@ static long res_bound(const twill_gaus_problem *p) {
   return res;
 }
 
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
 void twill_gaus_result_free(twill_gaus_result *r) {
   if (!r) return;
   free(r->t);
@@ -64,6 +69,8 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
   r->mu = calloc((size_t)n + 1, sizeof(double));
   r->sigma = calloc((size_t)n + 1, sizeof(double));
   twill_gaus_model *m = NULL;
+  size_t tcap = 0;
+  double *times = NULL; /* every step's seconds, for the median */
   int rc = -1;
   if (!asap || !tc || !mu0 || !r->t || !r->mu || !r->sigma) goto out;
   int *order = calloc((size_t)n + 1, sizeof(int));
@@ -134,7 +141,14 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
       if (k > 0) {
         double a = now_s();
         twill_gaus_step(m, &r->terms);
-        tstep += now_s() - a;
+        double dt = now_s() - a;
+        tstep += dt;
+        if ((size_t)nsteps >= tcap) {
+          size_t c = tcap ? 2 * tcap : 1024;
+          double *x = realloc(times, c * sizeof(double));
+          if (x) times = x, tcap = c;
+        }
+        if ((size_t)nsteps < tcap) times[nsteps] = dt;
         nsteps++;
         if (o->alm_every > 0 && k % o->alm_every == 0) twill_gaus_alm_update(m);
         if (o->progress && log && k % 100 == 0)
@@ -222,10 +236,18 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
   r->eval = best;
   r->steps = nsteps;
   r->seconds_per_step = nsteps ? tstep / (double)nsteps : 0;
+  if (nsteps && (size_t)nsteps <= tcap) {
+    qsort(times, (size_t)nsteps, sizeof(double), cmp_double);
+    r->step_median = nsteps % 2 ? times[nsteps / 2]
+                                : 0.5 * (times[nsteps / 2 - 1] + times[nsteps / 2]);
+  } else {
+    r->step_median = r->seconds_per_step;
+  }
   memcpy(r->mu, twill_gaus_model_mu(m), (size_t)n * sizeof(double));
   gaus_model_sigma(m, r->sigma);
   rc = 0;
 out:
+  free(times);
   twill_gaus_model_free(m);
   free(asap);
   free(tc);

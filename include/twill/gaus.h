@@ -207,7 +207,9 @@ typedef struct twill_gaus_result {
   double first_legal_seconds; /* wall time from the start to the first legal
                                  schedule (-1: none from the relaxation) */
   long restarts;     /* restarts from a legalized schedule */
-  double seconds_per_step;
+  double seconds_per_step;   /* mean over the Adam steps */
+  double step_median;        /* median over the Adam steps (what the
+                                PyTorch peer reports) */
   bool time_limited; /* the time limit stopped it */
   twill_gaus_eval_t eval;
   twill_gaus_terms terms; /* relaxation terms at the last step */
