@@ -14,6 +14,7 @@
 #include "twill/gaus.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,9 +208,62 @@ void twill_gaus_opts_default(twill_gaus_opts *o) {
 
 /* ---- math helpers ------------------------------------------------------ */
 
-static inline double Phi(double x) { return 0.5 * erfc(-x * SQRT1_2); }
+/* Phi(x) = P(N(0,1) <= x) from a table: at the nodes a = k/64 - 9 on
+ * [-9, 8.5] hold Phi(a) (erfc) and phi(a); between nodes the Taylor series
+ * of order 6 in t = x - a, |t| <= 1/128, whose coefficients are
+ * phi(a) (-1)^(k-1) He_(k-1)(a) / k!.  The remainder is below
+ * t^7/7! max|He_6 phi| < 3e-18; measured against 0.5 erfc(-x/sqrt 2) on
+ * 10^7 points the absolute error is at most 2.3e-16 (one or two ulps of
+ * values near 1, rounding in the sum).  Below -9 it returns 0 (the true
+ * value is under 1.2e-19), from 8.5 on 1 (the true value rounds to 1).
+ * About 5x faster than erfc; tests/test_gaus.c checks the error bound. */
+#define PT_LO 9.0
+#define PT_HI 8.5
+#define PT_STEP 64
+#define PT_N 1121 /* (PT_LO + PT_HI) * PT_STEP + 1 */
+static double pt_Phi[PT_N], pt_phi[PT_N];
+static pthread_once_t pt_once = PTHREAD_ONCE_INIT;
+
+static void pt_init(void) {
+  for (int k = 0; k < PT_N; k++) {
+    double a = (double)k / PT_STEP - PT_LO;
+    pt_Phi[k] = 0.5 * erfc(-a * SQRT1_2);
+    pt_phi[k] = 0.3989422804014327 * exp(-0.5 * a * a);
+  }
+}
+
+/* Phi(x), and phi(x) (the series' derivative) into *pdf when pdf is not
+ * NULL; the sums are split (Estrin) to shorten the dependency chain. */
 static inline double phi(double x) {
   return 0.3989422804014327 * exp(-0.5 * x * x);
+}
+
+static inline double Phi_pdf(double x, double *pdf) {
+  if (!(x > -PT_LO) || x >= PT_HI) {
+    if (pdf) *pdf = x == x ? 0.3989422804014327 * exp(-0.5 * x * x) : x;
+    return x >= PT_HI ? 1.0 : x < 0 ? 0.0 : x; /* NaN stays NaN */
+  }
+  int k = (int)((x + PT_LO) * PT_STEP + 0.5);
+  double a = (double)k / PT_STEP - PT_LO, t = x - a, a2 = a * a, t2 = t * t;
+  double c2 = -0.5 * a, c3 = (a2 - 1) * (1.0 / 6),
+         c4 = -a * (a2 - 3) * (1.0 / 24),
+         c5 = (a2 * a2 - 6 * a2 + 3) * (1.0 / 120),
+         c6 = -a * (a2 * a2 - 10 * a2 + 15) * (1.0 / 720);
+  double pk = pt_phi[k];
+  if (pdf) {
+    double d01 = 1 + 2 * c2 * t, d23 = 3 * c3 + 4 * c4 * t,
+           d45 = 5 * c5 + 6 * c6 * t;
+    *pdf = pk * (d01 + t2 * (d23 + t2 * d45));
+  }
+  double p01 = 1 + c2 * t, p23 = c3 + c4 * t, p45 = c5 + c6 * t;
+  return pt_Phi[k] + pk * t * (p01 + t2 * (p23 + t2 * p45));
+}
+
+static inline double Phi(double x) { return Phi_pdf(x, NULL); }
+
+double twill_gaus_Phi(double x) {
+  pthread_once(&pt_once, pt_init);
+  return Phi(x);
 }
 static inline double softplus(double x) {
   return x > 30 ? x : log1p(exp(x));
@@ -231,7 +285,8 @@ struct twill_gaus_model {
   long *lo, *hi;
   long *woff;
   size_t wcap;
-  double *F, *Fm, *Fs;
+  double *F;     /* window entries of all ops, interleaved: F_i(d),
+                    dF_i(d)/dmu_i, dF_i(d)/dsigma_i at 3 (woff_i + d - lo_i) */
   long *rhi;     /* end of op i's Reg window (max hi over succ), or -1 */
   int nch, ech;
   double *partU, *partR;
@@ -279,8 +334,6 @@ void twill_gaus_model_free(twill_gaus_model *m) {
   free(m->hi);
   free(m->woff);
   free(m->F);
-  free(m->Fm);
-  free(m->Fs);
   free(m->rhi);
   free(m->partU);
   free(m->partR);
@@ -322,6 +375,7 @@ static int nchunks(int count) {
 twill_gaus_model *twill_gaus_model_new(const twill_gaus_problem *p,
                                        const twill_gaus_opts *o, long D,
                                        long ii) {
+  pthread_once(&pt_once, pt_init);
   twill_gaus_model *m = calloc(1, sizeof *m);
   if (!m) return NULL;
   m->p = p;
@@ -501,15 +555,15 @@ void twill_gaus_model_init(twill_gaus_model *m) {
 static inline double Fv(const twill_gaus_model *m, int i, long d) {
   if (d < m->lo[i]) return 0.0;
   if (d >= m->hi[i]) return 1.0;
-  return m->F[m->woff[i] + d - m->lo[i]];
+  return m->F[3 * (m->woff[i] + d - m->lo[i])];
 }
 static inline double Fmv(const twill_gaus_model *m, int i, long d) {
   if (d < m->lo[i] || d >= m->hi[i]) return 0.0;
-  return m->Fm[m->woff[i] + d - m->lo[i]];
+  return m->F[3 * (m->woff[i] + d - m->lo[i]) + 1];
 }
 static inline double Fsv(const twill_gaus_model *m, int i, long d) {
   if (d < m->lo[i] || d >= m->hi[i]) return 0.0;
-  return m->Fs[m->woff[i] + d - m->lo[i]];
+  return m->F[3 * (m->woff[i] + d - m->lo[i]) + 2];
 }
 
 static void chunk_range(int count, int nch, int c, int *a, int *b) {
@@ -523,9 +577,11 @@ static void ph_window(void *ctx, int c) {
   int a, b;
   chunk_range(m->n, m->nch, c, &a, &b);
   for (int i = a; i < b; i++) {
-    double sp = softplus(m->s[i]);
+    /* softplus and its derivative, the sigmoid, from one exp */
+    double x = m->s[i], ex = exp(-fabs(x));
+    double sp = (x > 0 ? x : 0) + log1p(ex);
     m->sig[i] = m->o.sigma_min + sp;
-    m->dsig[i] = sigmoid(m->s[i]);
+    m->dsig[i] = x >= 0 ? 1.0 / (1.0 + ex) : ex / (1.0 + ex);
     double mu = m->mu[i], sg = m->sig[i];
     double flo = floor(mu - 0.5 - WIN * sg);
     double fhi = ceil(mu - 0.5 + WIN * sg) + 1;
@@ -551,15 +607,14 @@ static void ph_fill(void *ctx, int c) {
   for (int i = a; i < b; i++) {
     double mu = m->mu[i], sg = m->sig[i], h = 1.0 / sg;
     long lo = m->lo[i], w = m->hi[i] - lo;
-    double *F = m->F + m->woff[i], *Fm = m->Fm + m->woff[i],
-           *Fs = m->Fs + m->woff[i];
+    double *F = m->F + 3 * m->woff[i];
     if (w <= 0) continue;
-    double z = ((double)lo + 0.5 - mu) / sg;
+    double z = ((double)lo + 0.5 - mu) * h;
     bool rec = h * h <= 200;
     double ph = phi(z), q = rec ? exp(-z * h - 0.5 * h * h) : 0,
            qq = rec ? exp(-h * h) : 0;
     for (long k = 0; k < w; k++) {
-      double zk = ((double)(lo + k) + 0.5 - mu) / sg;
+      double zk = ((double)(lo + k) + 0.5 - mu) * h;
       if (k > 0) {
         if (rec) {
           ph *= q;
@@ -568,9 +623,9 @@ static void ph_fill(void *ctx, int c) {
           ph = phi(zk);
         }
       }
-      F[k] = Phi(zk);
-      Fm[k] = -ph / sg;
-      Fs[k] = -zk * ph / sg;
+      F[3 * k] = Phi(zk);
+      F[3 * k + 1] = -ph * h;
+      F[3 * k + 2] = -zk * ph * h;
     }
   }
 }
@@ -666,30 +721,51 @@ static void ph_edges(void *ctx, int c) {
   chunk_range(m->ne, m->ech, c, &a, &b);
   bool dep = m->mask & TWILL_GAUS_DEP;
   bool com = m->form == 'A' && (m->mask & TWILL_GAUS_COM);
-  for (int e = a; e < b; e++) {
-    double *g = m->eg + 4 * (size_t)e;
-    g[0] = g[1] = g[2] = g[3] = 0;
-    m->ev[e] = m->edv[e] = m->ecm[e] = 0;
-    m->em[2 * (size_t)e] = m->em[2 * (size_t)e + 1] = 0;
-    if (!edge_used(m, e)) continue;
-    int i = p->esrc[e], j = p->edst[e];
-    if (dep) {
+  /* Dep in three passes over the chunk, each with a short body so that
+     the out-of-order core overlaps many edges (one pass had a ~100-cycle
+     dependency chain per edge: sqrt, division, Phi); the eg slots hold
+     (u, sd, Phi(u), phi(u)) in between */
+  if (dep) {
+    for (int e = a; e < b; e++) {
+      double *g = m->eg + 4 * (size_t)e;
+      if (!edge_used(m, e)) continue;
+      int i = p->esrc[e], j = p->edst[e];
       double l = (double)p->elat[e] - (double)m->ii * p->edist[e];
       if (m->form != 'C') l = (double)p->elat[e];
-      double mm = m->mu[j] - m->mu[i];
       double si = m->sig[i], sj = m->sig[j];
       double sd = sqrt(si * si + sj * sj);
-      double u = (l - mm) / sd;
-      double Pu = Phi(u), pu = phi(u);
+      g[0] = (l - (m->mu[j] - m->mu[i])) / sd;
+      g[1] = sd;
+    }
+    for (int e = a; e < b; e++) {
+      double *g = m->eg + 4 * (size_t)e;
+      if (edge_used(m, e)) g[2] = Phi_pdf(g[0], &g[3]);
+    }
+  }
+  for (int e = a; e < b; e++) {
+    double *g = m->eg + 4 * (size_t)e;
+    m->ev[e] = m->edv[e] = m->ecm[e] = 0;
+    m->em[2 * (size_t)e] = m->em[2 * (size_t)e + 1] = 0;
+    if (!edge_used(m, e)) {
+      g[0] = g[1] = g[2] = g[3] = 0;
+      continue;
+    }
+    int i = p->esrc[e], j = p->edst[e];
+    if (dep) {
+      double u = g[0], sd = g[1], Pu = g[2], pu = g[3];
+      double si = m->sig[i], sj = m->sig[j];
       double V = sd * (u * Pu + pu);
       double lam = m->lam[e];
       double w = lam + m->rho * V;
       m->edv[e] = V;
       m->ev[e] = lam * V + 0.5 * m->rho * V * V;
-      g[0] += w * Pu;
-      g[2] -= w * Pu;
-      g[1] += w * pu * si / sd;
-      g[3] += w * pu * sj / sd;
+      double wp = w * pu / sd;
+      g[0] = w * Pu;
+      g[1] = wp * si;
+      g[2] = -w * Pu;
+      g[3] = wp * sj;
+    } else {
+      g[0] = g[1] = g[2] = g[3] = 0;
     }
     if (com && p->ecost[e] != 0 && p->edist[e] == 0) {
       double ce = p->ecost[e], al = m->o.alpha;
@@ -699,39 +775,39 @@ static void ph_edges(void *ctx, int c) {
       /* ascending d in three ranges cut at lo_j and hi_i (same additions,
          same order as one loop over d, without the window tests) */
       long hii = m->hi[i], loj = m->lo[j];
-      const double *Fi = m->F + m->woff[i] - m->lo[i],
-                   *Fmi = m->Fm + m->woff[i] - m->lo[i],
-                   *Fsi = m->Fs + m->woff[i] - m->lo[i],
-                   *Fj = m->F + m->woff[j] - loj,
-                   *Fmj = m->Fm + m->woff[j] - loj,
-                   *Fsj = m->Fs + m->woff[j] - loj;
+      /* triples (F, dF/dmu, dF/dsigma) of step d at Fi + 3 (d - lo_i) */
+      const double *Fi = m->F + 3 * m->woff[i], *Fj = m->F + 3 * m->woff[j];
+      long li = m->lo[i];
       long b1 = hii < loj ? hii : loj, b2 = hii < loj ? loj : hii;
       if (b1 > d1) b1 = d1;
       if (b2 > d1) b2 = d1;
       long d = d0;
       for (; d < b1; d++) { /* F_j = 0, inside i's window */
-        v += Fi[d];
-        gmi += Fmi[d];
-        gsi += Fsi[d];
+        const double *x = Fi + 3 * (d - li);
+        v += x[0];
+        gmi += x[1];
+        gsi += x[2];
       }
       if (d < b2) {
         if (loj <= hii) {
           for (; d < b2; d++) { /* inside both windows */
-            double fi = Fi[d], fj = Fj[d];
-            v += fi * (1 - fj);
-            gmi += Fmi[d] * (1 - fj);
-            gsi += Fsi[d] * (1 - fj);
-            gmj -= fi * Fmj[d];
-            gsj -= fi * Fsj[d];
+            const double *x = Fi + 3 * (d - li), *y = Fj + 3 * (d - loj);
+            double fi = x[0], fj1 = 1 - y[0];
+            v += fi * fj1;
+            gmi += x[1] * fj1;
+            gsi += x[2] * fj1;
+            gmj -= fi * y[1];
+            gsj -= fi * y[2];
           }
         } else {
           for (; d < b2; d++) v += 1.0; /* F_i = 1, F_j = 0 */
         }
       }
       for (; d < d1; d++) { /* F_i = 1, inside j's window */
-        v += 1 - Fj[d];
-        gmj -= Fmj[d];
-        gsj -= Fsj[d];
+        const double *y = Fj + 3 * (d - loj);
+        v += 1 - y[0];
+        gmj -= y[1];
+        gsj -= y[2];
       }
       m->ecm[e] = ce * v;
       g[0] += al * ce * gmi;
@@ -893,13 +969,9 @@ static int ensure_windows(twill_gaus_model *m) {
   m->woff[m->n] = tot;
   if ((size_t)tot + 1 > m->wcap) {
     size_t cap = (size_t)tot + 1 + (size_t)tot / 2;
-    double *F = realloc(m->F, cap * sizeof(double));
-    if (F) m->F = F;
-    double *Fm = realloc(m->Fm, cap * sizeof(double));
-    if (Fm) m->Fm = Fm;
-    double *Fs = realloc(m->Fs, cap * sizeof(double));
-    if (Fs) m->Fs = Fs;
-    if (!F || !Fm || !Fs) return -1;
+    double *F = realloc(m->F, 3 * cap * sizeof(double));
+    if (!F) return -1;
+    m->F = F;
     m->wcap = cap;
   }
   /* Reg window: up to the last successor's hi */

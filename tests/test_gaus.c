@@ -143,6 +143,22 @@ static void fd_form(char form, const int *masks, int nm) {
   }
 }
 
+/* twill_gaus_Phi (table + Taylor series) against 0.5 erfc(-x/sqrt 2): the
+ * absolute error bound core/gaus.c states, 0 below -9 and 1 from 8.5. */
+START_TEST(phi_table_error) {
+  double worst = 0;
+  for (long k = 0; k <= 400000; k++) {
+    double x = -12.0 + 24.0 * (double)k / 400000.0 + 1e-7 * (double)(k % 7);
+    double e = fabs(twill_gaus_Phi(x) - 0.5 * erfc(-x * 0.70710678118654752440));
+    if (e > worst) worst = e;
+  }
+  ck_assert_msg(worst <= 3e-16, "max |Phi error| %.3g", worst);
+  ck_assert(twill_gaus_Phi(-9.5) == 0.0 && twill_gaus_Phi(8.75) == 1.0);
+  ck_assert(isnan(twill_gaus_Phi(NAN)));
+  ck_assert(fabs(twill_gaus_Phi(0.0) - 0.5) < 1e-16);
+}
+END_TEST
+
 START_TEST(fd_formulation_a) {
   int masks[] = {TWILL_GAUS_DEP, TWILL_GAUS_LAT, TWILL_GAUS_RES, TWILL_GAUS_CAP,
                  TWILL_GAUS_COM};
@@ -750,6 +766,7 @@ static Suite *make_suite(void) {
   Suite *s = suite_create("gaus");
   TCase *tc = tcase_create("gradients");
   tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, phi_table_error);
   tcase_add_test(tc, fd_formulation_a);
   tcase_add_test(tc, fd_formulation_b);
   tcase_add_test(tc, fd_formulation_c);

@@ -159,6 +159,9 @@ void twill_gaus_model_restart(twill_gaus_model *m, const long *t);
 double twill_gaus_step(twill_gaus_model *m, twill_gaus_terms *t);
 /* ALM multiplier update (every alm_every steps). */
 void twill_gaus_alm_update(twill_gaus_model *m);
+/* The normal CDF the relaxation uses (a table with a Taylor series, not
+ * erfc; absolute error below 3e-16, core/gaus.c says how). */
+double twill_gaus_Phi(double x);
 
 /* ---- legalization ------------------------------------------------------ */
 
