@@ -19,6 +19,8 @@
 #include "gaus_priv.h"
 #include "twill/gaus.h"
 
+#define L_RESTARTS 8 /* noisy list schedules per legalization (L) */
+
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -168,6 +170,12 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
           iiL = twill_gaus_legalize_modulo(p, mu, ii, tc) == 0 ? ii : -1;
         } else {
           iiL = twill_gaus_legalize_plain(p, mu, tc);
+          /* L: the length is the objective; improve the list schedule
+             (forward-backward passes, restarts; all deterministic) */
+          if (iiL > 0 && o->form == 'L') {
+            long iiI = twill_gaus_improve_plain(p, mu, tc, L_RESTARTS);
+            if (iiI > 0) iiL = iiI;
+          }
         }
         if (iiL > 0 && twill_gaus_check(p, tc, iiL, NULL, 0) == 0) {
           twill_gaus_measure(p, o, tc, iiL, &ev);

@@ -172,6 +172,15 @@ double twill_gaus_Phi(double x);
  * edges, allocation failure). */
 long twill_gaus_legalize_plain(const twill_gaus_problem *p, const double *mu,
                                long *t);
+/* Improve the legal plain schedule t of an acyclic problem (every edge of
+ * distance 0) in length: forward-backward improvement of t, then list
+ * schedules by mu (may be NULL: ASAP), by height (longest path to the
+ * end) and `restarts` more from t with deterministic noise, each improved
+ * the same way; t gets the shortest (the first of equals).  Returns its
+ * II as twill_gaus_legalize_plain gives it (last busy cycle + 1), or -1
+ * (back edges, allocation failure: t unchanged). */
+long twill_gaus_improve_plain(const twill_gaus_problem *p, const double *mu,
+                              long *t, int restarts);
 /* Modulo legalization at II (gaus.md 5.3): relaxation over all edges,
  * capped at n sweeps, then placement into a modulo reservation table.
  * Returns 0, -1 recurrence violation (II too small), -2 resource conflict
