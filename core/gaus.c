@@ -244,15 +244,24 @@ static inline double phi(double x) {
   return 0.3989422804014327 * exp(-0.5 * x * x);
 }
 
-/* Phi(x), and phi(x) into *pdf when pdf is not NULL; the sum is split
- * (Estrin) to shorten the dependency chain. */
+/* Phi(x), and into *pdf (when not NULL) the derivative of the same
+ * series, phi(x) to a relative 1e-14 for |x| <= 3 (1e-10 at 9), so that
+ * gradients built on pdf are exact derivatives of the Phi used; 0 and 1
+ * outside [-9, 8.5] (where the series is constant, pdf = 0).  The sums
+ * are split (Estrin) to shorten the dependency chains. */
 static inline double Phi_pdf(double x, double *pdf) {
-  if (pdf) *pdf = phi(x);
-  if (!(x > -PT_LO) || x >= PT_HI)
+  if (!(x > -PT_LO) || x >= PT_HI) {
+    if (pdf) *pdf = x == x ? 0.0 : x;
     return x >= PT_HI ? 1.0 : x < 0 ? 0.0 : x; /* NaN stays NaN */
+  }
   int k = (int)((x + PT_LO) * PT_STEP + 0.5);
   const double *c = pt_c[k];
   double t = x - ((double)k * (1.0 / PT_STEP) - PT_LO), t2 = t * t;
+  if (pdf) {
+    double d0 = c[1] + t * (2 * c[2]), d1 = 3 * c[3] + t * (4 * c[4]),
+           d2 = 5 * c[5] + t * (6 * c[6]);
+    *pdf = d0 + t2 * (d1 + t2 * d2);
+  }
   double lo = c[0] + t * (c[1] + t * c[2]);
   double hi = c[3] + t * c[4] + t2 * (c[5] + t * c[6]);
   return lo + t2 * t * hi;
@@ -300,6 +309,7 @@ struct twill_gaus_model {
   int maxdeg;
   int nmult;
   double *lam, *capg;
+  double *busy;  /* per unit: busy instance-cycles, sum of count x cycles */
   double rho, prev_viol;
   double *m1mu, *m2mu, *m1s, *m2s;
   long tstep;
@@ -357,6 +367,7 @@ void twill_gaus_model_free(twill_gaus_model *m) {
   free(m->scratch);
   free(m->lam);
   free(m->capg);
+  free(m->busy);
   free(m->m1mu);
   free(m->m2mu);
   free(m->m1s);
@@ -418,6 +429,7 @@ twill_gaus_model *twill_gaus_model_new(const twill_gaus_problem *p,
   m->U = calloc(RT, sizeof(double));
   m->aU = calloc(RT, sizeof(double));
   m->capg = calloc(RT, sizeof(double));
+  m->busy = calloc((size_t)m->R + 1, sizeof(double));
   m->Rg = calloc((size_t)m->Dx, sizeof(double));
   m->aR = calloc((size_t)m->Dx, sizeof(double));
   m->M = calloc((size_t)ii, sizeof(double));
@@ -443,13 +455,15 @@ twill_gaus_model *twill_gaus_model_new(const twill_gaus_problem *p,
   m->pool = gaus_pool_new(o->threads);
   if (!m->mu || !m->s || !m->s0 || !m->sig || !m->dsig || !m->lo || !m->hi ||
       !m->woff || !m->rhi || !m->partU || !m->partR || !m->U || !m->aU ||
-      !m->capg || !m->Rg || !m->aR || !m->M || !m->aM || !m->eg || !m->em ||
+      !m->capg || !m->busy || !m->Rg || !m->aR || !m->M || !m->aM || !m->eg || !m->em ||
       !m->ev || !m->tmpT || !m->edv || !m->ecm || !m->ov || !m->olv || !m->omu ||
       !m->osig || !m->gmu || !m->gsig || !m->scratch || !m->lam ||
       !m->m1mu || !m->m2mu || !m->m1s || !m->m2s || !m->pool) {
     twill_gaus_model_free(m);
     return NULL;
   }
+  for (int u = 0; u < p->nuses; u++)
+    m->busy[p->uunit[u]] += p->ucount[u] * p->ucycles[u];
   for (int k = 0; k < m->nmult; k++) m->lam[k] = o->lambda0;
   m->rho = o->rho0;
   m->prev_viol = INFINITY;
@@ -593,58 +607,52 @@ static void ph_window(void *ctx, int c) {
   }
 }
 
-/* phase 2: F, dF/dmu, dF/dsigma in the window.  Along the window z steps
- * by h = 1/sigma, so phi(z + h) = phi(z) q with q = exp(-z h - h^2/2), and
- * q itself steps by the constant factor exp(-h^2): two exp() per op
- * instead of one per window entry (relative error a few ulps per step,
- * far below the finite-difference tolerance; used only for h^2 <= 200, so
- * no factor over- or underflows; larger h falls back to exp per entry). */
+/* phase 2: F, dF/dmu, dF/dsigma in the window, and the unit usage.  Along
+ * the window z steps by h = 1/sigma, so phi(z + h) = phi(z) q with
+ * q = exp(-z h - h^2/2), and q itself steps by the constant factor
+ * exp(-h^2): two exp() per op instead of one per window entry (relative
+ * error a few ulps per step, far below the finite-difference tolerance;
+ * used only for h^2 <= 200, so no factor over- or underflows; larger h
+ * falls back to exp per entry).  (Phi_pdf's series derivative per entry
+ * instead of the recurrence was measured slower.) */
 static void ph_fill(void *ctx, int c) {
-  twill_gaus_model *m = ctx;
-  int a, b;
-  chunk_range(m->n, m->nch, c, &a, &b);
-  for (int i = a; i < b; i++) {
-    double mu = m->mu[i], sg = m->sig[i], h = 1.0 / sg;
-    long lo = m->lo[i], w = m->hi[i] - lo;
-    double *F = m->F + 3 * m->woff[i];
-    if (w <= 0) continue;
-    double z = ((double)lo + 0.5 - mu) * h;
-    bool rec = h * h <= 200;
-    double ph = phi(z), q = rec ? exp(-z * h - 0.5 * h * h) : 0,
-           qq = rec ? exp(-h * h) : 0;
-    for (long k = 0; k < w; k++) {
-      double zk = ((double)(lo + k) + 0.5 - mu) * h;
-      if (k > 0) {
-        if (rec) {
-          ph *= q;
-          q *= qq;
-        } else {
-          ph = phi(zk);
-        }
-      }
-      F[3 * k] = Phi(zk);
-      F[3 * k + 1] = -ph * h;
-      F[3 * k + 2] = -zk * ph * h;
-    }
-  }
-}
-
-/* phase 3: per-chunk partial aggregates */
-static void ph_aggregate(void *ctx, int c) {
   twill_gaus_model *m = ctx;
   const twill_gaus_problem *p = m->p;
   int a, b;
   chunk_range(m->n, m->nch, c, &a, &b);
   size_t RT = (size_t)m->R * (size_t)m->T;
   double *pu = m->partU + (size_t)c * (RT + 1);
-  double *pr = m->partR + (size_t)c * (size_t)m->Dx;
   memset(pu, 0, (RT + 1) * sizeof(double));
-  memset(pr, 0, (size_t)m->Dx * sizeof(double));
+  memset(m->partR + (size_t)c * (size_t)m->Dx, 0, (size_t)m->Dx * sizeof(double));
   bool res = plain_res(m);
   bool mres = m->form == 'C' && (m->mask & TWILL_GAUS_CAP);
-  bool mem = (m->form == 'B' || m->form == 'C') && (m->mask & TWILL_GAUS_MEM);
   for (int i = a; i < b; i++) {
-    long lo = m->lo[i], hi = m->hi[i];
+    double mu = m->mu[i], sg = m->sig[i], h = 1.0 / sg;
+    long lo = m->lo[i], hi = m->hi[i], w = hi - lo;
+    double *F = m->F + 3 * m->woff[i];
+    if (w > 0) {
+      double z = ((double)lo + 0.5 - mu) * h;
+      bool rec = h * h <= 200;
+      double ph = phi(z), q = rec ? exp(-z * h - 0.5 * h * h) : 0,
+             qq = rec ? exp(-h * h) : 0;
+      for (long k = 0; k < w; k++) {
+        double zk = ((double)(lo + k) + 0.5 - mu) * h;
+        if (k > 0) {
+          if (rec) {
+            ph *= q;
+            q *= qq;
+          } else {
+            ph = phi(zk);
+          }
+        }
+        F[3 * k] = Phi(zk);
+        F[3 * k + 1] = -ph * h;
+        F[3 * k + 2] = -zk * ph * h;
+      }
+    }
+    /* the op's share of the per-chunk unit usage, while its window is
+       in L1 (phase 3 adds the memory aggregate, which needs the
+       successors' windows) */
     for (int u = p->uoff[i]; u < p->uoff[i + 1]; u++) {
       int r = p->uunit[u], off = p->uoffset[u], cyc = p->ucycles[u];
       double cnt = p->ucount[u];
@@ -662,7 +670,21 @@ static void ph_aggregate(void *ctx, int c) {
         }
       }
     }
-    if (mem && m->rhi[i] > lo) {
+  }
+}
+
+/* phase 3: per-chunk partial memory aggregates (B, C) */
+static void ph_aggregate(void *ctx, int c) {
+  twill_gaus_model *m = ctx;
+  const twill_gaus_problem *p = m->p;
+  int a, b;
+  chunk_range(m->n, m->nch, c, &a, &b);
+  double *pr = m->partR + (size_t)c * (size_t)m->Dx;
+  bool mem = (m->form == 'B' || m->form == 'C') && (m->mask & TWILL_GAUS_MEM);
+  if (!mem) return;
+  for (int i = a; i < b; i++) {
+    long lo = m->lo[i];
+    if (m->rhi[i] > lo) {
       for (long d = lo; d < m->rhi[i]; d++) {
         double pr1 = 1.0;
         for (int k = p->out_off[i]; k < p->out_off[i + 1]; k++) {
@@ -974,8 +996,9 @@ static int ensure_windows(twill_gaus_model *m) {
     m->F = F;
     m->wcap = cap;
   }
-  /* Reg window: up to the last successor's hi */
+  /* Reg window (B, C): up to the last successor's hi */
   const twill_gaus_problem *p = m->p;
+  if (m->form != 'B' && m->form != 'C') return 0;
   for (int i = 0; i < m->n; i++) {
     long r = -1;
     for (int k = p->out_off[i]; k < p->out_off[i + 1]; k++) {
@@ -1013,9 +1036,7 @@ static double evaluate(twill_gaus_model *m, int mask, int adam,
        mean the same on graphs with weights of 1 and of 5000 */
     for (int r = 0; r < m->R; r++) {
       const double *row = m->U + (size_t)r * (size_t)m->T;
-      double busy = 0;
-      for (int u = 0; u < p->nuses; u++)
-        if (p->uunit[u] == r) busy += p->ucount[u] * p->ucycles[u];
+      double busy = m->busy[r];
       if (busy <= 0) continue;
       double c = 1.0 / fmax(1.0, busy / (double)m->D);
       for (long d = 0; d < m->T; d++) m->tmpT[d] = c * row[d];
