@@ -296,6 +296,9 @@ struct twill_gaus_model {
   double *F;     /* window entries of all ops, interleaved: F_i(d),
                     dF_i(d)/dmu_i, dF_i(d)/dsigma_i at 3 (woff_i + d - lo_i) */
   long *rhi;     /* end of op i's Reg window (max hi over succ), or -1 */
+  long *rlo1, *rlo2; /* largest and second largest lo over op i's
+                        distance-0 successors (-1: none): below rlo1
+                        some successor's F is 0, below rlo2 two are */
   int nch, ech;
   double *partU, *partR;
   double *U, *aU, *Rg, *aR, *M, *aM;
@@ -344,6 +347,8 @@ void twill_gaus_model_free(twill_gaus_model *m) {
   free(m->woff);
   free(m->F);
   free(m->rhi);
+  free(m->rlo1);
+  free(m->rlo2);
   free(m->partU);
   free(m->partR);
   free(m->U);
@@ -424,6 +429,8 @@ twill_gaus_model *twill_gaus_model_new(const twill_gaus_problem *p,
   m->hi = calloc(N, sizeof(long));
   m->woff = calloc(N + 1, sizeof(long));
   m->rhi = calloc(N, sizeof(long));
+  m->rlo1 = calloc(N, sizeof(long));
+  m->rlo2 = calloc(N, sizeof(long));
   m->partU = calloc((size_t)m->nch * RT, sizeof(double));
   m->partR = calloc((size_t)m->nch * (size_t)m->Dx, sizeof(double));
   m->U = calloc(RT, sizeof(double));
@@ -454,7 +461,7 @@ twill_gaus_model *twill_gaus_model_new(const twill_gaus_problem *p,
   m->m2s = calloc(N, sizeof(double));
   m->pool = gaus_pool_new(o->threads);
   if (!m->mu || !m->s || !m->s0 || !m->sig || !m->dsig || !m->lo || !m->hi ||
-      !m->woff || !m->rhi || !m->partU || !m->partR || !m->U || !m->aU ||
+      !m->woff || !m->rhi || !m->rlo1 || !m->rlo2 || !m->partU || !m->partR || !m->U || !m->aU ||
       !m->capg || !m->busy || !m->Rg || !m->aR || !m->M || !m->aM || !m->eg || !m->em ||
       !m->ev || !m->tmpT || !m->edv || !m->ecm || !m->ov || !m->olv || !m->omu ||
       !m->osig || !m->gmu || !m->gsig || !m->scratch || !m->lam ||
@@ -685,7 +692,11 @@ static void ph_aggregate(void *ctx, int c) {
   for (int i = a; i < b; i++) {
     long lo = m->lo[i];
     if (m->rhi[i] > lo) {
-      for (long d = lo; d < m->rhi[i]; d++) {
+      /* below rlo1 a successor has F = 0, so the product is 0 (the loop
+         below would find the same 0) */
+      long d = lo, z = m->rlo1[i] < m->rhi[i] ? m->rlo1[i] : m->rhi[i];
+      for (; d < z; d++) pr[d] += p->w[i] * Fv(m, i, d) * (1.0 - 0.0);
+      for (; d < m->rhi[i]; d++) {
         double pr1 = 1.0;
         for (int k = p->out_off[i]; k < p->out_off[i + 1]; k++) {
           int e = p->out_e[k];
@@ -857,6 +868,12 @@ static void ph_mem_adj(void *ctx, int c) {
     for (long d = m->lo[i]; d < m->rhi[i]; d++) {
       double A = m->aR[d];
       if (A == 0) continue;
+      if (d < m->rlo2[i]) { /* two successors with F = 0 (as below) */
+        double gF0 = A * bi * (1 - 0.0);
+        m->omu[i] += gF0 * Fmv(m, i, d);
+        m->osig[i] += gF0 * Fsv(m, i, d);
+        continue;
+      }
       /* two successors not started yet (F = 0): the product and every
          product but one factor are 0, so only the own term remains
          (scanned from the end: later successors tend to start later) */
@@ -1000,12 +1017,21 @@ static int ensure_windows(twill_gaus_model *m) {
   const twill_gaus_problem *p = m->p;
   if (m->form != 'B' && m->form != 'C') return 0;
   for (int i = 0; i < m->n; i++) {
-    long r = -1;
+    long r = -1, l1 = -1, l2 = -1;
     for (int k = p->out_off[i]; k < p->out_off[i + 1]; k++) {
       int e = p->out_e[k];
       if (p->edist[e]) continue;
       if (m->hi[p->edst[e]] > r) r = m->hi[p->edst[e]];
+      long l = m->lo[p->edst[e]];
+      if (l > l1) {
+        l2 = l1;
+        l1 = l;
+      } else if (l > l2) {
+        l2 = l;
+      }
     }
+    m->rlo1[i] = l1;
+    m->rlo2[i] = l2;
     m->rhi[i] = r;
   }
   return 0;

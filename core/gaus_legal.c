@@ -443,20 +443,70 @@ out:
 
 /* ---- modulo ------------------------------------------------------------ */
 
-/* Relax t over all edges at II; 0 when converged, -1 after n+1 sweeps. */
+/* Does the graph of last improving edges (pred[v]: the source that last
+ * raised t_v, -1: none) have a cycle?  Such a cycle has positive weight
+ * (the Bellman-Ford parent-graph lemma, CLRS 24.16 for longest paths), so
+ * relax can stop long before n + 1 sweeps.  mark: n scratch. */
+static int pred_cycle(const int *pred, int n, int *mark) {
+  for (int i = 0; i < n; i++) mark[i] = -1;
+  for (int v = 0; v < n; v++) {
+    int u = v;
+    while (u >= 0 && mark[u] < 0) {
+      mark[u] = v;
+      u = pred[u];
+    }
+    if (u >= 0 && mark[u] == v) return 1;
+  }
+  return 0;
+}
+
+/* Relax t over all edges at II; 0 when converged, -1 on a positive cycle
+ * (after n+1 sweeps, or earlier when the parent graph has a cycle).  The
+ * sweeps visit the edges by the topological rank of their source
+ * (distance-0 edges), so one sweep settles every forward chain and only
+ * back edges need more; the fixed point (the least t above the start)
+ * and the verdict are those of any edge order. */
 static int relax(const twill_gaus_problem *p, long ii, long *t) {
-  for (int sweep = 0; sweep <= p->n + 1; sweep++) {
+  int n = p->n;
+  int *order = malloc(((size_t)n + 1) * sizeof(int));
+  long *asap = malloc(((size_t)n + 1) * sizeof(long));
+  int *eo = malloc(((size_t)p->ne + 1) * sizeof(int));
+  int *pred = malloc(((size_t)n + 1) * sizeof(int));
+  int *mark = malloc(((size_t)n + 1) * sizeof(int));
+  int ne = 0;
+  if (order && asap && eo && gaus_asap(p, asap, order) >= 0) {
+    for (int k = 0; k < n; k++)
+      for (int j = p->out_off[order[k]]; j < p->out_off[order[k] + 1]; j++)
+        eo[ne++] = p->out_e[j];
+  } else if (eo) { /* no order (allocation): index order */
+    for (int e = 0; e < p->ne; e++) eo[ne++] = e;
+  }
+  int rc = -1;
+  if (pred)
+    for (int i = 0; i < n; i++) pred[i] = -1;
+  for (int sweep = 0; eo && sweep <= n + 1; sweep++) {
     int changed = 0;
-    for (int e = 0; e < p->ne; e++) {
+    for (int k = 0; k < ne; k++) {
+      int e = eo[k];
       long need = t[p->esrc[e]] + p->elat[e] - ii * p->edist[e];
       if (t[p->edst[e]] < need) {
         t[p->edst[e]] = need;
+        if (pred) pred[p->edst[e]] = p->esrc[e];
         changed = 1;
       }
     }
-    if (!changed) return 0;
+    if (!changed) {
+      rc = 0;
+      break;
+    }
+    if (pred && mark && sweep > 0 && pred_cycle(pred, n, mark)) break;
   }
-  return -1;
+  free(order);
+  free(asap);
+  free(eo);
+  free(pred);
+  free(mark);
+  return rc;
 }
 
 static long lmod(long a, long m) {

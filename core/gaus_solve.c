@@ -116,6 +116,8 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
   long rb = res_bound(p);
   double t0 = now_s(), tstep = 0;
   long nsteps = 0, cheap = 4;
+  long ii_early = 0; /* C: II of the schedule legalized from the start at
+                        II+1..II+4 when II itself failed there (0: none) */
   r->first_legal_step = -1;
   r->first_legal_seconds = -1;
   for (;;) {
@@ -194,6 +196,22 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
             twill_gaus_model_restart(m, tc);
             r->restarts++;
           }
+        } else if (modulo && k == 0 && !have && !ii_early) {
+          /* a first legal schedule now, from the initial relaxation at
+             II+1..II+4, instead of after all the steps at II; kept only
+             while nothing better turns up */
+          for (long j = 1; j <= 4 && ii + j < ii_fb; j++)
+            if (twill_gaus_legalize_modulo(p, mu, ii + j, tc) == 0 &&
+                twill_gaus_check(p, tc, ii + j, NULL, 0) == 0) {
+              twill_gaus_measure(p, o, tc, ii + j, &best);
+              memcpy(r->t, tc, (size_t)n * sizeof(long));
+              ii_early = ii + j;
+              if (r->first_legal_step < 0) {
+                r->first_legal_step = nsteps;
+                r->first_legal_seconds = now_s() - t0;
+              }
+              break;
+            }
         }
       }
       if (timeout) break;
@@ -205,11 +223,14 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
     long from = ii;
     for (long k = 0; k < cheap && !have; k++) {
       ii++;
-      if (ii >= ii_fb) break;
+      if (ii >= ii_fb || (ii_early && ii > ii_early)) break;
       if (twill_gaus_legalize_modulo(p, mu, ii, tc) == 0 &&
           twill_gaus_check(p, tc, ii, NULL, 0) == 0) {
-        twill_gaus_measure(p, o, tc, ii, &best);
-        memcpy(r->t, tc, (size_t)n * sizeof(long));
+        twill_gaus_measure(p, o, tc, ii, &ev);
+        if (!ii_early || better(&ev, &best, modulo)) {
+          best = ev;
+          memcpy(r->t, tc, (size_t)n * sizeof(long));
+        }
         have = true;
         if (r->first_legal_step < 0) {
           r->first_legal_step = nsteps;
@@ -217,18 +238,22 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
         }
       }
     }
+    bool early = !have && ii_early && ii >= ii_early;
     if (log)
       fprintf(log,
               "gaus: II %ld..%ld: relaxation not legalizable (recurrence or "
               "resource conflict); %s II %ld\n",
-              from, have ? ii - 1 : (ii >= ii_fb ? ii_fb - 1 : ii),
+              from,
+              have ? ii - 1 : early ? ii_early - 1 : (ii >= ii_fb ? ii_fb - 1 : ii),
               have ? "legal at"
-                   : ii >= ii_fb ? "using the list schedule at" : "optimizing at",
-              have ? ii : (ii >= ii_fb ? ii_fb : ii + 1));
-    if (have || ii >= ii_fb) break;
+              : early ? "using the schedule legalized at the start at"
+              : ii >= ii_fb ? "using the list schedule at" : "optimizing at",
+              have ? ii : early ? ii_early : (ii >= ii_fb ? ii_fb : ii + 1));
+    if (have || early || ii >= ii_fb) break;
     ii++;
     cheap *= 2;
   }
+  if (!have && ii_early) have = true; /* best and r->t hold it */
   if (!have) {
     /* last rung: the plain list schedule (legal at its own II) */
     long iiF = twill_gaus_legalize_plain(p, mu0, r->t);
