@@ -13,7 +13,7 @@
 #   C  `twill gaus --random N` graphs with back edges (5%, distance 1-3)
 #                                                  twill only: the peer has
 #      no Formulation C
-# Columns: s/step = seconds per optimizer step (twill: mean over all steps;
+# Columns: s/step = seconds per optimizer step (twill: median over all steps;
 # torch: median of its timed steps after warm-up; legalization excluded);
 # legal-s = seconds from the start of the run to the first legal schedule
 # (twill; the peer does not legalize, so it has no such column); x1, x2 =

@@ -212,9 +212,9 @@ int twill_cmd_gaus(int argc, char **argv) {
   }
   if (timing)
     fprintf(stderr,
-            "gaus timing: %ld steps, %.6g s/step, first legal after %ld steps "
-            "%.6g s, restarts %ld, threads %d\n",
-            r.steps, r.seconds_per_step, r.first_legal_step,
+            "gaus timing: %ld steps, %.6g s/step (median; mean %.6g), first "
+            "legal after %ld steps %.6g s, restarts %ld, threads %d\n",
+            r.steps, r.step_median, r.seconds_per_step, r.first_legal_step,
             r.first_legal_seconds, r.restarts, o.threads);
   const twill_gaus_eval_t *e = &r.eval;
   const char *name = g->name ? g->name : "graph";

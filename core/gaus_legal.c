@@ -8,6 +8,14 @@
  * value >= the last busy cycle + 1 that every back edge allows, so no use
  * wraps and modulo capacity equals per-step capacity.
  *
+ * Improving a plain schedule of an acyclic problem (Formulation L, whose
+ * objective is the length): serial schedule generation without the
+ * round(mu) floor, forward (earliest fit) and backward (latest fit below
+ * the length), alternated as forward-backward improvement ("double
+ * justification", Valls, Ballestin and Quintanilla 2005) from the
+ * legalized schedule and from fresh list schedules by mu, by height and
+ * by the best schedule's starts plus seeded noise.
+ *
  * Modulo at II: t = max(0, round(mu)); Bellman-Ford-style sweeps of
  * t_dst >= t_src + lat - II*dist over all edges, at most n + 1 sweeps (still
  * changing: a positive cycle, "recurrence violation"); then rounds of
@@ -214,22 +222,291 @@ out:
   return res;
 }
 
+/* ---- improving an acyclic plain schedule -------------------------------- */
+
+/* Serial schedule generation (gaus.md 5.3's list scheduling without the
+ * round(mu) floor): ops in precedence order, each time the eligible op of
+ * smallest rank, placed at its earliest start (forward) or latest start
+ * (backward, ending by H, eligible once all successors are placed) where
+ * all its uses fit.  Forward returns the length, backward the smallest
+ * start (-1: no room above 0, or allocation failure). */
+typedef struct sgs {
+  const twill_gaus_problem *p;
+  int n;
+  long *rank, *bound, *t2;
+  int *cnt;
+  heap h;
+  table tb;
+} sgs;
+
+typedef struct keyed {
+  double k;
+  int i;
+} keyed;
+
+static int cmp_keyed(const void *a, const void *b) {
+  const keyed *x = a, *y = b;
+  if (x->k != y->k) return x->k < y->k ? -1 : 1;
+  return (x->i > y->i) - (x->i < y->i);
+}
+
+/* rank[i] = position of op i sorted by (key, i); kb: n scratch */
+static void set_rank(sgs *s, const double *key, keyed *kb) {
+  for (int i = 0; i < s->n; i++) kb[i] = (keyed){key[i], i};
+  qsort(kb, (size_t)s->n, sizeof *kb, cmp_keyed);
+  for (int k = 0; k < s->n; k++) s->rank[kb[k].i] = k;
+}
+
+static long sched_len(const twill_gaus_problem *p, const long *t) {
+  long L = 0;
+  for (int i = 0; i < p->n; i++)
+    if (t[i] + latp(p->lat[i]) > L) L = t[i] + latp(p->lat[i]);
+  return L;
+}
+
+static int tb_clear(table *tb, long need) {
+  if (table_grow(tb, need)) return -1;
+  memset(tb->use, 0, (size_t)tb->R * (size_t)tb->len * sizeof(double));
+  return 0;
+}
+
+static long sgs_forward(sgs *s, long *t) {
+  const twill_gaus_problem *p = s->p;
+  int n = s->n;
+  long horizon = 1;
+  for (int i = 0; i < n; i++) horizon += use_end(p, i);
+  if (tb_clear(&s->tb, 64)) return -1;
+  for (int i = 0; i < n; i++) s->cnt[i] = 0, s->bound[i] = 0;
+  for (int e = 0; e < p->ne; e++) s->cnt[p->edst[e]]++;
+  s->h.n = 0;
+  for (int i = 0; i < n; i++)
+    if (!s->cnt[i]) hpush(&s->h, s->rank[i], i);
+  int done = 0;
+  while (s->h.n > 0) {
+    int v = hpop(&s->h);
+    long tv = s->bound[v];
+    for (;;) {
+      if (tv > horizon || table_grow(&s->tb, tv + use_end(p, v) + 1)) return -1;
+      if (fits_plain(p, &s->tb, v, tv)) break;
+      tv++;
+    }
+    put_plain(p, &s->tb, v, tv, 1.0);
+    t[v] = tv;
+    done++;
+    for (int k = p->out_off[v]; k < p->out_off[v + 1]; k++) {
+      int e = p->out_e[k], w = p->edst[e];
+      if (tv + p->elat[e] > s->bound[w]) s->bound[w] = tv + p->elat[e];
+      if (--s->cnt[w] == 0) hpush(&s->h, s->rank[w], w);
+    }
+  }
+  return done == n ? sched_len(p, t) : -1;
+}
+
+static long sgs_backward(sgs *s, long H, long *t) {
+  const twill_gaus_problem *p = s->p;
+  int n = s->n;
+  if (tb_clear(&s->tb, H + 1)) return -1;
+  for (int i = 0; i < n; i++) {
+    s->cnt[i] = p->out_off[i + 1] - p->out_off[i];
+    s->bound[i] = H - use_end(p, i);
+  }
+  s->h.n = 0;
+  for (int i = 0; i < n; i++)
+    if (!s->cnt[i]) hpush(&s->h, s->rank[i], i);
+  int done = 0;
+  long first = H;
+  while (s->h.n > 0) {
+    int v = hpop(&s->h);
+    long tv = s->bound[v];
+    while (tv >= 0 && !fits_plain(p, &s->tb, v, tv)) tv--;
+    if (tv < 0) return -1;
+    put_plain(p, &s->tb, v, tv, 1.0);
+    t[v] = tv;
+    if (tv < first) first = tv;
+    done++;
+    for (int k = p->in_off[v]; k < p->in_off[v + 1]; k++) {
+      int e = p->in_e[k], w = p->esrc[e];
+      if (tv - p->elat[e] < s->bound[w]) s->bound[w] = tv - p->elat[e];
+      if (--s->cnt[w] == 0) hpush(&s->h, s->rank[w], w);
+    }
+  }
+  return done == n ? first : -1;
+}
+
+/* Forward-backward improvement (double justification) of the legal t:
+ * right-justify by latest finish first, shift to 0, left-justify by those
+ * starts; kept while the length does not grow, at most `rounds` rounds
+ * and 3 without a gain.  Returns the length of t. */
+static long fbi(sgs *s, long *t, int rounds, double *key, keyed *kb) {
+  const twill_gaus_problem *p = s->p;
+  int n = s->n;
+  long L = sched_len(p, t);
+  int still = 0;
+  for (int r = 0; r < rounds && still < 3; r++) {
+    for (int i = 0; i < n; i++) key[i] = -(double)(t[i] + latp(p->lat[i]));
+    set_rank(s, key, kb);
+    long first = sgs_backward(s, L, s->t2);
+    if (first < 0) break;
+    for (int i = 0; i < n; i++) key[i] = (double)(s->t2[i] - first);
+    set_rank(s, key, kb);
+    long Lf = sgs_forward(s, s->t2);
+    if (Lf < 0 || Lf > L) break;
+    still = Lf < L ? 0 : still + 1;
+    L = Lf;
+    memcpy(t, s->t2, (size_t)n * sizeof(long));
+  }
+  return L;
+}
+
+long twill_gaus_improve_plain(const twill_gaus_problem *p, const double *mu,
+                              long *t, int restarts) {
+  int n = p->n;
+  for (int e = 0; e < p->ne; e++)
+    if (p->edist[e]) return -1;
+  sgs s = {p, n, NULL, NULL, NULL, NULL, {NULL, NULL, 0}, {p->nunits, 0, NULL}};
+  s.rank = malloc(((size_t)n + 1) * sizeof(long));
+  s.bound = malloc(((size_t)n + 1) * sizeof(long));
+  s.t2 = malloc(((size_t)n + 1) * sizeof(long));
+  s.cnt = malloc(((size_t)n + 1) * sizeof(int));
+  s.h.key = malloc(((size_t)n + 1) * sizeof(long));
+  s.h.idx = malloc(((size_t)n + 1) * sizeof(int));
+  double *key = malloc(((size_t)n + 1) * sizeof(double));
+  double *height = malloc(((size_t)n + 1) * sizeof(double));
+  keyed *kb = malloc(((size_t)n + 1) * sizeof(keyed));
+  long *cand = malloc(((size_t)n + 1) * sizeof(long));
+  int *order = malloc(((size_t)n + 1) * sizeof(int));
+  long *asap = malloc(((size_t)n + 1) * sizeof(long));
+  long best = -1;
+  if (!s.rank || !s.bound || !s.t2 || !s.cnt || !s.h.key || !s.h.idx || !key ||
+      !height || !kb || !cand || !order || !asap || gaus_asap(p, asap, order) < 0)
+    goto out;
+  /* height: longest latency path from the op's start to the end */
+  for (int k = n - 1; k >= 0; k--) {
+    int v = order[k];
+    double h = (double)latp(p->lat[v]);
+    for (int j = p->out_off[v]; j < p->out_off[v + 1]; j++) {
+      int e = p->out_e[j];
+      if ((double)p->elat[e] + height[p->edst[e]] > h)
+        h = (double)p->elat[e] + height[p->edst[e]];
+    }
+    height[v] = h;
+  }
+  best = fbi(&s, t, 20, key, kb);
+  /* fresh list schedules: by mu, by height, then from the best with
+     noise (a splitmix64 stream per restart: the same bytes every run) */
+  for (int c = 0; c < 2 + restarts; c++) {
+    unsigned long long x = 0x9E3779B97F4A7C15ULL * (unsigned long long)(c + 1);
+    for (int i = 0; i < n; i++) {
+      if (c == 0) {
+        key[i] = mu ? mu[i] - 1e-6 * height[i] : (double)asap[i];
+      } else if (c == 1) {
+        key[i] = -height[i];
+      } else {
+        x += 0x9E3779B97F4A7C15ULL;
+        unsigned long long z = x;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        z ^= z >> 31;
+        double u = (double)(z >> 11) / 9007199254740992.0;
+        key[i] = (double)t[i] + 3.0 * u - 1e-6 * height[i];
+      }
+    }
+    set_rank(&s, key, kb);
+    if (sgs_forward(&s, cand) < 0) continue;
+    long L = fbi(&s, cand, 20, key, kb);
+    if (L < best) {
+      best = L;
+      memcpy(t, cand, (size_t)n * sizeof(long));
+    }
+  }
+  if (best >= 0) { /* the II twill_gaus_legalize_plain would give */
+    best = 1;
+    for (int i = 0; i < n; i++)
+      if (t[i] + use_end(p, i) > best) best = t[i] + use_end(p, i);
+  }
+out:
+  free(s.rank);
+  free(s.bound);
+  free(s.t2);
+  free(s.cnt);
+  free(s.h.key);
+  free(s.h.idx);
+  free(s.tb.use);
+  free(key);
+  free(height);
+  free(kb);
+  free(cand);
+  free(order);
+  free(asap);
+  return best;
+}
+
 /* ---- modulo ------------------------------------------------------------ */
 
-/* Relax t over all edges at II; 0 when converged, -1 after n+1 sweeps. */
+/* Does the graph of last improving edges (pred[v]: the source that last
+ * raised t_v, -1: none) have a cycle?  Such a cycle has positive weight
+ * (the Bellman-Ford parent-graph lemma, CLRS 24.16 for longest paths), so
+ * relax can stop long before n + 1 sweeps.  mark: n scratch. */
+static int pred_cycle(const int *pred, int n, int *mark) {
+  for (int i = 0; i < n; i++) mark[i] = -1;
+  for (int v = 0; v < n; v++) {
+    int u = v;
+    while (u >= 0 && mark[u] < 0) {
+      mark[u] = v;
+      u = pred[u];
+    }
+    if (u >= 0 && mark[u] == v) return 1;
+  }
+  return 0;
+}
+
+/* Relax t over all edges at II; 0 when converged, -1 on a positive cycle
+ * (after n+1 sweeps, or earlier when the parent graph has a cycle).  The
+ * sweeps visit the edges by the topological rank of their source
+ * (distance-0 edges), so one sweep settles every forward chain and only
+ * back edges need more; the fixed point (the least t above the start)
+ * and the verdict are those of any edge order. */
 static int relax(const twill_gaus_problem *p, long ii, long *t) {
-  for (int sweep = 0; sweep <= p->n + 1; sweep++) {
+  int n = p->n;
+  int *order = malloc(((size_t)n + 1) * sizeof(int));
+  long *asap = malloc(((size_t)n + 1) * sizeof(long));
+  int *eo = malloc(((size_t)p->ne + 1) * sizeof(int));
+  int *pred = malloc(((size_t)n + 1) * sizeof(int));
+  int *mark = malloc(((size_t)n + 1) * sizeof(int));
+  int ne = 0;
+  if (order && asap && eo && gaus_asap(p, asap, order) >= 0) {
+    for (int k = 0; k < n; k++)
+      for (int j = p->out_off[order[k]]; j < p->out_off[order[k] + 1]; j++)
+        eo[ne++] = p->out_e[j];
+  } else if (eo) { /* no order (allocation): index order */
+    for (int e = 0; e < p->ne; e++) eo[ne++] = e;
+  }
+  int rc = -1;
+  if (pred)
+    for (int i = 0; i < n; i++) pred[i] = -1;
+  for (int sweep = 0; eo && sweep <= n + 1; sweep++) {
     int changed = 0;
-    for (int e = 0; e < p->ne; e++) {
+    for (int k = 0; k < ne; k++) {
+      int e = eo[k];
       long need = t[p->esrc[e]] + p->elat[e] - ii * p->edist[e];
       if (t[p->edst[e]] < need) {
         t[p->edst[e]] = need;
+        if (pred) pred[p->edst[e]] = p->esrc[e];
         changed = 1;
       }
     }
-    if (!changed) return 0;
+    if (!changed) {
+      rc = 0;
+      break;
+    }
+    if (pred && mark && sweep > 0 && pred_cycle(pred, n, mark)) break;
   }
-  return -1;
+  free(order);
+  free(asap);
+  free(eo);
+  free(pred);
+  free(mark);
+  return rc;
 }
 
 static long lmod(long a, long m) {

@@ -19,6 +19,8 @@
 #include "gaus_priv.h"
 #include "twill/gaus.h"
 
+#define L_RESTARTS 8 /* noisy list schedules per legalization (L) */
+
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -36,6 +38,11 @@ static long res_bound(const twill_gaus_problem *p) {
     if (b > res) res = b;
   }
   return res;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
 }
 
 void twill_gaus_result_free(twill_gaus_result *r) {
@@ -64,6 +71,8 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
   r->mu = calloc((size_t)n + 1, sizeof(double));
   r->sigma = calloc((size_t)n + 1, sizeof(double));
   twill_gaus_model *m = NULL;
+  size_t tcap = 0;
+  double *times = NULL; /* every step's seconds, for the median */
   int rc = -1;
   if (!asap || !tc || !mu0 || !r->t || !r->mu || !r->sigma) goto out;
   int *order = calloc((size_t)n + 1, sizeof(int));
@@ -107,6 +116,8 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
   long rb = res_bound(p);
   double t0 = now_s(), tstep = 0;
   long nsteps = 0, cheap = 4;
+  long ii_early = 0; /* C: II of the schedule legalized from the start at
+                        II+1..II+4 when II itself failed there (0: none) */
   r->first_legal_step = -1;
   r->first_legal_seconds = -1;
   for (;;) {
@@ -134,7 +145,14 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
       if (k > 0) {
         double a = now_s();
         twill_gaus_step(m, &r->terms);
-        tstep += now_s() - a;
+        double dt = now_s() - a;
+        tstep += dt;
+        if ((size_t)nsteps >= tcap) {
+          size_t c = tcap ? 2 * tcap : 1024;
+          double *x = realloc(times, c * sizeof(double));
+          if (x) times = x, tcap = c;
+        }
+        if ((size_t)nsteps < tcap) times[nsteps] = dt;
         nsteps++;
         if (o->alm_every > 0 && k % o->alm_every == 0) twill_gaus_alm_update(m);
         if (o->progress && log && k % 100 == 0)
@@ -154,6 +172,12 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
           iiL = twill_gaus_legalize_modulo(p, mu, ii, tc) == 0 ? ii : -1;
         } else {
           iiL = twill_gaus_legalize_plain(p, mu, tc);
+          /* L: the length is the objective; improve the list schedule
+             (forward-backward passes, restarts; all deterministic) */
+          if (iiL > 0 && o->form == 'L') {
+            long iiI = twill_gaus_improve_plain(p, mu, tc, L_RESTARTS);
+            if (iiI > 0) iiL = iiI;
+          }
         }
         if (iiL > 0 && twill_gaus_check(p, tc, iiL, NULL, 0) == 0) {
           twill_gaus_measure(p, o, tc, iiL, &ev);
@@ -172,6 +196,22 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
             twill_gaus_model_restart(m, tc);
             r->restarts++;
           }
+        } else if (modulo && k == 0 && !have && !ii_early) {
+          /* a first legal schedule now, from the initial relaxation at
+             II+1..II+4, instead of after all the steps at II; kept only
+             while nothing better turns up */
+          for (long j = 1; j <= 4 && ii + j < ii_fb; j++)
+            if (twill_gaus_legalize_modulo(p, mu, ii + j, tc) == 0 &&
+                twill_gaus_check(p, tc, ii + j, NULL, 0) == 0) {
+              twill_gaus_measure(p, o, tc, ii + j, &best);
+              memcpy(r->t, tc, (size_t)n * sizeof(long));
+              ii_early = ii + j;
+              if (r->first_legal_step < 0) {
+                r->first_legal_step = nsteps;
+                r->first_legal_seconds = now_s() - t0;
+              }
+              break;
+            }
         }
       }
       if (timeout) break;
@@ -183,11 +223,14 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
     long from = ii;
     for (long k = 0; k < cheap && !have; k++) {
       ii++;
-      if (ii >= ii_fb) break;
+      if (ii >= ii_fb || (ii_early && ii > ii_early)) break;
       if (twill_gaus_legalize_modulo(p, mu, ii, tc) == 0 &&
           twill_gaus_check(p, tc, ii, NULL, 0) == 0) {
-        twill_gaus_measure(p, o, tc, ii, &best);
-        memcpy(r->t, tc, (size_t)n * sizeof(long));
+        twill_gaus_measure(p, o, tc, ii, &ev);
+        if (!ii_early || better(&ev, &best, modulo)) {
+          best = ev;
+          memcpy(r->t, tc, (size_t)n * sizeof(long));
+        }
         have = true;
         if (r->first_legal_step < 0) {
           r->first_legal_step = nsteps;
@@ -195,18 +238,22 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
         }
       }
     }
+    bool early = !have && ii_early && ii >= ii_early;
     if (log)
       fprintf(log,
               "gaus: II %ld..%ld: relaxation not legalizable (recurrence or "
               "resource conflict); %s II %ld\n",
-              from, have ? ii - 1 : (ii >= ii_fb ? ii_fb - 1 : ii),
+              from,
+              have ? ii - 1 : early ? ii_early - 1 : (ii >= ii_fb ? ii_fb - 1 : ii),
               have ? "legal at"
-                   : ii >= ii_fb ? "using the list schedule at" : "optimizing at",
-              have ? ii : (ii >= ii_fb ? ii_fb : ii + 1));
-    if (have || ii >= ii_fb) break;
+              : early ? "using the schedule legalized at the start at"
+              : ii >= ii_fb ? "using the list schedule at" : "optimizing at",
+              have ? ii : early ? ii_early : (ii >= ii_fb ? ii_fb : ii + 1));
+    if (have || early || ii >= ii_fb) break;
     ii++;
     cheap *= 2;
   }
+  if (!have && ii_early) have = true; /* best and r->t hold it */
   if (!have) {
     /* last rung: the plain list schedule (legal at its own II) */
     long iiF = twill_gaus_legalize_plain(p, mu0, r->t);
@@ -222,10 +269,18 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
   r->eval = best;
   r->steps = nsteps;
   r->seconds_per_step = nsteps ? tstep / (double)nsteps : 0;
+  if (nsteps && (size_t)nsteps <= tcap) {
+    qsort(times, (size_t)nsteps, sizeof(double), cmp_double);
+    r->step_median = nsteps % 2 ? times[nsteps / 2]
+                                : 0.5 * (times[nsteps / 2 - 1] + times[nsteps / 2]);
+  } else {
+    r->step_median = r->seconds_per_step;
+  }
   memcpy(r->mu, twill_gaus_model_mu(m), (size_t)n * sizeof(double));
   gaus_model_sigma(m, r->sigma);
   rc = 0;
 out:
+  free(times);
   twill_gaus_model_free(m);
   free(asap);
   free(tc);

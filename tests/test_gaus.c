@@ -143,6 +143,22 @@ static void fd_form(char form, const int *masks, int nm) {
   }
 }
 
+/* twill_gaus_Phi (table + Taylor series) against 0.5 erfc(-x/sqrt 2): the
+ * absolute error bound core/gaus.c states, 0 below -9 and 1 from 8.5. */
+START_TEST(phi_table_error) {
+  double worst = 0;
+  for (long k = 0; k <= 400000; k++) {
+    double x = -12.0 + 24.0 * (double)k / 400000.0 + 1e-7 * (double)(k % 7);
+    double e = fabs(twill_gaus_Phi(x) - 0.5 * erfc(-x * 0.70710678118654752440));
+    if (e > worst) worst = e;
+  }
+  ck_assert_msg(worst <= 3e-16, "max |Phi error| %.3g", worst);
+  ck_assert(twill_gaus_Phi(-9.5) == 0.0 && twill_gaus_Phi(8.75) == 1.0);
+  ck_assert(isnan(twill_gaus_Phi(NAN)));
+  ck_assert(fabs(twill_gaus_Phi(0.0) - 0.5) < 1e-16);
+}
+END_TEST
+
 START_TEST(fd_formulation_a) {
   int masks[] = {TWILL_GAUS_DEP, TWILL_GAUS_LAT, TWILL_GAUS_RES, TWILL_GAUS_CAP,
                  TWILL_GAUS_COM};
@@ -206,6 +222,51 @@ START_TEST(legal_on_random_graphs) {
       twill_gaus_result_free(&r);
       twill_gaus_problem_free(p);
     }
+}
+END_TEST
+
+/* twill_gaus_improve_plain on random acyclic problems: the result passes
+ * the checker, is never longer than the list schedule it started from,
+ * and is the same for the same input. */
+static long plain_len(const twill_gaus_problem *p, const long *t) {
+  long L = 0;
+  for (int i = 0; i < p->n; i++) {
+    long f = t[i] + (p->lat[i] < 1 ? 1 : p->lat[i]);
+    if (f > L) L = f;
+  }
+  return L;
+}
+
+START_TEST(improve_plain_random) {
+  for (int k = 0; k < 12; k++) {
+    rng_state = 9100 + (unsigned long long)k;
+    int n = 20 + 40 * k;
+    twill_gaus_problem *p = rand_problem(n, 0.2, 0, 1 + k % 3, 3);
+    double *mu = malloc((size_t)n * sizeof(double));
+    long *t = malloc((size_t)n * sizeof(long)), *t2 = malloc((size_t)n * sizeof(long));
+    for (int i = 0; i < n; i++) mu[i] = 3.0 * urand();
+    long ii = twill_gaus_legalize_plain(p, mu, t);
+    ck_assert_int_ge(ii, 1);
+    long before = plain_len(p, t);
+    memcpy(t2, t, (size_t)n * sizeof(long));
+    long ii2 = twill_gaus_improve_plain(p, mu, t, 3);
+    ck_assert_int_ge(ii2, 1);
+    char why[200];
+    ck_assert_msg(twill_gaus_check(p, t, ii2, why, sizeof why) == 0, "n %d: %s", n, why);
+    ck_assert_int_le(plain_len(p, t), before);
+    ck_assert_int_eq(twill_gaus_improve_plain(p, mu, t2, 3), ii2);
+    ck_assert(!memcmp(t, t2, (size_t)n * sizeof(long)));
+    free(mu);
+    free(t);
+    free(t2);
+    twill_gaus_problem_free(p);
+  }
+  /* back edges: refused, t unchanged */
+  rng_state = 9200;
+  twill_gaus_problem *p = rand_problem(30, 0.3, 3, 2, 2);
+  long t[30] = {0};
+  ck_assert_int_eq(twill_gaus_improve_plain(p, NULL, t, 1), -1);
+  twill_gaus_problem_free(p);
 }
 END_TEST
 
@@ -620,7 +681,7 @@ START_TEST(hls_instances_legal) {
     ck_assert(r.eval.objective == (double)lat);
     ck_assert_int_ge(lat, hls_set[k].lb);
     if (!tu_under_valgrind())
-      ck_assert_msg(lat <= hls_set[k].base * 13 / 10, "%s: latency %ld, baseline %ld",
+      ck_assert_msg(lat <= hls_set[k].base * 11 / 10, "%s: latency %ld, baseline %ld",
                     hls_set[k].file, lat, hls_set[k].base);
     twill_gaus_result_free(&r);
     twill_gaus_problem_free(p);
@@ -750,6 +811,8 @@ static Suite *make_suite(void) {
   Suite *s = suite_create("gaus");
   TCase *tc = tcase_create("gradients");
   tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, phi_table_error);
+  tcase_add_test(tc, improve_plain_random);
   tcase_add_test(tc, fd_formulation_a);
   tcase_add_test(tc, fd_formulation_b);
   tcase_add_test(tc, fd_formulation_c);

@@ -159,6 +159,9 @@ void twill_gaus_model_restart(twill_gaus_model *m, const long *t);
 double twill_gaus_step(twill_gaus_model *m, twill_gaus_terms *t);
 /* ALM multiplier update (every alm_every steps). */
 void twill_gaus_alm_update(twill_gaus_model *m);
+/* The normal CDF the relaxation uses (a table with a Taylor series, not
+ * erfc; absolute error below 3e-16, core/gaus.c says how). */
+double twill_gaus_Phi(double x);
 
 /* ---- legalization ------------------------------------------------------ */
 
@@ -169,6 +172,15 @@ void twill_gaus_alm_update(twill_gaus_model *m);
  * edges, allocation failure). */
 long twill_gaus_legalize_plain(const twill_gaus_problem *p, const double *mu,
                                long *t);
+/* Improve the legal plain schedule t of an acyclic problem (every edge of
+ * distance 0) in length: forward-backward improvement of t, then list
+ * schedules by mu (may be NULL: ASAP), by height (longest path to the
+ * end) and `restarts` more from t with deterministic noise, each improved
+ * the same way; t gets the shortest (the first of equals).  Returns its
+ * II as twill_gaus_legalize_plain gives it (last busy cycle + 1), or -1
+ * (back edges, allocation failure: t unchanged). */
+long twill_gaus_improve_plain(const twill_gaus_problem *p, const double *mu,
+                              long *t, int restarts);
 /* Modulo legalization at II (gaus.md 5.3): relaxation over all edges,
  * capped at n sweeps, then placement into a modulo reservation table.
  * Returns 0, -1 recurrence violation (II too small), -2 resource conflict
@@ -207,7 +219,9 @@ typedef struct twill_gaus_result {
   double first_legal_seconds; /* wall time from the start to the first legal
                                  schedule (-1: none from the relaxation) */
   long restarts;     /* restarts from a legalized schedule */
-  double seconds_per_step;
+  double seconds_per_step;   /* mean over the Adam steps */
+  double step_median;        /* median over the Adam steps (what the
+                                PyTorch peer reports) */
   bool time_limited; /* the time limit stopped it */
   twill_gaus_eval_t eval;
   twill_gaus_terms terms; /* relaxation terms at the last step */
