@@ -163,6 +163,40 @@ static int dive(const twill_ilp *m, lp_solver *lp, const int *cbeg, const int *c
   return found;
 }
 
+/* The open list: a binary heap, best first: smallest bound, then deeper,
+ * then older (a total order, so the search is deterministic). */
+static int node_before(const node *a, const node *b) {
+  if (a->bound != b->bound) return a->bound < b->bound;
+  if (a->depth != b->depth) return a->depth > b->depth;
+  return a->rec < b->rec;
+}
+
+static void heap_push(node **h, int *n, node *x) {
+  int i = (*n)++;
+  while (i > 0) {
+    int p = (i - 1) / 2;
+    if (!node_before(x, h[p])) break;
+    h[i] = h[p];
+    i = p;
+  }
+  h[i] = x;
+}
+
+static node *heap_pop(node **h, int *n) {
+  node *top = h[0], *x = h[--*n];
+  int i = 0;
+  for (;;) {
+    int c = 2 * i + 1;
+    if (c >= *n) break;
+    if (c + 1 < *n && node_before(h[c + 1], h[c])) c++;
+    if (!node_before(h[c], x)) break;
+    h[i] = h[c];
+    i = c;
+  }
+  if (*n > 0) h[i] = x;
+  return top;
+}
+
 twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   double t0 = lps_clock();
   double deadline = m->time_limit > 0 ? t0 + m->time_limit : 0;
@@ -183,11 +217,16 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   double *pc = calloc(2 * (size_t)n + 1, sizeof(double));
   int *pcn = calloc(2 * (size_t)n + 1, sizeof(int));
   signed char *basis = calloc((size_t)N + 1, 1);
+  double *nlb = calloc((size_t)n + 1, sizeof(double));
+  double *nub = calloc((size_t)n + 1, sizeof(double));
+  int *inst = calloc((size_t)n + 1, sizeof(int)), ninst = 0;
+  char *mark = calloc((size_t)n + 1, 1);
   node **open = NULL;
   int nopen = 0, opencap = 0;
   lp_solver *lp = NULL;
   node *cur = NULL;
   if (!c || !lb || !ub || !x || !xr || !act || !dred || !xd || !xdr || !pc || !pcn || !basis ||
+      !nlb || !nub || !inst || !mark ||
       !ilp_build_csc(m, &cbeg, &cidx, &cval))
     goto done;
   int nint = 0, objint = 1;
@@ -214,6 +253,8 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       m->stats.best_bound = HUGE_VAL;
       goto done;
     }
+  memcpy(nlb, lb, (size_t)n * sizeof(double));
+  memcpy(nub, ub, (size_t)n * sizeof(double));
   lp_input in = {mr, n, cbeg, cidx, cval, c, lb, ub};
   lp = lps_new(&in);
   if (!lp) goto done;
@@ -231,18 +272,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   long dive_iters = 0;
 
   while (cur || nopen) {
-    if (!cur) {
-      /* best bound from the open list */
-      int bi = 0;
-      for (int k = 1; k < nopen; k++) {
-        node *a = open[k], *b = open[bi];
-        if (a->bound < b->bound || (a->bound == b->bound && (a->depth > b->depth ||
-            (a->depth == b->depth && a->rec < b->rec))))
-          bi = k;
-      }
-      cur = open[bi];
-      open[bi] = open[--nopen];
-    }
+    if (!cur) cur = heap_pop(open, &nopen); /* best bound */
     double cutoff = inc < HUGE_VAL ? (objint ? inc - 1 + 1e-6 : inc - 1e-9 * (1 + fabs(inc))) : HUGE_VAL;
     if (cur->bound >= cutoff) {
       /* pruned by the parent's bound: the parent's multipliers prove it */
@@ -265,16 +295,30 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       }
       break;
     }
-    /* install the node's bounds */
+    /* install the node's bounds: the root's, then its changes in order */
+    for (int k = 0; k < ninst; k++) {
+      int j = inst[k];
+      nlb[j] = lb[j];
+      nub[j] = ub[j];
+      mark[j] = 0;
+    }
+    ninst = 0;
+    for (int k = 0; k < cur->nchg; k++) {
+      int j = cur->cvar[k];
+      nlb[j] = cur->clb[k];
+      nub[j] = cur->cub[k];
+    }
     for (int j = 0; j < n; j++) {
       if (m->vtype[j] == TWILL_ILP_CONTINUOUS) continue;
-      double nl = lb[j], nu = ub[j];
-      for (int k = 0; k < cur->nchg; k++)
-        if (cur->cvar[k] == j) { nl = cur->clb[k]; nu = cur->cub[k]; }
       double ol, ou;
       lps_get_bounds(lp, j, &ol, &ou);
-      if (ol != nl || ou != nu) lps_set_bounds(lp, j, nl, nu);
+      if (ol != nlb[j] || ou != nub[j]) lps_set_bounds(lp, j, nlb[j], nub[j]);
     }
+    for (int k = 0; k < cur->nchg; k++)
+      if (!mark[cur->cvar[k]]) {
+        mark[cur->cvar[k]] = 1;
+        inst[ninst++] = cur->cvar[k];
+      }
     if (cur->basis) lps_set_basis(lp, cur->basis);
     nodes++;
     if (cur->depth > m->stats.depth_max) m->stats.depth_max = cur->depth;
@@ -469,7 +513,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       open = o;
       opencap = nc;
     }
-    open[nopen++] = kid[1 - first];
+    heap_push(open, &nopen, kid[1 - first]);
     node_free(cur);
     cur = kid[first];
     /* diving: at the root, then every DIVE_FREQ nodes, within a share of
@@ -525,5 +569,6 @@ done:
   lps_free(lp);
   free(cbeg); free(cidx); free(cval); free(c); free(lb); free(ub); free(x);
   free(xr); free(act); free(dred); free(xd); free(xdr); free(pc); free(pcn); free(basis);
+  free(nlb); free(nub); free(inst); free(mark);
   return result;
 }

@@ -49,6 +49,8 @@ struct lp_solver {
   int neta, *er, *ebeg, *eidx, ecap;
   double *eval, *epiv;
   int need_factor;
+  int need_xb;          /* nonbasic values changed: recompute x_B */
+  int *rpos, *flist;    /* factor work, m each */
   /* work */
   double *y, *d, *wa, *wb, *farkas;
   double *dvx;          /* primal devex reference weights, N */
@@ -81,6 +83,7 @@ void lps_free(lp_solver *s) {
   free(s->uval); free(s->udiag); free(s->er); free(s->ebeg); free(s->eidx);
   free(s->eval); free(s->epiv); free(s->y); free(s->d); free(s->wa);
   free(s->wb); free(s->farkas); free(s->dvx); free(s->rrow); free(s->dw);
+  free(s->rpos); free(s->flist);
   free(s);
 }
 
@@ -186,7 +189,9 @@ lp_solver *lps_new(const lp_input *in) {
   s->dvx = xcalloc((size_t)N, sizeof(double));
   s->rrow = xcalloc((size_t)N, sizeof(double));
   s->dw = xcalloc((size_t)N, sizeof(double));
-  if (!s->dw || !s->dvx || !s->rrow || !s->cbeg || !s->cidx || !s->cval || !s->cs || !s->rs || !s->cost ||
+  s->rpos = xcalloc((size_t)m, sizeof(int));
+  s->flist = xcalloc((size_t)m, sizeof(int));
+  if (!s->rpos || !s->flist || !s->dw || !s->dvx || !s->rrow || !s->cbeg || !s->cidx || !s->cval || !s->cs || !s->rs || !s->cost ||
       !s->pcost || !s->lb || !s->ub || !s->x || !s->st || !s->head ||
       !s->pos || !s->W || !s->prow || !s->lbeg || !s->ubeg || !s->udiag ||
       !s->lidx || !s->uidx || !s->lval || !s->uval || !s->er || !s->epiv ||
@@ -289,77 +294,105 @@ static int order_basis(lp_solver *s) {
   return 1;
 }
 
+/* The logicals of the basis (order_basis puts them first) pivot on their
+ * own rows: with those rows first, P B = [-I B12; 0 B22], so that only the
+ * structural block B22 (rows not covered by a basic logical) goes through
+ * the dense elimination, and U takes B12 as it is.  The work is then
+ * O(s^2) for s basic structurals instead of O(m^2). */
 static int factor(lp_solver *s) {
   int m = s->m, n = s->n;
   double *W = s->W;
   if (!order_basis(s)) return 0;
-  memset(W, 0, (size_t)m * (size_t)m * sizeof(double));
-  for (int k = 0; k < m; k++) {
-    int j = s->head[k];
-    double *col = W + (size_t)k * m;
-    if (j >= n) col[j - n] = -1.0;
-    else
-      for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) col[s->cidx[p]] += s->cval[p];
+  int nl = 0;
+  while (nl < m && s->head[nl] >= n) nl++;
+  int *rpos = s->rpos, *list = s->flist;
+  for (int i = 0; i < m; i++) rpos[i] = -1;
+  for (int k = 0; k < nl; k++) {
+    int i = s->head[k] - n;
+    s->prow[k] = i;
+    rpos[i] = k;
   }
-  for (int i = 0; i < m; i++) s->prow[i] = i;
-  int *list = malloc((size_t)(m > 0 ? m : 1) * sizeof(int));
-  if (!list) return 0;
-  for (int k = 0; k < m; k++) {
-    double *ck = W + (size_t)k * m;
+  for (int i = 0, t = nl; i < m; i++)
+    if (rpos[i] < 0) { s->prow[t] = i; rpos[i] = t++; }
+  int sz = m - nl;
+  memset(W, 0, (size_t)sz * (size_t)sz * sizeof(double));
+  for (int k = nl; k < m; k++) {
+    int j = s->head[k];
+    double *col = W + (size_t)(k - nl) * sz;
+    for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) {
+      int i = rpos[s->cidx[p]];
+      if (i >= nl) col[i - nl] += s->cval[p];
+    }
+  }
+  for (int k = 0; k < sz; k++) {
+    double *ck = W + (size_t)k * sz;
     int p = -1;
     double best = 0;
-    for (int i = k; i < m; i++)
+    for (int i = k; i < sz; i++)
       if (fabs(ck[i]) > best) { best = fabs(ck[i]); p = i; }
     if (best < TOL_SING) {
       /* singular: replace column k by the logical of the row at position k
        * (its transformed column is -e_k, see the note in ilp/lp.h) */
-      int old = s->head[k];
-      int nl = n + s->prow[k];
-      for (int i = 0; i < m; i++) ck[i] = 0;
+      int old = s->head[nl + k];
+      int lg = n + s->prow[nl + k];
+      for (int i = 0; i < sz; i++) ck[i] = 0;
       ck[k] = -1.0;
-      s->head[k] = nl;
-      s->pos[nl] = k;
-      s->st[nl] = B_BASIC;
+      s->head[nl + k] = lg;
+      s->pos[lg] = nl + k;
+      s->st[lg] = B_BASIC;
       make_nonbasic(s, old, s->x[old]);
       p = k;
     }
     if (p != k) {
-      for (int j = 0; j < m; j++) {
-        double t = W[(size_t)j * m + k];
-        W[(size_t)j * m + k] = W[(size_t)j * m + p];
-        W[(size_t)j * m + p] = t;
+      for (int j = 0; j < sz; j++) {
+        double t = W[(size_t)j * sz + k];
+        W[(size_t)j * sz + k] = W[(size_t)j * sz + p];
+        W[(size_t)j * sz + p] = t;
       }
-      int t = s->prow[k]; s->prow[k] = s->prow[p]; s->prow[p] = t;
+      int t = s->prow[nl + k]; s->prow[nl + k] = s->prow[nl + p]; s->prow[nl + p] = t;
     }
     double piv = ck[k];
-    int nl = 0;
-    for (int i = k + 1; i < m; i++)
-      if (ck[i] != 0) { ck[i] /= piv; list[nl++] = i; }
-    if (!nl) continue;
-    for (int j = k + 1; j < m; j++) {
-      double *cj = W + (size_t)j * m;
+    int cnt = 0;
+    for (int i = k + 1; i < sz; i++)
+      if (ck[i] != 0) { ck[i] /= piv; list[cnt++] = i; }
+    if (!cnt) continue;
+    for (int j = k + 1; j < sz; j++) {
+      double *cj = W + (size_t)j * sz;
       double f = cj[k];
       if (f == 0) continue;
-      for (int t = 0; t < nl; t++) cj[list[t]] -= ck[list[t]] * f;
+      for (int t = 0; t < cnt; t++) cj[list[t]] -= ck[list[t]] * f;
     }
   }
-  free(list);
-  /* extract L (below diagonal) and U (above) as sparse columns */
+  /* extract L (below diagonal) and U (B12, then above the diagonal) as
+   * sparse columns */
   int nlz = 0, nuz = 0;
-  for (int k = 0; k < m; k++) {
-    double *ck = W + (size_t)k * m;
+  for (int k = 0; k < nl; k++) {
+    s->lbeg[k] = 0;
+    s->ubeg[k] = 0;
+    s->udiag[k] = -1.0;
+  }
+  for (int k = nl; k < m; k++) {
+    double *ck = W + (size_t)(k - nl) * sz;
+    int j = s->head[k];
     s->lbeg[k] = nlz;
     s->ubeg[k] = nuz;
-    for (int i = 0; i < k; i++)
+    if (j < n)
+      for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) {
+        int i = rpos[s->cidx[p]];
+        if (i >= nl || s->cval[p] == 0) continue;
+        if (!grow2(&s->uidx, &s->uval, &s->ucap, nuz + 1)) return 0;
+        s->uidx[nuz] = i; s->uval[nuz++] = s->cval[p];
+      }
+    for (int i = 0; i < k - nl; i++)
       if (ck[i] != 0) {
         if (!grow2(&s->uidx, &s->uval, &s->ucap, nuz + 1)) return 0;
-        s->uidx[nuz] = i; s->uval[nuz++] = ck[i];
+        s->uidx[nuz] = nl + i; s->uval[nuz++] = ck[i];
       }
-    s->udiag[k] = ck[k];
-    for (int i = k + 1; i < m; i++)
+    s->udiag[k] = ck[k - nl];
+    for (int i = k - nl + 1; i < sz; i++)
       if (ck[i] != 0) {
         if (!grow2(&s->lidx, &s->lval, &s->lcap, nlz + 1)) return 0;
-        s->lidx[nlz] = i; s->lval[nlz++] = ck[i];
+        s->lidx[nlz] = nl + i; s->lval[nlz++] = ck[i];
       }
   }
   s->lbeg[m] = nlz;
@@ -367,6 +400,7 @@ static int factor(lp_solver *s) {
   s->neta = 0;
   s->ebeg[0] = 0;
   s->need_factor = 0;
+  s->need_xb = 1;
   return 1;
 }
 
@@ -470,6 +504,7 @@ static void compute_xb(lp_solver *s) {
   }
   ftran(s, v);
   for (int k = 0; k < m; k++) s->x[s->head[k]] = v[k];
+  s->need_xb = 0;
 }
 
 static double infeas(const lp_solver *s, int j) {
@@ -564,9 +599,9 @@ static int primal(lp_solver *s, double deadline, long maxit) {
     }
     if (s->need_factor) {
       if (!factor(s)) goto out;
-      compute_xb(s);
       d_ok = 0;
     }
+    if (s->need_xb) compute_xb(s);
     int phase1 = 0;
     for (int k = 0; k < m; k++)
       if (infeas(s, s->head[k]) > 0) { phase1 = 1; break; }
@@ -749,9 +784,9 @@ static int dual(lp_solver *s, double deadline, long maxit) {
     }
     if (s->need_factor) {
       if (!factor(s)) goto out;
-      compute_xb(s);
       d_ok = 0;
     }
+    if (s->need_xb) compute_xb(s);
     if (!d_ok) compute_duals(s, 0);
     d_ok = 1;
     /* dual feasibility: flip boxed variables, give up otherwise */
@@ -882,10 +917,11 @@ void lps_set_bounds(lp_solver *s, int j, double lb, double ub) {
   s->lb[j] = lb * f;
   s->ub[j] = ub * f;
   if (s->st[j] != B_BASIC) {
+    double old = s->x[j];
     s->st[j] = nb_status(s, j, s->st[j]);
     s->x[j] = nb_value(s, j);
+    if (s->x[j] != old) s->need_xb = 1;
   }
-  s->need_factor = 1;
 }
 
 void lps_get_bounds(const lp_solver *s, int j, double *lb, double *ub) {
@@ -931,6 +967,20 @@ void lps_get_farkas(const lp_solver *s, double *y) {
 void lps_get_basis(const lp_solver *s, signed char *st) { memcpy(st, s->st, (size_t)s->N); }
 
 void lps_set_basis(lp_solver *s, const signed char *st) {
+  int same = 1;
+  for (int j = 0; j < s->N && same; j++)
+    if ((st[j] == B_BASIC) != (s->st[j] == B_BASIC)) same = 0;
+  if (same) {
+    /* the same basic set: keep the factorization, set the nonbasic sides */
+    for (int j = 0; j < s->N; j++) {
+      if (st[j] == B_BASIC || st[j] == s->st[j]) continue;
+      double old = s->x[j];
+      s->st[j] = nb_status(s, j, st[j]);
+      s->x[j] = nb_value(s, j);
+      if (s->x[j] != old) s->need_xb = 1;
+    }
+    return;
+  }
   int k = 0;
   for (int j = 0; j < s->N; j++) {
     if (st[j] == B_BASIC && k < s->m) {
