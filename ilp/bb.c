@@ -197,6 +197,95 @@ static node *heap_pop(node **h, int *n) {
   return top;
 }
 
+/* Branching: the candidate with the best product score
+ * max(D-, eps) max(D+, eps) of its estimated objective gains D- (down) and
+ * D+ (up).  The gains are pseudo-costs (the average per unit of movement
+ * seen so far, times the distance to move; the average over all variables
+ * while a variable has none) once a variable has REL observations in both
+ * directions; before that (reliability branching), up to SB_CAND of the
+ * most promising unreliable candidates get strong branching: SB_ITERS dual
+ * simplex iterations on each side from this node's basis, which gives the
+ * gain (a dual bound when the iteration limit stops it) and a pseudo-cost
+ * observation.  A side that is infeasible or reaches the cutoff ends the
+ * search: that variable is taken at once (one child closes right away).
+ * Strong branching spends at most about half the LP iterations of the
+ * search.  It only chooses the variable: the tree and its certificate are
+ * as before.  The LP is left with this node's bounds and basis (basis).
+ * Returns the variable, or -2 when out of memory. */
+#define REL 4
+#define SB_CAND 8
+#define SB_ITERS 40
+static int choose_branch(const twill_ilp *m, lp_solver *lp, const double *x, double z,
+                         double cutoff, double deadline, int *cand, int ncand, double *pc,
+                         int *pcn, const signed char *basis, double *score, long *sb_iters) {
+  int n = m->n;
+  double avg[2] = {1, 1};
+  for (int d = 0; d < 2; d++) {
+    double sum = 0;
+    int cnt = 0;
+    for (int j = 0; j < n; j++)
+      if (pcn[2 * j + d]) { sum += pc[2 * j + d] / pcn[2 * j + d]; cnt++; }
+    if (cnt && sum > 0) avg[d] = sum / cnt;
+  }
+  int bj = -1, nsb = 0;
+  double bscore = -1;
+  for (int k = 0; k < ncand; k++) {
+    int j = cand[k];
+    double f = x[j] - floor(x[j]);
+    double dn = (pcn[2 * j] ? pc[2 * j] / pcn[2 * j] : avg[0]) * f;
+    double up = (pcn[2 * j + 1] ? pc[2 * j + 1] / pcn[2 * j + 1] : avg[1]) * (1 - f);
+    score[k] = fmax(dn, 1e-6) * fmax(up, 1e-6);
+    if (pcn[2 * j] < REL || pcn[2 * j + 1] < REL) nsb++;
+  }
+  long budget = lps_iterations(lp) / 2 + 20000 - *sb_iters;
+  if (nsb && budget > 0) {
+    /* the unreliable candidates, best pseudo-cost score first (ties: lower
+     * index), strong branched in that order */
+    int *order = malloc((size_t)ncand * sizeof(int));
+    if (!order) return -2;
+    int no = 0;
+    for (int k = 0; k < ncand; k++) {
+      int j = cand[k];
+      if (pcn[2 * j] >= REL && pcn[2 * j + 1] >= REL) continue;
+      int t = no++;
+      while (t > 0 && score[order[t - 1]] < score[k]) { order[t] = order[t - 1]; t--; }
+      order[t] = k;
+    }
+    if (no > SB_CAND) no = SB_CAND;
+    for (int t = 0; t < no && bj < 0; t++) {
+      int k = order[t], j = cand[k];
+      double v = x[j], f = v - floor(v), l, u, gain[2];
+      lps_get_bounds(lp, j, &l, &u);
+      int closed = 0;
+      for (int d = 0; d < 2; d++) {
+        long i0 = lps_iterations(lp);
+        lps_set_bounds(lp, j, d ? ceil(v) : l, d ? u : floor(v));
+        int st = lps_solve_dual_limit(lp, deadline, SB_ITERS);
+        *sb_iters += lps_iterations(lp) - i0;
+        double zc = st == LPS_INFEASIBLE ? HUGE_VAL
+                    : (st == LPS_OPTIMAL || st == LPS_LIMIT) ? lps_obj(lp) : z;
+        lps_set_bounds(lp, j, l, u);
+        lps_set_basis(lp, basis);
+        if (zc >= cutoff) closed = 1;
+        gain[d] = zc > z ? zc - z : 0;
+        if (st == LPS_OPTIMAL || (st == LPS_LIMIT && zc < HUGE_VAL)) {
+          /* a stopped dual gives only a lower estimate: count it when it
+           * says more than the pseudo-cost would */
+          pc[2 * j + d] += gain[d] / (d ? 1 - f : f);
+          pcn[2 * j + d]++;
+        }
+      }
+      if (closed) { bj = j; break; }
+      score[k] = fmax(gain[0], 1e-6) * fmax(gain[1], 1e-6);
+    }
+    free(order);
+    if (bj >= 0) return bj;
+  }
+  for (int k = 0; k < ncand; k++)
+    if (score[k] > bscore) { bscore = score[k]; bj = cand[k]; }
+  return bj;
+}
+
 twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   double t0 = lps_clock();
   double deadline = m->time_limit > 0 ? t0 + m->time_limit : 0;
@@ -220,13 +309,16 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   double *nlb = calloc((size_t)n + 1, sizeof(double));
   double *nub = calloc((size_t)n + 1, sizeof(double));
   int *inst = calloc((size_t)n + 1, sizeof(int)), ninst = 0;
+  int *cand = calloc((size_t)n + 1, sizeof(int));
+  double *csc = calloc(2 * (size_t)n + 2, sizeof(double));
+  long sb_iters = 0;
   char *mark = calloc((size_t)n + 1, 1);
   node **open = NULL;
   int nopen = 0, opencap = 0;
   lp_solver *lp = NULL;
   node *cur = NULL;
   if (!c || !lb || !ub || !x || !xr || !act || !dred || !xd || !xdr || !pc || !pcn || !basis ||
-      !nlb || !nub || !inst || !mark ||
+      !nlb || !nub || !inst || !mark || !cand || !csc ||
       !ilp_build_csc(m, &cbeg, &cidx, &cval))
     goto done;
   int nint = 0, objint = 1;
@@ -379,23 +471,14 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       continue;
     }
     /* fractional variables */
-    int bj = -1;
-    double bscore = -1;
-    int anyfrac = 0;
+    int ncand = 0;
     for (int j = 0; j < n; j++) {
       if (m->vtype[j] == TWILL_ILP_CONTINUOUS) continue;
-      double v = x[j], f = v - floor(v);
+      double f = x[j] - floor(x[j]);
       if (f < INT_TOL || f > 1 - INT_TOL) continue;
-      anyfrac = 1;
-      double score;
-      if (pcn[2 * j] && pcn[2 * j + 1]) {
-        double dn = pc[2 * j] / pcn[2 * j] * f, upc = pc[2 * j + 1] / pcn[2 * j + 1] * (1 - f);
-        score = 1.0 + (dn > 1e-6 ? dn : 1e-6) * (upc > 1e-6 ? upc : 1e-6);
-      } else {
-        score = (f < 1 - f ? f : 1 - f); /* most fractional, in [0, 0.5] */
-      }
-      if (score > bscore) { bscore = score; bj = j; }
+      cand[ncand++] = j;
     }
+    int anyfrac = ncand > 0;
     if (!anyfrac) {
       /* integral LP optimum: new incumbent */
       for (int j = 0; j < n; j++)
@@ -466,6 +549,9 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
         cur->cub[cur->nchg++] = nu;
       }
     }
+    int bj = choose_branch(m, lp, x, z, cutoff, deadline, cand, ncand, pc, pcn, basis,
+                           csc, &sb_iters);
+    if (bj == -2) goto done;
     /* branch on bj */
     double v = x[bj];
     double f = v - floor(v);
@@ -569,6 +655,6 @@ done:
   lps_free(lp);
   free(cbeg); free(cidx); free(cval); free(c); free(lb); free(ub); free(x);
   free(xr); free(act); free(dred); free(xd); free(xdr); free(pc); free(pcn); free(basis);
-  free(nlb); free(nub); free(inst); free(mark);
+  free(nlb); free(nub); free(inst); free(mark); free(cand); free(csc);
   return result;
 }

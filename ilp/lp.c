@@ -912,6 +912,12 @@ int lps_solve(lp_solver *s, double deadline) {
   return s->status = ret;
 }
 
+int lps_solve_dual_limit(lp_solver *s, double deadline, long maxit) {
+  int ret = s->iters > 0 ? dual(s, deadline, maxit) : -1;
+  if (ret < 0 || ret == LPS_ERROR) ret = LPS_ERROR;
+  return s->status = ret;
+}
+
 void lps_set_bounds(lp_solver *s, int j, double lb, double ub) {
   double f = j < s->n ? 1.0 / s->cs[j] : s->rs[j - s->n];
   s->lb[j] = lb * f;
@@ -974,11 +980,10 @@ void lps_set_basis(lp_solver *s, const signed char *st) {
     /* the same basic set: keep the factorization, set the nonbasic sides */
     for (int j = 0; j < s->N; j++) {
       if (st[j] == B_BASIC || st[j] == s->st[j]) continue;
-      double old = s->x[j];
       s->st[j] = nb_status(s, j, st[j]);
       s->x[j] = nb_value(s, j);
-      if (s->x[j] != old) s->need_xb = 1;
     }
+    s->need_xb = 1; /* bound flips may have moved x_B */
     return;
   }
   int k = 0;
