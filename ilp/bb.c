@@ -36,6 +36,7 @@ typedef struct node {
   int *cvar;       /* cumulative bound changes from the root */
   double *clb, *cub;
   signed char *basis;
+  int propagated;  /* domain propagation done (its changes are in cvar) */
 } node;
 
 static void node_free(node *nd) {
@@ -61,6 +62,10 @@ static int add_rec(twill_ilp *m, int parent, int var, int dir, double val) {
   r->proof = -1;
   r->farkas = 0;
   r->y = NULL;
+  r->nprop = 0;
+  r->prop = NULL;
+  r->crow = -1;
+  r->cside = 0;
   if (parent >= 0) m->rec[parent].child[dir] = m->nrec;
   return m->nrec++;
 }
@@ -161,6 +166,149 @@ static int dive(const twill_ilp *m, lp_solver *lp, const int *cbeg, const int *c
     free(full);
   }
   return found;
+}
+
+/* Append the bounds [l, u] of x_j to the node's changes. */
+static int push_change(node *nd, int j, double l, double u) {
+  int *cv = realloc(nd->cvar, (size_t)(nd->nchg + 1) * sizeof(int));
+  if (!cv) return 0;
+  nd->cvar = cv;
+  double *cl = realloc(nd->clb, (size_t)(nd->nchg + 1) * sizeof(double));
+  if (!cl) return 0;
+  nd->clb = cl;
+  double *cu = realloc(nd->cub, (size_t)(nd->nchg + 1) * sizeof(double));
+  if (!cu) return 0;
+  nd->cub = cu;
+  nd->cvar[nd->nchg] = j;
+  nd->clb[nd->nchg] = l;
+  nd->cub[nd->nchg++] = u;
+  return 1;
+}
+
+/* Domain propagation (activity-based bound tightening) on the rows, for
+ * integer variables only: with every other variable of row i at the bound
+ * that minimizes the activity, sum_k a_ik x_k <= hi_i gives
+ * a_ij x_j <= hi_i - minact_{-j}, rounded down (up for a_ij < 0) to an
+ * integer, with a small slack on the safe side so that the exact
+ * arithmetic of the certificate (see bb_prop in model.h) proves at least
+ * the bound used here; the >= side likewise with the maximum activity.
+ * Rows are taken from a queue (all rows at the root, the rows of the
+ * branching variable below), a row whose variable changed comes back,
+ * within a work limit.  The node's bounds (nl, nu), its change list, the
+ * LP and (certify) the tree record are updated.  Returns 0, 1 when a row
+ * cannot be met (*crow, *cside), -1 when out of memory. */
+typedef struct csr {
+  int *beg, *col;      /* the rows */
+  double *val;
+  const int *cbeg, *cidx; /* the columns (the model's CSC) */
+  int *queue;
+  char *inq;
+} csr;
+
+static int propagate(twill_ilp *m, const csr *R, lp_solver *lp, node *cur, int recidx,
+                     double *nl, double *nu, char *mark, int *inst, int *ninst,
+                     int *crow, int *cside) {
+  int mr = m->m, qh = 0, qn = 0;
+  bb_rec *rec = &m->rec[recidx];
+  if (rec->var < 0) {
+    for (int i = 0; i < mr; i++) { R->queue[qn++] = i; R->inq[i] = 1; }
+  } else {
+    for (int p = R->cbeg[rec->var]; p < R->cbeg[rec->var + 1]; p++) {
+      int i = R->cidx[p];
+      if (!R->inq[i]) { R->queue[qn++] = i; R->inq[i] = 1; }
+    }
+  }
+  long work = 0, limit = 4L * R->beg[mr] + 1000;
+  int ret = 0;
+  while (qn > 0 && work < limit) {
+    int i = R->queue[qh];
+    qh = (qh + 1) % mr;
+    qn--;
+    R->inq[i] = 0;
+    int b = R->beg[i], e = R->beg[i + 1];
+    work += e - b;
+    if (b == e) continue; /* an empty row is the LP's business */
+    for (int side = 0; side < 2; side++) {
+      double rhs = side ? m->rlo[i] : m->rhi[i];
+      if (isinf(rhs)) continue;
+      /* side 0: minimum activity against hi; side 1: maximum against lo,
+       * written as the minimum of the negated row against -lo */
+      double sg = side ? -1.0 : 1.0, act = 0, mag = fabs(rhs);
+      int ninf = 0, infk = -1;
+      for (int p = b; p < e; p++) {
+        double a = sg * R->val[p];
+        int k = R->col[p];
+        double bd = a > 0 ? nl[k] : nu[k];
+        if (isinf(bd)) { ninf++; infk = k; continue; }
+        act += a * bd;
+        mag += fabs(a * bd);
+      }
+      double r = sg * rhs, tol = 1e-6 + 1e-9 * mag;
+      if (ninf == 0 && act > r + tol) {
+        *crow = i;
+        *cside = side;
+        return 1;
+      }
+      if (ninf > 1) continue;
+      for (int p = b; p < e; p++) {
+        int k = R->col[p];
+        double a = sg * R->val[p];
+        if (m->vtype[k] == TWILL_ILP_CONTINUOUS || a == 0) continue;
+        double bd = a > 0 ? nl[k] : nu[k];
+        if (ninf == 1 && k != infk) continue;
+        double rest = isinf(bd) ? act : act - a * bd;
+        double t = (r - rest) / a, slack = 1e-6 + 1e-9 * mag / fabs(a);
+        if (fabs(t) > 1e9) continue;
+        double l = nl[k], u = nu[k];
+        if (a > 0) {
+          double v = floor(t + slack);
+          if (v >= u) continue;
+          u = v;
+        } else {
+          double v = ceil(t - slack);
+          if (v <= l) continue;
+          l = v;
+        }
+        if (l > u) {
+          *crow = i;
+          *cside = side;
+          return 1;
+        }
+        if (m->certify) {
+          bb_prop *pp = realloc(rec->prop, (size_t)(rec->nprop + 1) * sizeof *pp);
+          if (!pp) return -1;
+          rec->prop = pp;
+          pp[rec->nprop].var = k;
+          pp[rec->nprop].row = i;
+          pp[rec->nprop].up = a > 0;
+          pp[rec->nprop].side = (signed char)side;
+          pp[rec->nprop++].val = a > 0 ? u : l;
+        }
+        nl[k] = l;
+        nu[k] = u;
+        if (!push_change(cur, k, l, u)) return -1;
+        lps_set_bounds(lp, k, l, u);
+        if (!mark[k]) { mark[k] = 1; inst[(*ninst)++] = k; }
+        /* the bound moved: this row's activities are stale, and the rows
+         * of x_k may tighten further */
+        for (int pq = R->cbeg[k]; pq < R->cbeg[k + 1]; pq++) {
+          int q = R->cidx[pq];
+          if (R->inq[q]) continue;
+          R->queue[(qh + qn) % mr] = q;
+          qn++;
+          R->inq[q] = 1;
+        }
+        goto next_row;
+      }
+    }
+  next_row:;
+  }
+  while (qn > 0) {
+    R->inq[R->queue[qh]] = 0;
+    qh = (qh + 1) % mr;
+    qn--;
+  }
+  return ret;
 }
 
 /* The open list: a binary heap, best first: smallest bound, then deeper,
@@ -312,6 +460,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   int *cand = calloc((size_t)n + 1, sizeof(int));
   double *csc = calloc(2 * (size_t)n + 2, sizeof(double));
   long sb_iters = 0;
+  csr R = {0};
   char *mark = calloc((size_t)n + 1, 1);
   node **open = NULL;
   int nopen = 0, opencap = 0;
@@ -347,6 +496,24 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
     }
   memcpy(nlb, lb, (size_t)n * sizeof(double));
   memcpy(nub, ub, (size_t)n * sizeof(double));
+  /* rows (CSR) for the domain propagation */
+  R.cbeg = cbeg;
+  R.cidx = cidx;
+  R.beg = calloc((size_t)mr + 2, sizeof(int));
+  R.col = calloc((size_t)cbeg[n] + 1, sizeof(int));
+  R.val = calloc((size_t)cbeg[n] + 1, sizeof(double));
+  R.queue = calloc((size_t)mr + 1, sizeof(int));
+  R.inq = calloc((size_t)mr + 1, 1);
+  if (!R.beg || !R.col || !R.val || !R.queue || !R.inq) goto done;
+  for (int p = 0; p < cbeg[n]; p++) R.beg[cidx[p] + 2]++;
+  for (int i = 0; i < mr; i++) R.beg[i + 2] += R.beg[i + 1];
+  for (int j = 0; j < n; j++)
+    for (int p = cbeg[j]; p < cbeg[j + 1]; p++) {
+      int q = R.beg[cidx[p] + 1]++;
+      R.col[q] = j;
+      R.val[q] = cval[p];
+    }
+  int prop_on = nint > 0 && !getenv("TWILL_ILP_NOPROP");
   lp_input in = {mr, n, cbeg, cidx, cval, c, lb, ub};
   lp = lps_new(&in);
   if (!lp) goto done;
@@ -411,6 +578,23 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
         mark[cur->cvar[k]] = 1;
         inst[ninst++] = cur->cvar[k];
       }
+    if (prop_on && !cur->propagated) {
+      int crow = -1, cside = 0;
+      int pr = propagate(m, &R, lp, cur, cur->rec, nlb, nub, mark, inst, &ninst, &crow,
+                         &cside);
+      if (pr < 0) goto done;
+      cur->propagated = 1;
+      if (pr > 0) {
+        /* closed by propagation: the row cannot be met */
+        nodes++;
+        m->rec[cur->rec].crow = crow;
+        m->rec[cur->rec].cside = cside;
+        m->rec[cur->rec].proof = cur->rec;
+        node_free(cur);
+        cur = NULL;
+        continue;
+      }
+    }
     if (cur->basis) lps_set_basis(lp, cur->basis);
     nodes++;
     if (cur->depth > m->stats.depth_max) m->stats.depth_max = cur->depth;
@@ -656,5 +840,6 @@ done:
   free(cbeg); free(cidx); free(cval); free(c); free(lb); free(ub); free(x);
   free(xr); free(act); free(dred); free(xd); free(xdr); free(pc); free(pcn); free(basis);
   free(nlb); free(nub); free(inst); free(mark); free(cand); free(csc);
+  free(R.beg); free(R.col); free(R.val); free(R.queue); free(R.inq);
   return result;
 }
