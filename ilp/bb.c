@@ -681,9 +681,12 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       cur = NULL;
       continue;
     }
-    /* rounding heuristic */
+    /* rounding heuristics: every integer variable to the nearest integer,
+     * then all up, then all down (fixed charges: a fractional switch up) */
+    for (int mode = 0; mode < 3 && cur; mode++) {
     for (int j = 0; j < n; j++)
-      xr[j] = m->vtype[j] == TWILL_ILP_CONTINUOUS ? x[j] : round(x[j]);
+      xr[j] = m->vtype[j] == TWILL_ILP_CONTINUOUS ? x[j]
+              : mode == 0 ? round(x[j]) : mode == 1 ? ceil(x[j] - INT_TOL) : floor(x[j] + INT_TOL);
     if (feasible(m, cbeg, cidx, cval, xr, act)) {
       double zr = 0;
       for (int j = 0; j < n; j++) zr += c[j] * xr[j];
@@ -700,10 +703,11 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
           rec->proof = cur->rec;
           node_free(cur);
           cur = NULL;
-          continue;
         }
       }
     }
+    }
+    if (!cur) continue;
     /* reduced-cost fixing, inherited by both children */
     lps_get_basis(lp, basis);
     if (!m->certify && inc < HUGE_VAL) {

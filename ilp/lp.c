@@ -312,16 +312,73 @@ static int factor(lp_solver *s) {
     s->prow[k] = i;
     rpos[i] = k;
   }
-  for (int i = 0, t = nl; i < m; i++)
+  /* column singletons: a structural with one nonzero in the rows not yet
+   * pivoted pivots there, its other entries go to U; repeat */
+  int nfix = nl;
+  {
+    int ns = m - nl, bnz = 0;
+    for (int k = nl; k < m; k++) bnz += s->cbeg[s->head[k] + 1] - s->cbeg[s->head[k]];
+    int *cnt = malloc(((size_t)ns + 1) * sizeof(int));
+    int *rbeg = calloc((size_t)m + 2, sizeof(int));
+    int *rk = malloc(((size_t)bnz + 1) * sizeof(int));
+    int *queue = malloc(((size_t)ns + 1) * sizeof(int));
+    int *nh = malloc(((size_t)m + 1) * sizeof(int));
+    char *done = calloc((size_t)ns + 1, 1);
+    if (!cnt || !rbeg || !rk || !queue || !nh || !done) {
+      free(cnt); free(rbeg); free(rk); free(queue); free(nh); free(done);
+      return 0;
+    }
+    for (int k = 0; k < ns; k++) {
+      int j = s->head[nl + k];
+      cnt[k] = 0;
+      for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++)
+        if (s->cval[p] != 0 && rpos[s->cidx[p]] < 0) { cnt[k]++; rbeg[s->cidx[p] + 2]++; }
+    }
+    for (int i = 0; i < m; i++) rbeg[i + 2] += rbeg[i + 1];
+    for (int k = 0; k < ns; k++) {
+      int j = s->head[nl + k];
+      for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++)
+        if (s->cval[p] != 0 && rpos[s->cidx[p]] < 0) rk[rbeg[s->cidx[p] + 1]++] = k;
+    }
+    int qh = 0, qt = 0;
+    for (int k = 0; k < ns; k++)
+      if (cnt[k] == 1) queue[qt++] = k;
+    for (int k = 0; k < nl; k++) nh[k] = s->head[k];
+    while (qh < qt) {
+      int k = queue[qh++];
+      if (done[k] || cnt[k] != 1) continue;
+      int j = s->head[nl + k], r = -1;
+      for (int p = s->cbeg[j]; p < s->cbeg[j + 1] && r < 0; p++)
+        if (s->cval[p] != 0 && rpos[s->cidx[p]] < 0) r = s->cidx[p];
+      if (r < 0) continue;
+      done[k] = 1;
+      rpos[r] = nfix;
+      s->prow[nfix] = r;
+      nh[nfix++] = j;
+      for (int q = rbeg[r]; q < rbeg[r + 1]; q++) {
+        int k2 = rk[q];
+        if (done[k2]) continue;
+        if (--cnt[k2] == 1) queue[qt++] = k2;
+      }
+    }
+    for (int k = 0, t = nfix; k < ns; k++)
+      if (!done[k]) nh[t++] = s->head[nl + k];
+    for (int k = nl; k < m; k++) {
+      s->head[k] = nh[k];
+      s->pos[nh[k]] = k;
+    }
+    free(cnt); free(rbeg); free(rk); free(queue); free(nh); free(done);
+  }
+  for (int i = 0, t = nfix; i < m; i++)
     if (rpos[i] < 0) { s->prow[t] = i; rpos[i] = t++; }
-  int sz = m - nl;
+  int sz = m - nfix;
   memset(W, 0, (size_t)sz * (size_t)sz * sizeof(double));
-  for (int k = nl; k < m; k++) {
+  for (int k = nfix; k < m; k++) {
     int j = s->head[k];
-    double *col = W + (size_t)(k - nl) * sz;
+    double *col = W + (size_t)(k - nfix) * sz;
     for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) {
       int i = rpos[s->cidx[p]];
-      if (i >= nl) col[i - nl] += s->cval[p];
+      if (i >= nfix) col[i - nfix] += s->cval[p];
     }
   }
   for (int k = 0; k < sz; k++) {
@@ -333,12 +390,12 @@ static int factor(lp_solver *s) {
     if (best < TOL_SING) {
       /* singular: replace column k by the logical of the row at position k
        * (its transformed column is -e_k, see the note in ilp/lp.h) */
-      int old = s->head[nl + k];
-      int lg = n + s->prow[nl + k];
+      int old = s->head[nfix + k];
+      int lg = n + s->prow[nfix + k];
       for (int i = 0; i < sz; i++) ck[i] = 0;
       ck[k] = -1.0;
-      s->head[nl + k] = lg;
-      s->pos[lg] = nl + k;
+      s->head[nfix + k] = lg;
+      s->pos[lg] = nfix + k;
       s->st[lg] = B_BASIC;
       make_nonbasic(s, old, s->x[old]);
       p = k;
@@ -349,7 +406,9 @@ static int factor(lp_solver *s) {
         W[(size_t)j * sz + k] = W[(size_t)j * sz + p];
         W[(size_t)j * sz + p] = t;
       }
-      int t = s->prow[nl + k]; s->prow[nl + k] = s->prow[nl + p]; s->prow[nl + p] = t;
+      int t = s->prow[nfix + k];
+      s->prow[nfix + k] = s->prow[nfix + p];
+      s->prow[nfix + p] = t;
     }
     double piv = ck[k];
     int cnt = 0;
@@ -363,36 +422,50 @@ static int factor(lp_solver *s) {
       for (int t = 0; t < cnt; t++) cj[list[t]] -= ck[list[t]] * f;
     }
   }
-  /* extract L (below diagonal) and U (B12, then above the diagonal) as
-   * sparse columns */
+  /* row positions after the dense pivoting */
+  for (int k = nfix; k < m; k++) rpos[s->prow[k]] = k;
+  /* extract L (below diagonal) and U (entries in earlier rows, then above
+   * the diagonal of the dense block) as sparse columns */
   int nlz = 0, nuz = 0;
   for (int k = 0; k < nl; k++) {
     s->lbeg[k] = 0;
     s->ubeg[k] = 0;
     s->udiag[k] = -1.0;
   }
-  for (int k = nl; k < m; k++) {
-    double *ck = W + (size_t)(k - nl) * sz;
+  for (int k = nl; k < nfix; k++) {
+    int j = s->head[k];
+    s->lbeg[k] = 0;
+    s->ubeg[k] = nuz;
+    for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) {
+      int i = rpos[s->cidx[p]];
+      if (s->cval[p] == 0) continue;
+      if (i == k) { s->udiag[k] = s->cval[p]; continue; }
+      if (!grow2(&s->uidx, &s->uval, &s->ucap, nuz + 1)) return 0;
+      s->uidx[nuz] = i; s->uval[nuz++] = s->cval[p];
+    }
+  }
+  for (int k = nfix; k < m; k++) {
+    double *ck = W + (size_t)(k - nfix) * sz;
     int j = s->head[k];
     s->lbeg[k] = nlz;
     s->ubeg[k] = nuz;
     if (j < n)
       for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) {
         int i = rpos[s->cidx[p]];
-        if (i >= nl || s->cval[p] == 0) continue;
+        if (i >= nfix || s->cval[p] == 0) continue;
         if (!grow2(&s->uidx, &s->uval, &s->ucap, nuz + 1)) return 0;
         s->uidx[nuz] = i; s->uval[nuz++] = s->cval[p];
       }
-    for (int i = 0; i < k - nl; i++)
+    for (int i = 0; i < k - nfix; i++)
       if (ck[i] != 0) {
         if (!grow2(&s->uidx, &s->uval, &s->ucap, nuz + 1)) return 0;
-        s->uidx[nuz] = nl + i; s->uval[nuz++] = ck[i];
+        s->uidx[nuz] = nfix + i; s->uval[nuz++] = ck[i];
       }
-    s->udiag[k] = ck[k - nl];
-    for (int i = k - nl + 1; i < sz; i++)
+    s->udiag[k] = ck[k - nfix];
+    for (int i = k - nfix + 1; i < sz; i++)
       if (ck[i] != 0) {
         if (!grow2(&s->lidx, &s->lval, &s->lcap, nlz + 1)) return 0;
-        s->lidx[nlz] = nl + i; s->lval[nlz++] = ck[i];
+        s->lidx[nlz] = nfix + i; s->lval[nlz++] = ck[i];
       }
   }
   s->lbeg[m] = nlz;
@@ -773,7 +846,7 @@ static int dual(lp_solver *s, double deadline, long maxit) {
   double *arow = calloc((size_t)s->N, sizeof(double));
   int ret = LPS_ERROR;
   if (!alpha || !arow) goto out;
-  int stall = 0, d_ok = 0;
+  int stall = 0, d_ok = 0, fresh = 0;
   for (int j = 0; j < s->N; j++) s->dw[j] = 1.0;
   for (long it = 0;; it++) {
     if (stall > 300) { ret = -1; goto out; } /* degenerate: let the primal finish */
@@ -811,10 +884,18 @@ static int dual(lp_solver *s, double deadline, long maxit) {
       if (f > worst) { worst = f; r = k; }
     }
     if (r < 0) {
-      if (s->neta > 0) { s->need_factor = 1; continue; }
+      /* optimal on the updated values: recompute x_B and the duals from
+       * the factorization (not the incremental updates) and look again */
+      if (s->neta > 0 && !fresh) {
+        s->need_xb = 1;
+        d_ok = 0;
+        fresh = 1;
+        continue;
+      }
       ret = LPS_OPTIMAL;
       goto out;
     }
+    fresh = 0;
     int jr = s->head[r];
     int up = s->x[jr] < s->lb[jr]; /* x_r must increase */
     double target = up ? s->lb[jr] : s->ub[jr];
@@ -899,9 +980,10 @@ int lps_solve(lp_solver *s, double deadline) {
     ret = dual(s, deadline, maxit);
     if (ret == LPS_INFEASIBLE || ret == LPS_LIMIT) return s->status = ret;
     if (ret == LPS_OPTIMAL) {
-      /* the dual declares optimality only on a fresh factorization, with
-       * primal and dual feasibility checked on the true costs (it never
-       * perturbs), so a primal pass to confirm it would only refactorize */
+      /* the dual declares optimality only on x_B and duals recomputed
+       * from the factorization, with primal and dual feasibility checked
+       * on the true costs (it never perturbs), so a primal pass to confirm
+       * it would only refactorize */
       return s->status = ret;
     }
   }
