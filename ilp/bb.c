@@ -31,6 +31,7 @@ typedef struct node {
   int rec;         /* tree record */
   int depth;
   double bound;    /* LP bound of the parent (minimize form) */
+  double est;      /* estimated objective of its best integer solution */
   double pfrac;    /* distance the branching variable had to move */
   int nchg;
   int *cvar;       /* cumulative bound changes from the root */
@@ -311,10 +312,11 @@ static int propagate(twill_ilp *m, const csr *R, lp_solver *lp, node *cur, int r
   return ret;
 }
 
-/* The open list: a binary heap, best first: smallest bound, then deeper,
- * then older (a total order, so the search is deterministic). */
+/* The open list: a binary heap, best first: smallest bound, then the
+ * smallest estimate (see est), then deeper, then older (a total order, so the search is deterministic). */
 static int node_before(const node *a, const node *b) {
   if (a->bound != b->bound) return a->bound < b->bound;
+  if (a->est != b->est) return a->est < b->est;
   if (a->depth != b->depth) return a->depth > b->depth;
   return a->rec < b->rec;
 }
@@ -740,6 +742,31 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
     int bj = choose_branch(m, lp, x, z, cutoff, deadline, cand, ncand, pc, pcn, basis,
                            csc, &sb_iters);
     if (bj == -2) goto done;
+    /* best estimate of an integer solution below this node: z plus, for
+     * every fractional variable, the cheaper pseudo-cost rounding */
+    double est = z, ebj[2] = {0, 0};
+    {
+      double avg[2] = {1, 1};
+      for (int d = 0; d < 2; d++) {
+        double sum = 0;
+        int cnt = 0;
+        for (int j = 0; j < n; j++)
+          if (pcn[2 * j + d]) { sum += pc[2 * j + d] / pcn[2 * j + d]; cnt++; }
+        if (cnt && sum > 0) avg[d] = sum / cnt;
+      }
+      for (int k = 0; k < ncand; k++) {
+        int j = cand[k];
+        double f = x[j] - floor(x[j]);
+        double dn = (pcn[2 * j] ? pc[2 * j] / pcn[2 * j] : avg[0]) * f;
+        double up = (pcn[2 * j + 1] ? pc[2 * j + 1] / pcn[2 * j + 1] : avg[1]) * (1 - f);
+        est += dn < up ? dn : up;
+        if (j == bj) {
+          est -= dn < up ? dn : up;
+          ebj[0] = dn;
+          ebj[1] = up;
+        }
+      }
+    }
     /* branch on bj */
     double v = x[bj];
     double f = v - floor(v);
@@ -750,6 +777,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       kid[dir] = k;
       k->depth = cur->depth + 1;
       k->bound = z;
+      k->est = est + ebj[dir];
       k->pfrac = dir ? ceil(v) - v : v - floor(v);
       k->rec = add_rec(m, cur->rec, bj, dir, dir ? ceil(v) : floor(v));
       rec = &m->rec[cur->rec];
