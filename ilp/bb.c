@@ -31,11 +31,13 @@ typedef struct node {
   int rec;         /* tree record */
   int depth;
   double bound;    /* LP bound of the parent (minimize form) */
+  double est;      /* estimated objective of its best integer solution */
   double pfrac;    /* distance the branching variable had to move */
   int nchg;
   int *cvar;       /* cumulative bound changes from the root */
   double *clb, *cub;
   signed char *basis;
+  int propagated;  /* domain propagation done (its changes are in cvar) */
 } node;
 
 static void node_free(node *nd) {
@@ -61,6 +63,10 @@ static int add_rec(twill_ilp *m, int parent, int var, int dir, double val) {
   r->proof = -1;
   r->farkas = 0;
   r->y = NULL;
+  r->nprop = 0;
+  r->prop = NULL;
+  r->crow = -1;
+  r->cside = 0;
   if (parent >= 0) m->rec[parent].child[dir] = m->nrec;
   return m->nrec++;
 }
@@ -82,7 +88,9 @@ static int add_hist(twill_ilp *m, double obj, long at) {
 }
 
 /* Is x (n structurals) feasible for rows and bounds within tol?  act gets
- * the row activities. */
+ * the row activities.  The row tolerance is 1e-6 plus 1e-9 relative: a
+ * rounded point that misses a row with a large right-hand side by 1e-6
+ * relative could otherwise beat the true optimum (mas76, row c2, 0.12). */
 static int feasible(const twill_ilp *m, const int *cbeg, const int *cidx,
                     const double *cval, const double *x, double *act) {
   for (int j = 0; j < m->n; j++) {
@@ -94,7 +102,7 @@ static int feasible(const twill_ilp *m, const int *cbeg, const int *cidx,
   for (int j = 0; j < m->n; j++)
     for (int p = cbeg[j]; p < cbeg[j + 1]; p++) act[cidx[p]] += cval[p] * x[j];
   for (int i = 0; i < m->m; i++) {
-    double t = 1e-6 * (1 + fabs(act[i]));
+    double t = 1e-6 + 1e-9 * fabs(act[i]); /* rounding must not buy objective */
     if (act[i] < m->rlo[i] - t || act[i] > m->rhi[i] + t) return 0;
   }
   return 1;
@@ -163,6 +171,273 @@ static int dive(const twill_ilp *m, lp_solver *lp, const int *cbeg, const int *c
   return found;
 }
 
+/* Append the bounds [l, u] of x_j to the node's changes. */
+static int push_change(node *nd, int j, double l, double u) {
+  int *cv = realloc(nd->cvar, (size_t)(nd->nchg + 1) * sizeof(int));
+  if (!cv) return 0;
+  nd->cvar = cv;
+  double *cl = realloc(nd->clb, (size_t)(nd->nchg + 1) * sizeof(double));
+  if (!cl) return 0;
+  nd->clb = cl;
+  double *cu = realloc(nd->cub, (size_t)(nd->nchg + 1) * sizeof(double));
+  if (!cu) return 0;
+  nd->cub = cu;
+  nd->cvar[nd->nchg] = j;
+  nd->clb[nd->nchg] = l;
+  nd->cub[nd->nchg++] = u;
+  return 1;
+}
+
+/* Domain propagation (activity-based bound tightening) on the rows, for
+ * integer variables only: with every other variable of row i at the bound
+ * that minimizes the activity, sum_k a_ik x_k <= hi_i gives
+ * a_ij x_j <= hi_i - minact_{-j}, rounded down (up for a_ij < 0) to an
+ * integer, with a small slack on the safe side so that the exact
+ * arithmetic of the certificate (see bb_prop in model.h) proves at least
+ * the bound used here; the >= side likewise with the maximum activity.
+ * Rows are taken from a queue (all rows at the root, the rows of the
+ * branching variable below), a row whose variable changed comes back,
+ * within a work limit.  The node's bounds (nl, nu), its change list, the
+ * LP and (certify) the tree record are updated.  Returns 0, 1 when a row
+ * cannot be met (*crow, *cside), -1 when out of memory. */
+typedef struct csr {
+  int *beg, *col;      /* the rows */
+  double *val;
+  const int *cbeg, *cidx; /* the columns (the model's CSC) */
+  int *queue;
+  char *inq;
+} csr;
+
+static int propagate(twill_ilp *m, const csr *R, lp_solver *lp, node *cur, int recidx,
+                     double *nl, double *nu, char *mark, int *inst, int *ninst,
+                     int *crow, int *cside) {
+  int mr = m->m, qh = 0, qn = 0;
+  bb_rec *rec = &m->rec[recidx];
+  if (rec->var < 0) {
+    for (int i = 0; i < mr; i++) { R->queue[qn++] = i; R->inq[i] = 1; }
+  } else {
+    for (int p = R->cbeg[rec->var]; p < R->cbeg[rec->var + 1]; p++) {
+      int i = R->cidx[p];
+      if (!R->inq[i]) { R->queue[qn++] = i; R->inq[i] = 1; }
+    }
+  }
+  long work = 0, limit = 4L * R->beg[mr] + 1000;
+  int ret = 0;
+  while (qn > 0 && work < limit) {
+    int i = R->queue[qh];
+    qh = (qh + 1) % mr;
+    qn--;
+    R->inq[i] = 0;
+    int b = R->beg[i], e = R->beg[i + 1];
+    work += e - b;
+    if (b == e) continue; /* an empty row is the LP's business */
+    for (int side = 0; side < 2; side++) {
+      double rhs = side ? m->rlo[i] : m->rhi[i];
+      if (isinf(rhs)) continue;
+      /* side 0: minimum activity against hi; side 1: maximum against lo,
+       * written as the minimum of the negated row against -lo */
+      double sg = side ? -1.0 : 1.0, act = 0, mag = fabs(rhs);
+      int ninf = 0, infk = -1;
+      for (int p = b; p < e; p++) {
+        double a = sg * R->val[p];
+        int k = R->col[p];
+        double bd = a > 0 ? nl[k] : nu[k];
+        if (isinf(bd)) { ninf++; infk = k; continue; }
+        act += a * bd;
+        mag += fabs(a * bd);
+      }
+      double r = sg * rhs, tol = 1e-6 + 1e-9 * mag;
+      if (ninf == 0 && act > r + tol) {
+        *crow = i;
+        *cside = side;
+        return 1;
+      }
+      if (ninf > 1) continue;
+      for (int p = b; p < e; p++) {
+        int k = R->col[p];
+        double a = sg * R->val[p];
+        if (m->vtype[k] == TWILL_ILP_CONTINUOUS || a == 0) continue;
+        double bd = a > 0 ? nl[k] : nu[k];
+        if (ninf == 1 && k != infk) continue;
+        double rest = isinf(bd) ? act : act - a * bd;
+        double t = (r - rest) / a, slack = 1e-6 + 1e-9 * mag / fabs(a);
+        if (fabs(t) > 1e9) continue;
+        double l = nl[k], u = nu[k];
+        if (a > 0) {
+          double v = floor(t + slack);
+          if (v >= u) continue;
+          u = v;
+        } else {
+          double v = ceil(t - slack);
+          if (v <= l) continue;
+          l = v;
+        }
+        if (l > u) {
+          *crow = i;
+          *cside = side;
+          return 1;
+        }
+        if (m->certify) {
+          bb_prop *pp = realloc(rec->prop, (size_t)(rec->nprop + 1) * sizeof *pp);
+          if (!pp) return -1;
+          rec->prop = pp;
+          pp[rec->nprop].var = k;
+          pp[rec->nprop].row = i;
+          pp[rec->nprop].up = a > 0;
+          pp[rec->nprop].side = (signed char)side;
+          pp[rec->nprop++].val = a > 0 ? u : l;
+        }
+        nl[k] = l;
+        nu[k] = u;
+        if (!push_change(cur, k, l, u)) return -1;
+        lps_set_bounds(lp, k, l, u);
+        if (!mark[k]) { mark[k] = 1; inst[(*ninst)++] = k; }
+        /* the bound moved: this row's activities are stale, and the rows
+         * of x_k may tighten further */
+        for (int pq = R->cbeg[k]; pq < R->cbeg[k + 1]; pq++) {
+          int q = R->cidx[pq];
+          if (R->inq[q]) continue;
+          R->queue[(qh + qn) % mr] = q;
+          qn++;
+          R->inq[q] = 1;
+        }
+        goto next_row;
+      }
+    }
+  next_row:;
+  }
+  while (qn > 0) {
+    R->inq[R->queue[qh]] = 0;
+    qh = (qh + 1) % mr;
+    qn--;
+  }
+  return ret;
+}
+
+/* The open list: a binary heap, best first: smallest bound, then the
+ * smallest estimate (see est), then deeper, then older (a total order, so the search is deterministic). */
+static int node_before(const node *a, const node *b) {
+  if (a->bound != b->bound) return a->bound < b->bound;
+  if (a->est != b->est) return a->est < b->est;
+  if (a->depth != b->depth) return a->depth > b->depth;
+  return a->rec < b->rec;
+}
+
+static void heap_push(node **h, int *n, node *x) {
+  int i = (*n)++;
+  while (i > 0) {
+    int p = (i - 1) / 2;
+    if (!node_before(x, h[p])) break;
+    h[i] = h[p];
+    i = p;
+  }
+  h[i] = x;
+}
+
+static node *heap_pop(node **h, int *n) {
+  node *top = h[0], *x = h[--*n];
+  int i = 0;
+  for (;;) {
+    int c = 2 * i + 1;
+    if (c >= *n) break;
+    if (c + 1 < *n && node_before(h[c + 1], h[c])) c++;
+    if (!node_before(h[c], x)) break;
+    h[i] = h[c];
+    i = c;
+  }
+  if (*n > 0) h[i] = x;
+  return top;
+}
+
+/* Branching: the candidate with the best product score
+ * max(D-, eps) max(D+, eps) of its estimated objective gains D- (down) and
+ * D+ (up).  The gains are pseudo-costs (the average per unit of movement
+ * seen so far, times the distance to move; the average over all variables
+ * while a variable has none) once a variable has REL observations in both
+ * directions; before that (reliability branching), up to SB_CAND of the
+ * most promising unreliable candidates get strong branching: SB_ITERS dual
+ * simplex iterations on each side from this node's basis, which gives the
+ * gain (a dual bound when the iteration limit stops it) and a pseudo-cost
+ * observation.  A side that is infeasible or reaches the cutoff ends the
+ * search: that variable is taken at once (one child closes right away).
+ * Strong branching spends at most about half the LP iterations of the
+ * search.  It only chooses the variable: the tree and its certificate are
+ * as before.  The LP is left with this node's bounds and basis (basis).
+ * Returns the variable, or -2 when out of memory. */
+#define REL 4
+#define SB_CAND 8
+#define SB_ITERS 40
+static int choose_branch(const twill_ilp *m, lp_solver *lp, const double *x, double z,
+                         double cutoff, double deadline, int *cand, int ncand, double *pc,
+                         int *pcn, const signed char *basis, double *score, long *sb_iters) {
+  int n = m->n;
+  double avg[2] = {1, 1};
+  for (int d = 0; d < 2; d++) {
+    double sum = 0;
+    int cnt = 0;
+    for (int j = 0; j < n; j++)
+      if (pcn[2 * j + d]) { sum += pc[2 * j + d] / pcn[2 * j + d]; cnt++; }
+    if (cnt && sum > 0) avg[d] = sum / cnt;
+  }
+  int bj = -1, nsb = 0;
+  double bscore = -1;
+  for (int k = 0; k < ncand; k++) {
+    int j = cand[k];
+    double f = x[j] - floor(x[j]);
+    double dn = (pcn[2 * j] ? pc[2 * j] / pcn[2 * j] : avg[0]) * f;
+    double up = (pcn[2 * j + 1] ? pc[2 * j + 1] / pcn[2 * j + 1] : avg[1]) * (1 - f);
+    score[k] = fmax(dn, 1e-6) * fmax(up, 1e-6);
+    if (pcn[2 * j] < REL || pcn[2 * j + 1] < REL) nsb++;
+  }
+  long budget = lps_iterations(lp) / 2 + 20000 - *sb_iters;
+  if (nsb && budget > 0) {
+    /* the unreliable candidates, best pseudo-cost score first (ties: lower
+     * index), strong branched in that order */
+    int *order = malloc((size_t)ncand * sizeof(int));
+    if (!order) return -2;
+    int no = 0;
+    for (int k = 0; k < ncand; k++) {
+      int j = cand[k];
+      if (pcn[2 * j] >= REL && pcn[2 * j + 1] >= REL) continue;
+      int t = no++;
+      while (t > 0 && score[order[t - 1]] < score[k]) { order[t] = order[t - 1]; t--; }
+      order[t] = k;
+    }
+    if (no > SB_CAND) no = SB_CAND;
+    for (int t = 0; t < no && bj < 0; t++) {
+      int k = order[t], j = cand[k];
+      double v = x[j], f = v - floor(v), l, u, gain[2];
+      lps_get_bounds(lp, j, &l, &u);
+      int closed = 0;
+      for (int d = 0; d < 2; d++) {
+        long i0 = lps_iterations(lp);
+        lps_set_bounds(lp, j, d ? ceil(v) : l, d ? u : floor(v));
+        int st = lps_solve_dual_limit(lp, deadline, SB_ITERS);
+        *sb_iters += lps_iterations(lp) - i0;
+        double zc = st == LPS_INFEASIBLE ? HUGE_VAL
+                    : (st == LPS_OPTIMAL || st == LPS_LIMIT) ? lps_obj(lp) : z;
+        lps_set_bounds(lp, j, l, u);
+        lps_set_basis(lp, basis);
+        if (zc >= cutoff) closed = 1;
+        gain[d] = zc > z ? zc - z : 0;
+        if (st == LPS_OPTIMAL || (st == LPS_LIMIT && zc < HUGE_VAL)) {
+          /* a stopped dual gives only a lower estimate: count it when it
+           * says more than the pseudo-cost would */
+          pc[2 * j + d] += gain[d] / (d ? 1 - f : f);
+          pcn[2 * j + d]++;
+        }
+      }
+      if (closed) { bj = j; break; }
+      score[k] = fmax(gain[0], 1e-6) * fmax(gain[1], 1e-6);
+    }
+    free(order);
+    if (bj >= 0) return bj;
+  }
+  for (int k = 0; k < ncand; k++)
+    if (score[k] > bscore) { bscore = score[k]; bj = cand[k]; }
+  return bj;
+}
+
 twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   double t0 = lps_clock();
   double deadline = m->time_limit > 0 ? t0 + m->time_limit : 0;
@@ -183,11 +458,20 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   double *pc = calloc(2 * (size_t)n + 1, sizeof(double));
   int *pcn = calloc(2 * (size_t)n + 1, sizeof(int));
   signed char *basis = calloc((size_t)N + 1, 1);
+  double *nlb = calloc((size_t)n + 1, sizeof(double));
+  double *nub = calloc((size_t)n + 1, sizeof(double));
+  int *inst = calloc((size_t)n + 1, sizeof(int)), ninst = 0;
+  int *cand = calloc((size_t)n + 1, sizeof(int));
+  double *csc = calloc(2 * (size_t)n + 2, sizeof(double));
+  long sb_iters = 0;
+  csr R = {0};
+  char *mark = calloc((size_t)n + 1, 1);
   node **open = NULL;
   int nopen = 0, opencap = 0;
   lp_solver *lp = NULL;
   node *cur = NULL;
   if (!c || !lb || !ub || !x || !xr || !act || !dred || !xd || !xdr || !pc || !pcn || !basis ||
+      !nlb || !nub || !inst || !mark || !cand || !csc ||
       !ilp_build_csc(m, &cbeg, &cidx, &cval))
     goto done;
   int nint = 0, objint = 1;
@@ -214,6 +498,26 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       m->stats.best_bound = HUGE_VAL;
       goto done;
     }
+  memcpy(nlb, lb, (size_t)n * sizeof(double));
+  memcpy(nub, ub, (size_t)n * sizeof(double));
+  /* rows (CSR) for the domain propagation */
+  R.cbeg = cbeg;
+  R.cidx = cidx;
+  R.beg = calloc((size_t)mr + 2, sizeof(int));
+  R.col = calloc((size_t)cbeg[n] + 1, sizeof(int));
+  R.val = calloc((size_t)cbeg[n] + 1, sizeof(double));
+  R.queue = calloc((size_t)mr + 1, sizeof(int));
+  R.inq = calloc((size_t)mr + 1, 1);
+  if (!R.beg || !R.col || !R.val || !R.queue || !R.inq) goto done;
+  for (int p = 0; p < cbeg[n]; p++) R.beg[cidx[p] + 2]++;
+  for (int i = 0; i < mr; i++) R.beg[i + 2] += R.beg[i + 1];
+  for (int j = 0; j < n; j++)
+    for (int p = cbeg[j]; p < cbeg[j + 1]; p++) {
+      int q = R.beg[cidx[p] + 1]++;
+      R.col[q] = j;
+      R.val[q] = cval[p];
+    }
+  int prop_on = nint > 0 && !getenv("TWILL_ILP_NOPROP");
   lp_input in = {mr, n, cbeg, cidx, cval, c, lb, ub};
   lp = lps_new(&in);
   if (!lp) goto done;
@@ -231,18 +535,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   long dive_iters = 0;
 
   while (cur || nopen) {
-    if (!cur) {
-      /* best bound from the open list */
-      int bi = 0;
-      for (int k = 1; k < nopen; k++) {
-        node *a = open[k], *b = open[bi];
-        if (a->bound < b->bound || (a->bound == b->bound && (a->depth > b->depth ||
-            (a->depth == b->depth && a->rec < b->rec))))
-          bi = k;
-      }
-      cur = open[bi];
-      open[bi] = open[--nopen];
-    }
+    if (!cur) cur = heap_pop(open, &nopen); /* best bound */
     double cutoff = inc < HUGE_VAL ? (objint ? inc - 1 + 1e-6 : inc - 1e-9 * (1 + fabs(inc))) : HUGE_VAL;
     if (cur->bound >= cutoff) {
       /* pruned by the parent's bound: the parent's multipliers prove it */
@@ -265,15 +558,46 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       }
       break;
     }
-    /* install the node's bounds */
+    /* install the node's bounds: the root's, then its changes in order */
+    for (int k = 0; k < ninst; k++) {
+      int j = inst[k];
+      nlb[j] = lb[j];
+      nub[j] = ub[j];
+      mark[j] = 0;
+    }
+    ninst = 0;
+    for (int k = 0; k < cur->nchg; k++) {
+      int j = cur->cvar[k];
+      nlb[j] = cur->clb[k];
+      nub[j] = cur->cub[k];
+    }
     for (int j = 0; j < n; j++) {
       if (m->vtype[j] == TWILL_ILP_CONTINUOUS) continue;
-      double nl = lb[j], nu = ub[j];
-      for (int k = 0; k < cur->nchg; k++)
-        if (cur->cvar[k] == j) { nl = cur->clb[k]; nu = cur->cub[k]; }
       double ol, ou;
       lps_get_bounds(lp, j, &ol, &ou);
-      if (ol != nl || ou != nu) lps_set_bounds(lp, j, nl, nu);
+      if (ol != nlb[j] || ou != nub[j]) lps_set_bounds(lp, j, nlb[j], nub[j]);
+    }
+    for (int k = 0; k < cur->nchg; k++)
+      if (!mark[cur->cvar[k]]) {
+        mark[cur->cvar[k]] = 1;
+        inst[ninst++] = cur->cvar[k];
+      }
+    if (prop_on && !cur->propagated) {
+      int crow = -1, cside = 0;
+      int pr = propagate(m, &R, lp, cur, cur->rec, nlb, nub, mark, inst, &ninst, &crow,
+                         &cside);
+      if (pr < 0) goto done;
+      cur->propagated = 1;
+      if (pr > 0) {
+        /* closed by propagation: the row cannot be met */
+        nodes++;
+        m->rec[cur->rec].crow = crow;
+        m->rec[cur->rec].cside = cside;
+        m->rec[cur->rec].proof = cur->rec;
+        node_free(cur);
+        cur = NULL;
+        continue;
+      }
     }
     if (cur->basis) lps_set_basis(lp, cur->basis);
     nodes++;
@@ -335,23 +659,14 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       continue;
     }
     /* fractional variables */
-    int bj = -1;
-    double bscore = -1;
-    int anyfrac = 0;
+    int ncand = 0;
     for (int j = 0; j < n; j++) {
       if (m->vtype[j] == TWILL_ILP_CONTINUOUS) continue;
-      double v = x[j], f = v - floor(v);
+      double f = x[j] - floor(x[j]);
       if (f < INT_TOL || f > 1 - INT_TOL) continue;
-      anyfrac = 1;
-      double score;
-      if (pcn[2 * j] && pcn[2 * j + 1]) {
-        double dn = pc[2 * j] / pcn[2 * j] * f, upc = pc[2 * j + 1] / pcn[2 * j + 1] * (1 - f);
-        score = 1.0 + (dn > 1e-6 ? dn : 1e-6) * (upc > 1e-6 ? upc : 1e-6);
-      } else {
-        score = (f < 1 - f ? f : 1 - f); /* most fractional, in [0, 0.5] */
-      }
-      if (score > bscore) { bscore = score; bj = j; }
+      cand[ncand++] = j;
     }
+    int anyfrac = ncand > 0;
     if (!anyfrac) {
       /* integral LP optimum: new incumbent */
       for (int j = 0; j < n; j++)
@@ -370,9 +685,12 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       cur = NULL;
       continue;
     }
-    /* rounding heuristic */
+    /* rounding heuristics: every integer variable to the nearest integer,
+     * then all up, then all down (fixed charges: a fractional switch up) */
+    for (int mode = 0; mode < 3 && cur; mode++) {
     for (int j = 0; j < n; j++)
-      xr[j] = m->vtype[j] == TWILL_ILP_CONTINUOUS ? x[j] : round(x[j]);
+      xr[j] = m->vtype[j] == TWILL_ILP_CONTINUOUS ? x[j]
+              : mode == 0 ? round(x[j]) : mode == 1 ? ceil(x[j] - INT_TOL) : floor(x[j] + INT_TOL);
     if (feasible(m, cbeg, cidx, cval, xr, act)) {
       double zr = 0;
       for (int j = 0; j < n; j++) zr += c[j] * xr[j];
@@ -389,10 +707,11 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
           rec->proof = cur->rec;
           node_free(cur);
           cur = NULL;
-          continue;
         }
       }
     }
+    }
+    if (!cur) continue;
     /* reduced-cost fixing, inherited by both children */
     lps_get_basis(lp, basis);
     if (!m->certify && inc < HUGE_VAL) {
@@ -422,6 +741,34 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
         cur->cub[cur->nchg++] = nu;
       }
     }
+    int bj = choose_branch(m, lp, x, z, cutoff, deadline, cand, ncand, pc, pcn, basis,
+                           csc, &sb_iters);
+    if (bj == -2) goto done;
+    /* best estimate of an integer solution below this node: z plus, for
+     * every fractional variable, the cheaper pseudo-cost rounding */
+    double est = z, ebj[2] = {0, 0};
+    {
+      double avg[2] = {1, 1};
+      for (int d = 0; d < 2; d++) {
+        double sum = 0;
+        int cnt = 0;
+        for (int j = 0; j < n; j++)
+          if (pcn[2 * j + d]) { sum += pc[2 * j + d] / pcn[2 * j + d]; cnt++; }
+        if (cnt && sum > 0) avg[d] = sum / cnt;
+      }
+      for (int k = 0; k < ncand; k++) {
+        int j = cand[k];
+        double f = x[j] - floor(x[j]);
+        double dn = (pcn[2 * j] ? pc[2 * j] / pcn[2 * j] : avg[0]) * f;
+        double up = (pcn[2 * j + 1] ? pc[2 * j + 1] / pcn[2 * j + 1] : avg[1]) * (1 - f);
+        est += dn < up ? dn : up;
+        if (j == bj) {
+          est -= dn < up ? dn : up;
+          ebj[0] = dn;
+          ebj[1] = up;
+        }
+      }
+    }
     /* branch on bj */
     double v = x[bj];
     double f = v - floor(v);
@@ -432,6 +779,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       kid[dir] = k;
       k->depth = cur->depth + 1;
       k->bound = z;
+      k->est = est + ebj[dir];
       k->pfrac = dir ? ceil(v) - v : v - floor(v);
       k->rec = add_rec(m, cur->rec, bj, dir, dir ? ceil(v) : floor(v));
       rec = &m->rec[cur->rec];
@@ -469,7 +817,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       open = o;
       opencap = nc;
     }
-    open[nopen++] = kid[1 - first];
+    heap_push(open, &nopen, kid[1 - first]);
     node_free(cur);
     cur = kid[first];
     /* diving: at the root, then every DIVE_FREQ nodes, within a share of
@@ -525,5 +873,7 @@ done:
   lps_free(lp);
   free(cbeg); free(cidx); free(cval); free(c); free(lb); free(ub); free(x);
   free(xr); free(act); free(dred); free(xd); free(xdr); free(pc); free(pcn); free(basis);
+  free(nlb); free(nub); free(inst); free(mark); free(cand); free(csc);
+  free(R.beg); free(R.col); free(R.val); free(R.queue); free(R.inq);
   return result;
 }

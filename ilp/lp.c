@@ -49,6 +49,8 @@ struct lp_solver {
   int neta, *er, *ebeg, *eidx, ecap;
   double *eval, *epiv;
   int need_factor;
+  int need_xb;          /* nonbasic values changed: recompute x_B */
+  int *rpos, *flist;    /* factor work, m each */
   /* work */
   double *y, *d, *wa, *wb, *farkas;
   double *dvx;          /* primal devex reference weights, N */
@@ -81,6 +83,7 @@ void lps_free(lp_solver *s) {
   free(s->uval); free(s->udiag); free(s->er); free(s->ebeg); free(s->eidx);
   free(s->eval); free(s->epiv); free(s->y); free(s->d); free(s->wa);
   free(s->wb); free(s->farkas); free(s->dvx); free(s->rrow); free(s->dw);
+  free(s->rpos); free(s->flist);
   free(s);
 }
 
@@ -186,7 +189,9 @@ lp_solver *lps_new(const lp_input *in) {
   s->dvx = xcalloc((size_t)N, sizeof(double));
   s->rrow = xcalloc((size_t)N, sizeof(double));
   s->dw = xcalloc((size_t)N, sizeof(double));
-  if (!s->dw || !s->dvx || !s->rrow || !s->cbeg || !s->cidx || !s->cval || !s->cs || !s->rs || !s->cost ||
+  s->rpos = xcalloc((size_t)m, sizeof(int));
+  s->flist = xcalloc((size_t)m, sizeof(int));
+  if (!s->rpos || !s->flist || !s->dw || !s->dvx || !s->rrow || !s->cbeg || !s->cidx || !s->cval || !s->cs || !s->rs || !s->cost ||
       !s->pcost || !s->lb || !s->ub || !s->x || !s->st || !s->head ||
       !s->pos || !s->W || !s->prow || !s->lbeg || !s->ubeg || !s->udiag ||
       !s->lidx || !s->uidx || !s->lval || !s->uval || !s->er || !s->epiv ||
@@ -289,77 +294,178 @@ static int order_basis(lp_solver *s) {
   return 1;
 }
 
+/* The logicals of the basis (order_basis puts them first) pivot on their
+ * own rows: with those rows first, P B = [-I B12; 0 B22], so that only the
+ * structural block B22 (rows not covered by a basic logical) goes through
+ * the dense elimination, and U takes B12 as it is.  The work is then
+ * O(s^2) for s basic structurals instead of O(m^2). */
 static int factor(lp_solver *s) {
   int m = s->m, n = s->n;
   double *W = s->W;
   if (!order_basis(s)) return 0;
-  memset(W, 0, (size_t)m * (size_t)m * sizeof(double));
-  for (int k = 0; k < m; k++) {
-    int j = s->head[k];
-    double *col = W + (size_t)k * m;
-    if (j >= n) col[j - n] = -1.0;
-    else
-      for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) col[s->cidx[p]] += s->cval[p];
+  int nl = 0;
+  while (nl < m && s->head[nl] >= n) nl++;
+  int *rpos = s->rpos, *list = s->flist;
+  for (int i = 0; i < m; i++) rpos[i] = -1;
+  for (int k = 0; k < nl; k++) {
+    int i = s->head[k] - n;
+    s->prow[k] = i;
+    rpos[i] = k;
   }
-  for (int i = 0; i < m; i++) s->prow[i] = i;
-  int *list = malloc((size_t)(m > 0 ? m : 1) * sizeof(int));
-  if (!list) return 0;
-  for (int k = 0; k < m; k++) {
-    double *ck = W + (size_t)k * m;
+  /* column singletons: a structural with one nonzero in the rows not yet
+   * pivoted pivots there, its other entries go to U; repeat */
+  int nfix = nl;
+  {
+    int ns = m - nl, bnz = 0;
+    for (int k = nl; k < m; k++) bnz += s->cbeg[s->head[k] + 1] - s->cbeg[s->head[k]];
+    int *cnt = malloc(((size_t)ns + 1) * sizeof(int));
+    int *rbeg = calloc((size_t)m + 2, sizeof(int));
+    int *rk = malloc(((size_t)bnz + 1) * sizeof(int));
+    int *queue = malloc(((size_t)ns + 1) * sizeof(int));
+    int *nh = malloc(((size_t)m + 1) * sizeof(int));
+    char *done = calloc((size_t)ns + 1, 1);
+    if (!cnt || !rbeg || !rk || !queue || !nh || !done) {
+      free(cnt); free(rbeg); free(rk); free(queue); free(nh); free(done);
+      return 0;
+    }
+    for (int k = 0; k < ns; k++) {
+      int j = s->head[nl + k];
+      cnt[k] = 0;
+      for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++)
+        if (s->cval[p] != 0 && rpos[s->cidx[p]] < 0) { cnt[k]++; rbeg[s->cidx[p] + 2]++; }
+    }
+    for (int i = 0; i < m; i++) rbeg[i + 2] += rbeg[i + 1];
+    for (int k = 0; k < ns; k++) {
+      int j = s->head[nl + k];
+      for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++)
+        if (s->cval[p] != 0 && rpos[s->cidx[p]] < 0) rk[rbeg[s->cidx[p] + 1]++] = k;
+    }
+    int qh = 0, qt = 0;
+    for (int k = 0; k < ns; k++)
+      if (cnt[k] == 1) queue[qt++] = k;
+    for (int k = 0; k < nl; k++) nh[k] = s->head[k];
+    while (qh < qt) {
+      int k = queue[qh++];
+      if (done[k] || cnt[k] != 1) continue;
+      int j = s->head[nl + k], r = -1;
+      for (int p = s->cbeg[j]; p < s->cbeg[j + 1] && r < 0; p++)
+        if (s->cval[p] != 0 && rpos[s->cidx[p]] < 0) r = s->cidx[p];
+      if (r < 0) continue;
+      done[k] = 1;
+      rpos[r] = nfix;
+      s->prow[nfix] = r;
+      nh[nfix++] = j;
+      for (int q = rbeg[r]; q < rbeg[r + 1]; q++) {
+        int k2 = rk[q];
+        if (done[k2]) continue;
+        if (--cnt[k2] == 1) queue[qt++] = k2;
+      }
+    }
+    for (int k = 0, t = nfix; k < ns; k++)
+      if (!done[k]) nh[t++] = s->head[nl + k];
+    for (int k = nl; k < m; k++) {
+      s->head[k] = nh[k];
+      s->pos[nh[k]] = k;
+    }
+    free(cnt); free(rbeg); free(rk); free(queue); free(nh); free(done);
+  }
+  for (int i = 0, t = nfix; i < m; i++)
+    if (rpos[i] < 0) { s->prow[t] = i; rpos[i] = t++; }
+  int sz = m - nfix;
+  memset(W, 0, (size_t)sz * (size_t)sz * sizeof(double));
+  for (int k = nfix; k < m; k++) {
+    int j = s->head[k];
+    double *col = W + (size_t)(k - nfix) * sz;
+    for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) {
+      int i = rpos[s->cidx[p]];
+      if (i >= nfix) col[i - nfix] += s->cval[p];
+    }
+  }
+  for (int k = 0; k < sz; k++) {
+    double *ck = W + (size_t)k * sz;
     int p = -1;
     double best = 0;
-    for (int i = k; i < m; i++)
+    for (int i = k; i < sz; i++)
       if (fabs(ck[i]) > best) { best = fabs(ck[i]); p = i; }
     if (best < TOL_SING) {
       /* singular: replace column k by the logical of the row at position k
        * (its transformed column is -e_k, see the note in ilp/lp.h) */
-      int old = s->head[k];
-      int nl = n + s->prow[k];
-      for (int i = 0; i < m; i++) ck[i] = 0;
+      int old = s->head[nfix + k];
+      int lg = n + s->prow[nfix + k];
+      for (int i = 0; i < sz; i++) ck[i] = 0;
       ck[k] = -1.0;
-      s->head[k] = nl;
-      s->pos[nl] = k;
-      s->st[nl] = B_BASIC;
+      s->head[nfix + k] = lg;
+      s->pos[lg] = nfix + k;
+      s->st[lg] = B_BASIC;
       make_nonbasic(s, old, s->x[old]);
       p = k;
     }
     if (p != k) {
-      for (int j = 0; j < m; j++) {
-        double t = W[(size_t)j * m + k];
-        W[(size_t)j * m + k] = W[(size_t)j * m + p];
-        W[(size_t)j * m + p] = t;
+      for (int j = 0; j < sz; j++) {
+        double t = W[(size_t)j * sz + k];
+        W[(size_t)j * sz + k] = W[(size_t)j * sz + p];
+        W[(size_t)j * sz + p] = t;
       }
-      int t = s->prow[k]; s->prow[k] = s->prow[p]; s->prow[p] = t;
+      int t = s->prow[nfix + k];
+      s->prow[nfix + k] = s->prow[nfix + p];
+      s->prow[nfix + p] = t;
     }
     double piv = ck[k];
-    int nl = 0;
-    for (int i = k + 1; i < m; i++)
-      if (ck[i] != 0) { ck[i] /= piv; list[nl++] = i; }
-    if (!nl) continue;
-    for (int j = k + 1; j < m; j++) {
-      double *cj = W + (size_t)j * m;
+    int cnt = 0;
+    for (int i = k + 1; i < sz; i++)
+      if (ck[i] != 0) { ck[i] /= piv; list[cnt++] = i; }
+    if (!cnt) continue;
+    for (int j = k + 1; j < sz; j++) {
+      double *cj = W + (size_t)j * sz;
       double f = cj[k];
       if (f == 0) continue;
-      for (int t = 0; t < nl; t++) cj[list[t]] -= ck[list[t]] * f;
+      for (int t = 0; t < cnt; t++) cj[list[t]] -= ck[list[t]] * f;
     }
   }
-  free(list);
-  /* extract L (below diagonal) and U (above) as sparse columns */
+  /* row positions after the dense pivoting */
+  for (int k = nfix; k < m; k++) rpos[s->prow[k]] = k;
+  /* extract L (below diagonal) and U (entries in earlier rows, then above
+   * the diagonal of the dense block) as sparse columns */
   int nlz = 0, nuz = 0;
-  for (int k = 0; k < m; k++) {
-    double *ck = W + (size_t)k * m;
+  for (int k = 0; k < nl; k++) {
+    s->lbeg[k] = 0;
+    s->ubeg[k] = 0;
+    s->udiag[k] = -1.0;
+  }
+  for (int k = nl; k < nfix; k++) {
+    int j = s->head[k];
+    s->lbeg[k] = 0;
+    s->ubeg[k] = nuz;
+    for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) {
+      int i = rpos[s->cidx[p]];
+      if (s->cval[p] == 0) continue;
+      if (i == k) { s->udiag[k] = s->cval[p]; continue; }
+      if (!grow2(&s->uidx, &s->uval, &s->ucap, nuz + 1)) return 0;
+      s->uidx[nuz] = i; s->uval[nuz++] = s->cval[p];
+    }
+  }
+  for (int k = nfix; k < m; k++) {
+    double *ck = W + (size_t)(k - nfix) * sz;
+    int j = s->head[k];
     s->lbeg[k] = nlz;
     s->ubeg[k] = nuz;
-    for (int i = 0; i < k; i++)
+    if (j < n)
+      for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) {
+        int i = rpos[s->cidx[p]];
+        if (i >= nfix || s->cval[p] == 0) continue;
+        if (!grow2(&s->uidx, &s->uval, &s->ucap, nuz + 1)) return 0;
+        s->uidx[nuz] = i; s->uval[nuz++] = s->cval[p];
+      }
+    for (int i = 0; i < k - nfix; i++)
       if (ck[i] != 0) {
         if (!grow2(&s->uidx, &s->uval, &s->ucap, nuz + 1)) return 0;
-        s->uidx[nuz] = i; s->uval[nuz++] = ck[i];
+        s->uidx[nuz] = nfix + i; s->uval[nuz++] = ck[i];
       }
-    s->udiag[k] = ck[k];
-    for (int i = k + 1; i < m; i++)
+    s->udiag[k] = ck[k - nfix];
+    for (int i = k - nfix + 1; i < sz; i++)
       if (ck[i] != 0) {
         if (!grow2(&s->lidx, &s->lval, &s->lcap, nlz + 1)) return 0;
-        s->lidx[nlz] = i; s->lval[nlz++] = ck[i];
+        s->lidx[nlz] = nfix + i; s->lval[nlz++] = ck[i];
       }
   }
   s->lbeg[m] = nlz;
@@ -367,6 +473,7 @@ static int factor(lp_solver *s) {
   s->neta = 0;
   s->ebeg[0] = 0;
   s->need_factor = 0;
+  s->need_xb = 1;
   return 1;
 }
 
@@ -470,6 +577,7 @@ static void compute_xb(lp_solver *s) {
   }
   ftran(s, v);
   for (int k = 0; k < m; k++) s->x[s->head[k]] = v[k];
+  s->need_xb = 0;
 }
 
 static double infeas(const lp_solver *s, int j) {
@@ -564,9 +672,9 @@ static int primal(lp_solver *s, double deadline, long maxit) {
     }
     if (s->need_factor) {
       if (!factor(s)) goto out;
-      compute_xb(s);
       d_ok = 0;
     }
+    if (s->need_xb) compute_xb(s);
     int phase1 = 0;
     for (int k = 0; k < m; k++)
       if (infeas(s, s->head[k]) > 0) { phase1 = 1; break; }
@@ -738,7 +846,7 @@ static int dual(lp_solver *s, double deadline, long maxit) {
   double *arow = calloc((size_t)s->N, sizeof(double));
   int ret = LPS_ERROR;
   if (!alpha || !arow) goto out;
-  int stall = 0, d_ok = 0;
+  int stall = 0, d_ok = 0, fresh = 0;
   for (int j = 0; j < s->N; j++) s->dw[j] = 1.0;
   for (long it = 0;; it++) {
     if (stall > 300) { ret = -1; goto out; } /* degenerate: let the primal finish */
@@ -749,9 +857,9 @@ static int dual(lp_solver *s, double deadline, long maxit) {
     }
     if (s->need_factor) {
       if (!factor(s)) goto out;
-      compute_xb(s);
       d_ok = 0;
     }
+    if (s->need_xb) compute_xb(s);
     if (!d_ok) compute_duals(s, 0);
     d_ok = 1;
     /* dual feasibility: flip boxed variables, give up otherwise */
@@ -776,10 +884,18 @@ static int dual(lp_solver *s, double deadline, long maxit) {
       if (f > worst) { worst = f; r = k; }
     }
     if (r < 0) {
-      if (s->neta > 0) { s->need_factor = 1; continue; }
+      /* optimal on the updated values: recompute x_B and the duals from
+       * the factorization (not the incremental updates) and look again */
+      if (s->neta > 0 && !fresh) {
+        s->need_xb = 1;
+        d_ok = 0;
+        fresh = 1;
+        continue;
+      }
       ret = LPS_OPTIMAL;
       goto out;
     }
+    fresh = 0;
     int jr = s->head[r];
     int up = s->x[jr] < s->lb[jr]; /* x_r must increase */
     double target = up ? s->lb[jr] : s->ub[jr];
@@ -864,9 +980,10 @@ int lps_solve(lp_solver *s, double deadline) {
     ret = dual(s, deadline, maxit);
     if (ret == LPS_INFEASIBLE || ret == LPS_LIMIT) return s->status = ret;
     if (ret == LPS_OPTIMAL) {
-      /* the dual declares optimality only on a fresh factorization, with
-       * primal and dual feasibility checked on the true costs (it never
-       * perturbs), so a primal pass to confirm it would only refactorize */
+      /* the dual declares optimality only on x_B and duals recomputed
+       * from the factorization, with primal and dual feasibility checked
+       * on the true costs (it never perturbs), so a primal pass to confirm
+       * it would only refactorize */
       return s->status = ret;
     }
   }
@@ -877,15 +994,22 @@ int lps_solve(lp_solver *s, double deadline) {
   return s->status = ret;
 }
 
+int lps_solve_dual_limit(lp_solver *s, double deadline, long maxit) {
+  int ret = s->iters > 0 ? dual(s, deadline, maxit) : -1;
+  if (ret < 0 || ret == LPS_ERROR) ret = LPS_ERROR;
+  return s->status = ret;
+}
+
 void lps_set_bounds(lp_solver *s, int j, double lb, double ub) {
   double f = j < s->n ? 1.0 / s->cs[j] : s->rs[j - s->n];
   s->lb[j] = lb * f;
   s->ub[j] = ub * f;
   if (s->st[j] != B_BASIC) {
+    double old = s->x[j];
     s->st[j] = nb_status(s, j, s->st[j]);
     s->x[j] = nb_value(s, j);
+    if (s->x[j] != old) s->need_xb = 1;
   }
-  s->need_factor = 1;
 }
 
 void lps_get_bounds(const lp_solver *s, int j, double *lb, double *ub) {
@@ -931,6 +1055,19 @@ void lps_get_farkas(const lp_solver *s, double *y) {
 void lps_get_basis(const lp_solver *s, signed char *st) { memcpy(st, s->st, (size_t)s->N); }
 
 void lps_set_basis(lp_solver *s, const signed char *st) {
+  int same = 1;
+  for (int j = 0; j < s->N && same; j++)
+    if ((st[j] == B_BASIC) != (s->st[j] == B_BASIC)) same = 0;
+  if (same) {
+    /* the same basic set: keep the factorization, set the nonbasic sides */
+    for (int j = 0; j < s->N; j++) {
+      if (st[j] == B_BASIC || st[j] == s->st[j]) continue;
+      s->st[j] = nb_status(s, j, st[j]);
+      s->x[j] = nb_value(s, j);
+    }
+    s->need_xb = 1; /* bound flips may have moved x_B */
+    return;
+  }
   int k = 0;
   for (int j = 0; j < s->N; j++) {
     if (st[j] == B_BASIC && k < s->m) {

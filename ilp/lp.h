@@ -52,6 +52,12 @@ void lps_free(lp_solver *s);
 /* Solve from the current basis.  deadline: absolute seconds of
  * lps_clock() (0: none).  Returns LPS_*. */
 int lps_solve(lp_solver *s, double deadline);
+/* At most maxit dual simplex iterations from the current basis (strong
+ * branching): LPS_OPTIMAL, LPS_INFEASIBLE, LPS_LIMIT (then lps_obj is the
+ * objective of the current basic solution, a dual bound when the basis is
+ * dual feasible), or LPS_ERROR when the dual simplex could not run (no
+ * primal fallback). */
+int lps_solve_dual_limit(lp_solver *s, double deadline, long maxit);
 /* Change bounds of variable j (j < n structural, n+i row i), unscaled. */
 void lps_set_bounds(lp_solver *s, int j, double lb, double ub);
 void lps_get_bounds(const lp_solver *s, int j, double *lb, double *ub);

@@ -27,7 +27,10 @@ void ilp_clear_results(twill_ilp *m) {
   m->objval = 0;
   memset(&m->stats, 0, sizeof m->stats);
   m->nhist = 0;
-  for (int i = 0; i < m->nrec; i++) free(m->rec[i].y);
+  for (int i = 0; i < m->nrec; i++) {
+    free(m->rec[i].y);
+    free(m->rec[i].prop);
+  }
   m->nrec = 0;
   m->complete = 0;
   m->status = TWILL_ILP_UNSOLVED;

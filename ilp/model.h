@@ -10,6 +10,17 @@
  * root has var -1.  A leaf is closed by the multipliers y (m rows, minimize
  * form) of the LP solved at node `proof` (itself or an ancestor, whose bounds
  * hold here too): Farkas multipliers when farkas, dual ones otherwise. */
+/* A bound tightened at a node by domain propagation on one row: the row
+ * (side 0: its <= side, 1: its >= side) with every other variable at the
+ * bound that makes the row's activity extreme implies x_var <= val (up) or
+ * x_var >= val, rounded for an integer variable.  In the certificate it is
+ * a `rnd` of the row and those bounds. */
+typedef struct bb_prop {
+  int var, row;
+  signed char up, side;
+  double val;
+} bb_prop;
+
 typedef struct bb_rec {
   int parent;
   int var, dir;
@@ -18,6 +29,10 @@ typedef struct bb_rec {
   int proof;    /* -1: inner node or not closed */
   int farkas;   /* y proves infeasibility of node proof's LP */
   double *y;    /* multipliers of this node's LP (NULL if not kept) */
+  int nprop;    /* bounds propagated at this node (certify only), in order */
+  bb_prop *prop;
+  int crow, cside; /* crow >= 0: closed because row crow (side cside) cannot
+                      be met within the node's bounds after propagation */
 } bb_rec;
 
 struct twill_ilp {

@@ -282,6 +282,7 @@ typedef struct {
   double s; /* +1 min, -1 max */
   int objint;
   int fail;
+  int *rbeg, *rcol, *rpos; /* the rows: columns and CSC positions */
 } W;
 
 /* print y/q (q a positive integer; "y" alone when q = 1) */
@@ -702,6 +703,195 @@ static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
   return -1;
 }
 
+/* mag(a) = |a| 10^e(a): an exact integer A with a = sign A 10^-e */
+static void dmant(dec *A, int *e, const dec *a) {
+  *A = *a;
+  *e = A->e;
+  A->e = 0;
+  A->neg = 0;
+}
+
+/* Derived bound on x_j from row i (side 0: its <= side, 1: its >= side)
+ * and the current bounds of the row's other variables:  the row times
+ * 1/a_ij plus, for every other x_k, its bound times -a_ik/a_ij (the upper
+ * bound where that multiplier must be >= 0 in a <= combination, ...) is
+ * exactly  x_j <= R  (up) or  x_j >= R.  With rnd (x_j integer, val an
+ * integer) the line is a `rnd` (floor or ceil of R), else a `lin`; either
+ * way the line states val, checked here to be implied.  All multipliers
+ * share the denominator A of 1/a_ij = +-10^e / A.  Returns the index of
+ * the derived line, -1 when some bound is missing or val is not implied. */
+static int derive_bound(W *w, int i, int side, int j, int up, double val, int rnd) {
+  int ci = side ? w->rG[i] : w->rL[i];
+  if (ci < 0) return -1;
+  int pj = -1;
+  for (int q = w->rbeg[i]; q < w->rbeg[i + 1]; q++)
+    if (w->rcol[q] == j) pj = w->rpos[q];
+  if (pj < 0 || !dsign(&w->aval[pj])) return -1;
+  /* the result is <= (up) when a_ij > 0 on the <= side, or a_ij < 0 on
+   * the >= side */
+  int asg = dsign(&w->aval[pj]);
+  if (up != ((asg > 0) == (side == 0))) return -1;
+  dec A, ten, N, t;
+  int e;
+  dmant(&A, &e, &w->aval[pj]);
+  dparse(&ten, "1");
+  mag_scale(&ten, e);
+  if (asg < 0) dneg(&ten); /* numerator of 1/a_ij */
+  dmul(&N, &ten, side ? &w->rl[i] : &w->rh[i]);
+  int cnt = 1;
+  for (int q = w->rbeg[i]; q < w->rbeg[i + 1]; q++) {
+    int k = w->rcol[q], p = w->rpos[q];
+    if (k == j || !dsign(&w->aval[p])) continue;
+    /* multiplier -a_ik/a_ij: numerator -a_ik * ten */
+    dec lam;
+    dmul(&lam, &w->aval[p], &ten);
+    dneg(&lam);
+    int useup = up ? dsign(&lam) > 0 : dsign(&lam) < 0;
+    if ((useup ? w->uidx[k] : w->lidx[k]) < 0) return -1;
+    dec bv;
+    dfrom(&bv, useup ? w->curu[k] : w->curl[k]);
+    dmul(&t, &lam, &bv);
+    dadd(&N, &N, &t);
+    cnt++;
+  }
+  /* R = N / A against val */
+  dec v, vA;
+  dfrom(&v, val);
+  if (rnd) {
+    dec one;
+    dparse(&one, "1");
+    if (!up) dneg(&one);
+    dadd(&v, &v, &one); /* val + 1 (up) or val - 1 */
+  }
+  dmul(&vA, &v, &A);
+  int c = dcmp(&N, &vA);
+  if (rnd ? (up ? c >= 0 : c <= 0) : (up ? c > 0 : c < 0)) return -1;
+  if (overflow) return -1;
+  if (rnd && cnt == 1 && w->rG[i] == w->rL[i]) {
+    /* an equality alone: the combination is an equality, which `rnd` does
+     * not round; state x_j <= R (>= R) first */
+    int d1 = w->base + w->nder++;
+    fprintf(w->out, "D%d %s ", d1, up ? "L" : "G");
+    dprint_frac(w->out, &N, &A);
+    fprintf(w->out, " 1 %d 1 { lin 1  %d ", j, ci);
+    dprint_frac(w->out, &ten, &A);
+    fprintf(w->out, " } -1\n");
+    int idx = w->base + w->nder++;
+    dec shown;
+    dfrom(&shown, val);
+    fprintf(w->out, "D%d %s ", idx, up ? "L" : "G");
+    dprint(w->out, &shown);
+    fprintf(w->out, " 1 %d 1 { rnd 1  %d 1 } -1\n", j, d1);
+    return idx;
+  }
+  int idx = w->base + w->nder++;
+  dec shown;
+  dfrom(&shown, val);
+  fprintf(w->out, "D%d %s ", idx, up ? "L" : "G");
+  dprint(w->out, &shown);
+  fprintf(w->out, " 1 %d 1 { %s %d  %d ", j, rnd ? "rnd" : "lin", cnt, ci);
+  dprint_frac(w->out, &ten, &A);
+  for (int q = w->rbeg[i]; q < w->rbeg[i + 1]; q++) {
+    int k = w->rcol[q], p = w->rpos[q];
+    if (k == j || !dsign(&w->aval[p])) continue;
+    dec lam;
+    dmul(&lam, &w->aval[p], &ten);
+    dneg(&lam);
+    int useup = up ? dsign(&lam) > 0 : dsign(&lam) < 0;
+    fprintf(w->out, "  %d ", useup ? w->uidx[k] : w->lidx[k]);
+    dprint_frac(w->out, &lam, &A);
+  }
+  fprintf(w->out, " } -1\n");
+  return idx;
+}
+
+/* Row i (side 0: <=, 1: >=) cannot be met within the current bounds:
+ * the row times -1 (<=) or 1 (>=) plus every bound of its variables at
+ * the side that extremizes the activity gives 0 >= beta with beta > 0.
+ * Returns the derived index (*beta set), -1 when beta is not positive. */
+static int derive_conflict(W *w, int i, int side, dec *beta) {
+  int ci = side ? w->rG[i] : w->rL[i];
+  if (ci < 0) return -1;
+  dec b, t, gs;
+  dparse(&gs, side ? "1" : "-1");
+  dmul(&b, &gs, side ? &w->rl[i] : &w->rh[i]);
+  int cnt = 1;
+  for (int q = w->rbeg[i]; q < w->rbeg[i + 1]; q++) {
+    int k = w->rcol[q], p = w->rpos[q];
+    if (!dsign(&w->aval[p])) continue;
+    dec lam;
+    dmul(&lam, &w->aval[p], &gs);
+    dneg(&lam);
+    int uselo = dsign(&lam) > 0;
+    if ((uselo ? w->lidx[k] : w->uidx[k]) < 0) return -1;
+    dec bv;
+    dfrom(&bv, uselo ? w->curl[k] : w->curu[k]);
+    dmul(&t, &lam, &bv);
+    dadd(&b, &b, &t);
+    cnt++;
+  }
+  if (dsign(&b) <= 0 || overflow) return -1;
+  int idx = w->base + w->nder++;
+  fprintf(w->out, "D%d G ", idx);
+  dprint(w->out, &b);
+  fprintf(w->out, " 0 { lin %d  %d ", cnt, ci);
+  dprint(w->out, &gs);
+  for (int q = w->rbeg[i]; q < w->rbeg[i + 1]; q++) {
+    int k = w->rcol[q], p = w->rpos[q];
+    if (!dsign(&w->aval[p])) continue;
+    dec lam;
+    dmul(&lam, &w->aval[p], &gs);
+    dneg(&lam);
+    int uselo = dsign(&lam) > 0;
+    fprintf(w->out, "  %d ", uselo ? w->lidx[k] : w->uidx[k]);
+    dprint(w->out, &lam);
+  }
+  fprintf(w->out, " } -1\n");
+  *beta = b;
+  return idx;
+}
+
+static int walk(W *w, int v, dec *beta, int *absurd);
+
+/* walk() at a node with propagated bounds: derive them in order (they
+ * hold in the node's whole subtree), then restore the bounds after. */
+static int walk_node(W *w, int v, dec *beta, int *absurd) {
+  const bb_rec *r = &w->m->rec[v];
+  if (!r->nprop && r->crow < 0) return walk(w, v, beta, absurd);
+  int np = r->nprop, ret = -1;
+  int *sidx = malloc(((size_t)np + 1) * sizeof(int));
+  double *sval = malloc(((size_t)np + 1) * sizeof(double));
+  if (!sidx || !sval) { free(sidx); free(sval); w->fail = 1; return -1; }
+  int k = 0;
+  for (; k < np; k++) {
+    const bb_prop *p = &r->prop[k];
+    int j = p->var;
+    int d = derive_bound(w, p->row, p->side, j, p->up, p->val, 1);
+    if (d < 0) { w->fail = 1; break; }
+    sidx[k] = p->up ? w->uidx[j] : w->lidx[j];
+    sval[k] = p->up ? w->curu[j] : w->curl[j];
+    if (p->up) { w->uidx[j] = d; w->curu[j] = p->val; }
+    else { w->lidx[j] = d; w->curl[j] = p->val; }
+  }
+  if (!w->fail) {
+    if (r->crow >= 0) {
+      ret = derive_conflict(w, r->crow, r->cside, beta);
+      if (ret < 0) w->fail = 1;
+      *absurd = 1;
+    } else {
+      ret = walk(w, v, beta, absurd);
+    }
+  }
+  while (k-- > 0) {
+    const bb_prop *p = &r->prop[k];
+    if (p->up) { w->uidx[p->var] = sidx[k]; w->curu[p->var] = sval[k]; }
+    else { w->lidx[p->var] = sidx[k]; w->curl[p->var] = sval[k]; }
+  }
+  free(sidx);
+  free(sval);
+  return w->fail ? -1 : ret;
+}
+
 static int asm_line(W *w, int var, int dir, double val) {
   int idx = w->base + w->nder++;
   dec v;
@@ -731,7 +921,7 @@ static int walk(W *w, int v, dec *beta, int *absurd) {
     a[k] = asm_line(w, j, c->dir, c->val);
     if (c->dir) { w->lidx[j] = a[k]; w->curl[j] = c->val; }
     else { w->uidx[j] = a[k]; w->curu[j] = c->val; }
-    d[k] = walk(w, r->child[k], &bt[k], &ab[k]);
+    d[k] = walk_node(w, r->child[k], &bt[k], &ab[k]);
     w->lidx[j] = sl; w->uidx[j] = su;
     w->curl[j] = sl_v; w->curu[j] = su_v;
     if (w->fail) return -1;
@@ -761,6 +951,65 @@ static int walk(W *w, int v, dec *beta, int *absurd) {
 static void name_out(FILE *f, const char *s) {
   if (!*s) { fputc('_', f); return; }
   for (; *s; s++) fputc((*s == ' ' || *s == '\t') ? '_' : *s, f);
+}
+
+/* Implied bounds, derived once before the tree: a variable with an
+ * infinite bound whose residual reduced cost at a leaf lands on that side
+ * (floating-point noise of the duals, e.g. a basic continuous variable)
+ * could not be cancelled.  Where a row bounds such a variable through the
+ * finite bounds of its other variables, that bound is derived (a `lin`,
+ * stated a little weaker than the floating-point value so that it is
+ * exactly implied) and used like a bound of the model.  The tightest row
+ * in floating point is taken. */
+static void implied_bounds(W *w, const double *cval) {
+  const twill_ilp *m = w->m;
+  int n = m->n, more = 1;
+  /* a few passes: a bound found later can bound another variable */
+  for (int pass = 0; pass < 8 && more; pass++) {
+  more = 0;
+  for (int j = 0; j < n; j++)
+    for (int up = 0; up < 2; up++) {
+      if ((up ? w->uidx[j] : w->lidx[j]) >= 0) continue;
+      double best = up ? HUGE_VAL : -HUGE_VAL;
+      int brow = -1, bside = 0;
+      for (int p = w->cbeg[j]; p < w->cbeg[j + 1]; p++) {
+        int i = w->cidx[p];
+        double aij = cval[p];
+        if (aij == 0) continue;
+        /* side 0 bounds x_j above when a_ij > 0, side 1 when a_ij < 0 */
+        int side = up ? (aij > 0 ? 0 : 1) : (aij > 0 ? 1 : 0);
+        double rhs = side ? m->rlo[i] : m->rhi[i];
+        if (isinf(rhs)) continue;
+        double sum = rhs, mag = fabs(rhs);
+        int ok = 1;
+        for (int q = w->rbeg[i]; q < w->rbeg[i + 1] && ok; q++) {
+          int k = w->rcol[q];
+          if (k == j) continue;
+          double lam = -cval[w->rpos[q]] / aij;
+          int useup = up ? lam > 0 : lam < 0;
+          if ((useup ? w->uidx[k] : w->lidx[k]) < 0) { ok = 0; break; }
+          double bv = useup ? w->curu[k] : w->curl[k];
+          sum += cval[w->rpos[q]] * -bv;
+          mag += fabs(cval[w->rpos[q]] * bv);
+        }
+        if (!ok) continue;
+        double t = sum / aij, slack = (1e-9 * mag + 1e-9) / fabs(aij);
+        t = up ? t + slack : t - slack;
+        if (fabs(t) > 1e12) continue;
+        if (up ? t < best : t > best) { best = t; brow = i; bside = side; }
+      }
+      if (brow < 0) continue;
+      char buf[64];
+      snprintf(buf, sizeof buf, "%.12g", best);
+      double val = strtod(buf, NULL);
+      if (up ? val < best : val > best) val = up ? nextafter(val, HUGE_VAL) : nextafter(val, -HUGE_VAL);
+      int d = derive_bound(w, brow, bside, j, up, val, 0);
+      if (d < 0) continue;
+      if (up) { w->uidx[j] = d; w->curu[j] = val; }
+      else { w->lidx[j] = d; w->curl[j] = val; }
+      more = 1;
+    }
+  }
 }
 
 int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
@@ -830,7 +1079,39 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
   w.base = ncon;
   dec beta;
   int absurd = 0;
-  int last = walk(&w, 0, &beta, &absurd);
+  /* the rows, for derived bounds */
+  w.rbeg = calloc((size_t)mr + 2, sizeof(int));
+  w.rcol = calloc((size_t)nz + 1, sizeof(int));
+  w.rpos = calloc((size_t)nz + 1, sizeof(int));
+  if (!w.rbeg || !w.rcol || !w.rpos) goto done;
+  for (int p = 0; p < nz; p++) w.rbeg[w.cidx[p] + 2]++;
+  for (int i = 0; i < mr; i++) w.rbeg[i + 2] += w.rbeg[i + 1];
+  for (int j = 0; j < n; j++)
+    for (int p = w.cbeg[j]; p < w.cbeg[j + 1]; p++) {
+      int q = w.rbeg[w.cidx[p] + 1]++;
+      w.rcol[q] = j;
+      w.rpos[q] = p;
+    }
+  /* the model's bounds, for the CON section after the walk */
+  int *olidx = malloc(((size_t)n + 1) * sizeof(int));
+  int *ouidx = malloc(((size_t)n + 1) * sizeof(int));
+  double *ocurl = malloc(((size_t)n + 1) * sizeof(double));
+  double *ocuru = malloc(((size_t)n + 1) * sizeof(double));
+  if (!olidx || !ouidx || !ocurl || !ocuru) {
+    free(olidx); free(ouidx); free(ocurl); free(ocuru);
+    goto done;
+  }
+  memcpy(olidx, w.lidx, (size_t)n * sizeof(int));
+  memcpy(ouidx, w.uidx, (size_t)n * sizeof(int));
+  memcpy(ocurl, w.curl, (size_t)n * sizeof(double));
+  memcpy(ocuru, w.curu, (size_t)n * sizeof(double));
+  implied_bounds(&w, cval);
+  int last = walk_node(&w, 0, &beta, &absurd);
+  memcpy(w.lidx, olidx, (size_t)n * sizeof(int));
+  memcpy(w.uidx, ouidx, (size_t)n * sizeof(int));
+  memcpy(w.curl, ocurl, (size_t)n * sizeof(double));
+  memcpy(w.curu, ocuru, (size_t)n * sizeof(double));
+  free(olidx); free(ouidx); free(ocurl); free(ocuru);
   fclose(w.out);
   w.out = NULL;
   if (w.fail || overflow || last < 0) goto done;
@@ -984,5 +1265,6 @@ done:
   free(w.cbeg); free(w.cidx); free(cval); free(w.aval); free(w.cobj); free(w.vl);
   free(w.vu); free(w.r); free(w.rl); free(w.rh); free(w.lidx); free(w.uidx);
   free(w.curl); free(w.curu); free(w.rG); free(w.rL);
+  free(w.rbeg); free(w.rcol); free(w.rpos);
   return ret;
 }

@@ -392,7 +392,8 @@ START_TEST(vipr_written) {
   ck_assert_int_eq(twill_ilp_write_vipr(m, f), 0);
   fclose(f);
   ck_assert_ptr_nonnull(strstr(buf, "RTP infeas\nSOL 0\n"));
-  ck_assert_ptr_nonnull(strstr(buf, "{ uns "));
+  /* closed by the tree (`uns`) or by domain propagation (`rnd`) */
+  ck_assert(strstr(buf, "{ uns ") != NULL || strstr(buf, "{ rnd ") != NULL);
   free(buf);
   twill_ilp_free(m);
 }

@@ -460,8 +460,10 @@ START_TEST(infeasible_certified) {
   twill_ilp_add_var(m, "y", TWILL_ILP_INTEGER, 0, 10, 1);
   ck_assert_int_ge(twill_ilp_add_row(m, NULL, 2, (int[]){0, 1}, (double[]){2, -2}, 'E', 1, 0), 0);
   char *c = certify(m, TWILL_ILP_INFEASIBLE, "parity");
-  ck_assert_ptr_nonnull(strstr(c, "{ uns "));
-  ck_assert_int_ge(corrupt_all(c, "parity", 1), 2);
+  /* domain propagation tightens x and y by rounding until they cross
+   * (`rnd` lines), or the tree splits them (`uns`) */
+  ck_assert(strstr(c, "{ uns ") != NULL || strstr(c, "{ rnd ") != NULL);
+  ck_assert_int_ge(corrupt_all(c, "parity", 1), strstr(c, "{ uns ") ? 2 : 1);
   free(c);
   twill_ilp_free(m);
   /* LP-infeasible at the root: x + y <= 1, x + y >= 3, binaries */

@@ -100,8 +100,9 @@ END_TEST
  * a schedule of its own: L's proven lower bound then comes from the open
  * nodes' LP bounds, which here exceed the critical path at I = 32 (27
  * normalized cycles, the only bound known before) and can never exceed
- * the heuristic's L = 64, a valid schedule.  (3200 nodes: 41, measured;
- * the node limit keeps it deterministic.) */
+ * the heuristic's L = 64, a valid schedule.  (400 nodes: 44, measured;
+ * since reliability branching the search closes I = 32 within 800 nodes,
+ * at L = 48; the node limit keeps it deterministic.) */
 START_TEST(limit_bound_beats_critical_path) {
   twill_graph *g0;
   twill_arch *m;
@@ -111,12 +112,12 @@ START_TEST(limit_bound_beats_critical_path) {
   ck_assert_ptr_nonnull(g);
   twill_modulo_opts o;
   twill_modulo_opts_default(&o);
-  o.node_limit = tu_under_valgrind() ? 400 : 3200;
+  o.node_limit = 400;
   twill_modulo_result r;
   ck_assert_int_eq(twill_modulo_solve(g, &o, &r), 0);
   ck_assert_int_eq(r.status, TWILL_MODULO_LIMIT);
   ck_assert_int_eq(r.ii, 32);
-  ck_assert_int_eq(r.length, 64);
+  ck_assert_int_le(r.length, 64); /* the heuristic's, or one the search found */
   if (!tu_under_valgrind()) ck_assert_int_gt(r.length_lower, 27);
   ck_assert_int_le(r.length_lower, r.length);
   twill_modulo_result_clear(&r);
