@@ -109,6 +109,26 @@ static long critical_length(const twill_graph *g, long ii) {
   return crit;
 }
 
+/* Hand a schedule at the program's I to the search as its first incumbent
+ * (the ILP ignores it unless it meets every constraint).  0, or -1 out of
+ * memory. */
+static int start_from(twill_ilp *m, const layout *l, const twill_graph *g,
+                      const twill_schedule *s) {
+  int n = twill_ilp_num_vars(m);
+  double *x = calloc((size_t)(n ? n : 1), sizeof *x);
+  if (!x) return -1;
+  for (int v = 0; v < g->nops; v++) {
+    long t = s->start[v];
+    x[var_a(l, v, t % l->ii)] = 1;
+    x[var_k(l, v)] = (double)(t / l->ii);
+    x[var_t(l, v)] = (double)t;
+  }
+  x[g->nops * l->stride] = (double)twill_schedule_length(g, s); /* L */
+  int rc = twill_ilp_set_start(m, x);
+  free(x);
+  return rc;
+}
+
 /* The program at I.  lmax_hint > 0 caps L: the length of a schedule known
  * at this I (the optimum cannot exceed it). */
 static twill_ilp *build(const twill_graph *g, long ii, long lmax_hint,
@@ -299,6 +319,14 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
     layout l;
     twill_ilp *m = build(g, ii, ii == r->heuristic_ii ? r->heuristic_length : 0, &l);
     if (!m) {
+      r->status = TWILL_MODULO_ERROR;
+      break;
+    }
+    /* the heuristic's schedule is the first incumbent at its I: when it
+     * already meets the program's bound (the critical path, often) the
+     * root closes the tree, with a certificate */
+    if (ii == r->heuristic_ii && start_from(m, &l, g, heur)) {
+      twill_ilp_free(m);
       r->status = TWILL_MODULO_ERROR;
       break;
     }

@@ -525,6 +525,21 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   double inc = HUGE_VAL; /* incumbent, minimize form */
   int incomplete = 0, unbounded = 0;
   long nodes = 0;
+  if (m->start && feasible(m, cbeg, cidx, cval, m->start, act)) {
+    /* the caller's solution, rounded like any heuristic point */
+    double zs = 0;
+    for (int j = 0; j < n; j++) {
+      xr[j] = m->vtype[j] == TWILL_ILP_CONTINUOUS ? m->start[j] : round(m->start[j]);
+      zs += c[j] * xr[j];
+    }
+    free(m->sol);
+    m->sol = malloc((size_t)(n ? n : 1) * sizeof(double));
+    if (!m->sol) goto done;
+    memcpy(m->sol, xr, (size_t)n * sizeof(double));
+    m->has_sol = 1;
+    inc = zs;
+    if (!add_hist(m, sgn * inc + m->c0, 0)) goto done;
+  }
   cur = calloc(1, sizeof *cur);
   if (!cur) goto done;
   cur->bound = -HUGE_VAL;

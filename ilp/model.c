@@ -46,6 +46,7 @@ void twill_ilp_free(twill_ilp *m) {
   free(m->zr); free(m->zc); free(m->zv);
   free(m->hobj); free(m->hnode); free(m->rec);
   free(m->name);
+  free(m->start);
   free(m);
 }
 
@@ -172,6 +173,15 @@ void twill_ilp_set_name(twill_ilp *m, const char *name) {
 void twill_ilp_set_certify(twill_ilp *m, int on) { m->certify = !!on; }
 void twill_ilp_set_time_limit(twill_ilp *m, double seconds) { m->time_limit = seconds; }
 void twill_ilp_set_node_limit(twill_ilp *m, long nodes) { m->node_limit = nodes; }
+
+int twill_ilp_set_start(twill_ilp *m, const double *x) {
+  double *s = malloc((size_t)(m->n ? m->n : 1) * sizeof *s);
+  if (!s) return -1;
+  memcpy(s, x, (size_t)m->n * sizeof *s);
+  free(m->start);
+  m->start = s;
+  return 0;
+}
 
 int twill_ilp_num_vars(const twill_ilp *m) { return m->n; }
 int twill_ilp_num_rows(const twill_ilp *m) { return m->m; }

@@ -52,6 +52,7 @@ struct twill_ilp {
   double time_limit;
   long node_limit;
   int certify;
+  double *start;  /* a known solution to start from (MIP start), or NULL */
   /* results */
   twill_ilp_status status;
   int has_sol;

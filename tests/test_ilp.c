@@ -10,6 +10,7 @@
 #include "check_main.h"
 #include "testutil.h"
 #include "twill/ilp.h"
+#include "twill/vipr.h"
 
 #define INF TWILL_ILP_INF
 
@@ -156,6 +157,51 @@ START_TEST(mip_knapsack) {
   twill_ilp_get_stats(m, &st);
   ck_assert_int_ge(st.nodes, 1);
   ck_assert_int_ge(st.incumbents, 1);
+  twill_ilp_free(m);
+}
+END_TEST
+
+/* A MIP start: the knapsack above from the optimum (a = b = 1, value 9)
+ * is the first incumbent, at node 0, and the certificate that closes the
+ * tree on it verifies; a start that breaks a row (all three: 6 > 5) is
+ * ignored and the search finds 9 itself. */
+static twill_ilp *knapsack(void) {
+  twill_ilp *m = twill_ilp_new();
+  double c[] = {5, 4, 3};
+  for (int j = 0; j < 3; j++) twill_ilp_add_var(m, NULL, TWILL_ILP_BINARY, 0, 1, c[j]);
+  twill_ilp_set_maximize(m, 1);
+  row(m, 3, (double[]){2, 3, 1}, 'L', 5, 0);
+  row(m, 3, (double[]){4, 1, 2}, 'L', 11, 0);
+  row(m, 3, (double[]){3, 4, 2}, 'L', 8, 0);
+  return m;
+}
+
+START_TEST(mip_start) {
+  twill_ilp *m = knapsack();
+  ck_assert_int_eq(twill_ilp_set_start(m, (double[]){1, 1, 0}), 0);
+  twill_ilp_set_certify(m, 1);
+  ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_OPTIMAL);
+  ck_assert_double_eq_tol(twill_ilp_objective(m), 9, 1e-9);
+  double obj;
+  long node;
+  ck_assert_int_eq(twill_ilp_history(m, 0, &obj, &node), 1);
+  ck_assert_int_eq(node, 0);
+  ck_assert_double_eq_tol(obj, 9, 1e-9);
+  char *buf = NULL, msg[300];
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  ck_assert_ptr_nonnull(f);
+  ck_assert_int_eq(twill_ilp_write_vipr(m, f), 0);
+  fclose(f);
+  ck_assert_msg(twill_vipr_check_mem("start", buf, len, msg, sizeof msg) == 0, "%s", msg);
+  free(buf);
+  twill_ilp_free(m);
+  m = knapsack();
+  ck_assert_int_eq(twill_ilp_set_start(m, (double[]){1, 1, 1}), 0);
+  ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_OPTIMAL);
+  ck_assert_double_eq_tol(twill_ilp_objective(m), 9, 1e-9);
+  ck_assert_int_eq(twill_ilp_history(m, 0, &obj, &node), 1);
+  ck_assert(obj < 11 - 1e-9); /* not the infeasible start's 12 */
   twill_ilp_free(m);
 }
 END_TEST
@@ -413,6 +459,7 @@ static Suite *make_suite(void) {
   tc = tcase_create("mip");
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, mip_knapsack);
+  tcase_add_test(tc, mip_start);
   tcase_add_test(tc, mip_infeasible_parity);
   tcase_add_test(tc, mip_node_limit);
   tcase_add_test(tc, mip_random_vs_brute_force);

@@ -95,6 +95,12 @@ void twill_ilp_set_certify(twill_ilp *m, int on);
 /* Limits (<= 0: none). */
 void twill_ilp_set_time_limit(twill_ilp *m, double seconds);
 void twill_ilp_set_node_limit(twill_ilp *m, long nodes);
+/* A known solution (one value per variable, copied) to start the search
+ * from: if it meets every bound, integrality and row, it is the first
+ * incumbent (node 0 in the history), as good as one the search found,
+ * so a certificate can close the tree on it.  Ignored otherwise.  0, or
+ * -1 out of memory. */
+int twill_ilp_set_start(twill_ilp *m, const double *x);
 
 twill_ilp_status twill_ilp_solve(twill_ilp *m);
 /* Async-signal-safe: every solve of the process stops at its next check,
