@@ -575,17 +575,23 @@ static void write_params(FILE *f, const twill_joint_params *p, long xreal) {
           p->tmem_cap, p->symmetry ? 1 : 0);
 }
 
-/* "No I at all": the header and the refutation of the single-iteration
- * relaxation (core/joint_never.c), which the checker rebuilds. */
-static int write_never_cert(const twill_solve_result *r, const char *arch,
-                            FILE *f) {
-  if (!r->never_proof) return -1;
+/* Kernel, machine, normalization, parameters and relations: what the
+ * checker rebuilds the encodings from. */
+static void write_header(FILE *f, const twill_solve_result *r, const char *arch) {
   fprintf(f, "twill-certificate 1 solve\nkernel %s\narch %s\n", r->g->name,
           arch);
   if (r->norm_budget > 0) fprintf(f, "normalize %ld\n", r->norm_budget);
   else fprintf(f, "normalize off\n");
   write_params(f, &r->p, r->cross_warp_real);
   write_rels(f, r);
+}
+
+/* "No I at all": the header and the refutation of the single-iteration
+ * relaxation (core/joint_never.c), which the checker rebuilds. */
+static int write_never_cert(const twill_solve_result *r, const char *arch,
+                            FILE *f) {
+  if (!r->never_proof) return -1;
+  write_header(f, r, arch);
   fprintf(f, "never %ld %ld %zu\n", r->never_ii, r->never_L, r->never_proof_len);
   fwrite(r->never_proof, 1, r->never_proof_len, f);
   fprintf(f, "\nend\n");
@@ -599,12 +605,7 @@ int twill_solve_write_cert(const twill_solve_result *r, const char *arch,
   for (int i = 0; i < r->ntries; i++)
     if (r->tries[i].ii < r->ii && r->tries[i].status == 20 && !r->tries[i].proof)
       return -1;
-  fprintf(f, "twill-certificate 1 solve\nkernel %s\narch %s\n", r->g->name,
-          arch);
-  if (r->norm_budget > 0) fprintf(f, "normalize %ld\n", r->norm_budget);
-  else fprintf(f, "normalize off\n");
-  write_params(f, &r->p, r->cross_warp_real);
-  write_rels(f, r);
+  write_header(f, r, arch);
   fprintf(f, "ii %ld\nlength %ld\n", r->ii, r->length);
   for (int v = 0; v < r->g->nops; v++)
     fprintf(f, "time %s %ld %d\n", r->g->ops[v].name, r->sched->start[v],

@@ -140,10 +140,10 @@ START_TEST(lp_degenerate) {
 }
 END_TEST
 
-START_TEST(mip_knapsack) {
-  /* max 5a + 4b + 3c, 2a + 3b + c <= 5, 4a + b + 2c <= 11, 3a + 4b + 2c
-   * <= 8, binaries: all three need 6 > 5 in row 1; a = b = 1 uses 5, 5, 7
-   * (fits), value 9, the best of the pairs (a+c: 8, b+c: 7). */
+/* max 5a + 4b + 3c, 2a + 3b + c <= 5, 4a + b + 2c <= 11, 3a + 4b + 2c
+ * <= 8, binaries: all three need 6 > 5 in row 1; a = b = 1 uses 5, 5, 7
+ * (fits), value 9, the best of the pairs (a+c: 8, b+c: 7). */
+static twill_ilp *knapsack(void) {
   twill_ilp *m = twill_ilp_new();
   double c[] = {5, 4, 3};
   for (int j = 0; j < 3; j++) twill_ilp_add_var(m, NULL, TWILL_ILP_BINARY, 0, 1, c[j]);
@@ -151,6 +151,11 @@ START_TEST(mip_knapsack) {
   row(m, 3, (double[]){2, 3, 1}, 'L', 5, 0);
   row(m, 3, (double[]){4, 1, 2}, 'L', 11, 0);
   row(m, 3, (double[]){3, 4, 2}, 'L', 8, 0);
+  return m;
+}
+
+START_TEST(mip_knapsack) {
+  twill_ilp *m = knapsack();
   ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_OPTIMAL);
   ck_assert_double_eq_tol(twill_ilp_objective(m), 9, 1e-9);
   twill_ilp_stats st;
@@ -165,16 +170,6 @@ END_TEST
  * is the first incumbent, at node 0, and the certificate that closes the
  * tree on it verifies; a start that breaks a row (all three: 6 > 5) is
  * ignored and the search finds 9 itself. */
-static twill_ilp *knapsack(void) {
-  twill_ilp *m = twill_ilp_new();
-  double c[] = {5, 4, 3};
-  for (int j = 0; j < 3; j++) twill_ilp_add_var(m, NULL, TWILL_ILP_BINARY, 0, 1, c[j]);
-  twill_ilp_set_maximize(m, 1);
-  row(m, 3, (double[]){2, 3, 1}, 'L', 5, 0);
-  row(m, 3, (double[]){4, 1, 2}, 'L', 11, 0);
-  row(m, 3, (double[]){3, 4, 2}, 'L', 8, 0);
-  return m;
-}
 
 START_TEST(mip_start) {
   twill_ilp *m = knapsack();
