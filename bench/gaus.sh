@@ -19,7 +19,9 @@
 # (twill; the peer does not legalize, so it has no such column); x1, x2 =
 # torch s/step / twill s/step at 1 and 2 threads.
 # Env: ITERS (default 200), GRAPHS (FORM:path relative to suites/gaus, or
-# C:random:N), TSTEPS (torch timed steps, default 20).
+# C:random:N), TSTEPS (torch timed steps, default 20).  C:random:5000 is
+# not in the default list: it does not finish in minutes (see
+# bench/results/gaus-2026-11-23-b.md).
 set -e
 cd "$(dirname "$0")/.."
 TWILL=${TWILL:-./bin/twill}
@@ -39,7 +41,7 @@ B:epfl_aig/ctrl.aig B:epfl_aig/router.aig B:epfl_aig/adder.aig B:epfl_aig/bar.ai
 B:epfl_aig/sin.aig B:epfl_aig/voter.aig B:epfl_aig/div.aig
 L:hls_heurigym/demo/hal.json L:hls_heurigym/small/ewf.json L:hls_heurigym/medium/invert.json
 L:hls_heurigym/large/dag_500.json L:hls_heurigym/large/dag_1000.json L:hls_heurigym/large/dag_1500.json
-C:random:200 C:random:1000 C:random:5000"}
+C:random:200 C:random:1000"}
 err=/tmp/gaus_bench_err.$$
 fmt() { awk -v x="$1" 'BEGIN{ if (x ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/) printf "%.3g", x; else printf "%s", x }'; }
 fmt9() { awk -v x="$1" 'BEGIN{ if (x ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/) printf "%.9g", x; else printf "%s", x }'; }
