@@ -367,18 +367,28 @@ static node *heap_pop(node **h, int *n) {
 #define REL 4
 #define SB_CAND 8
 #define SB_ITERS 40
-static int choose_branch(const twill_ilp *m, lp_solver *lp, const double *x, double z,
-                         double cutoff, double deadline, int *cand, int ncand, double *pc,
-                         int *pcn, const signed char *basis, double *score, long *sb_iters) {
-  int n = m->n;
-  double avg[2] = {1, 1};
+/* The mean observed pseudo-cost per unit change, down (d = 0) and up
+ * (d = 1), over the variables with observations; 1 where there are none:
+ * the stand-in for a variable not yet branched on. */
+static void pseudo_cost_means(int n, const double *pc, const int *pcn, double avg[2]) {
   for (int d = 0; d < 2; d++) {
     double sum = 0;
     int cnt = 0;
     for (int j = 0; j < n; j++)
-      if (pcn[2 * j + d]) { sum += pc[2 * j + d] / pcn[2 * j + d]; cnt++; }
-    if (cnt && sum > 0) avg[d] = sum / cnt;
+      if (pcn[2 * j + d]) {
+        sum += pc[2 * j + d] / pcn[2 * j + d];
+        cnt++;
+      }
+    avg[d] = cnt && sum > 0 ? sum / cnt : 1;
   }
+}
+
+static int choose_branch(const twill_ilp *m, lp_solver *lp, const double *x, double z,
+                         double cutoff, double deadline, int *cand, int ncand, double *pc,
+                         int *pcn, const signed char *basis, double *score, long *sb_iters) {
+  int n = m->n;
+  double avg[2];
+  pseudo_cost_means(n, pc, pcn, avg);
   int bj = -1, nsb = 0;
   double bscore = -1;
   for (int k = 0; k < ncand; k++) {
@@ -763,14 +773,8 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
      * every fractional variable, the cheaper pseudo-cost rounding */
     double est = z, ebj[2] = {0, 0};
     {
-      double avg[2] = {1, 1};
-      for (int d = 0; d < 2; d++) {
-        double sum = 0;
-        int cnt = 0;
-        for (int j = 0; j < n; j++)
-          if (pcn[2 * j + d]) { sum += pc[2 * j + d] / pcn[2 * j + d]; cnt++; }
-        if (cnt && sum > 0) avg[d] = sum / cnt;
-      }
+      double avg[2];
+      pseudo_cost_means(n, pc, pcn, avg);
       for (int k = 0; k < ncand; k++) {
         int j = cand[k];
         double f = x[j] - floor(x[j]);
