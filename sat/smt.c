@@ -786,6 +786,15 @@ static int prop_modulo(twill_smt *m, int ci) {
   cons *c = &m->c[ci];
   int cid = ci + 1, n = c->n;
   if (n == 0) return 0;
+  /* counting: n uses cannot fit in `period` residues of `cap` each when
+   * n > cap * period, whatever the values: a pigeonhole the residue
+   * reasoning below finds only by enumerating (the lemma is the empty
+   * clause; the checker applies the same count) */
+  if ((int64_t)n > (int64_t)c->cap * c->period) {
+    int none = 0;
+    conflict(m, cid, &none, 0);
+    return -1;
+  }
   if (ensure_mtmp(m, 2 * n)) return -1;
   int nf = 0;
   int64_t *keys = m->mtmp + n; /* residue * n + use, sorted */

@@ -559,6 +559,8 @@ static int theory_valid2(checker *k, const ccons *c, const int *l, int n) {
     }
     return mn > c->b;
   }
+  /* more uses than residues can hold: violated by every assignment */
+  if ((wide)c->n > (wide)c->cap * c->period) return 1;
   for (int i = 0; i < c->n; i++) {
     int xi = c->x[i];
     if (k->lb[xi] != k->ub[xi]) continue;
