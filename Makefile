@@ -133,15 +133,18 @@ fuzz:
 	    -I$(FUZZ_DIR)/gen -D_POSIX_C_SOURCE=200809L -DTWILL_VERSION=\"$(VERSION)\" \
 	    $$f $(LIB_SRC) $(FUZZ_DIR)/gen/builtin_data.c -o $(FUZZ_DIR)/$$n -pthread -lm; \
 	done
-	@set -e; for f in $(FUZZ_SRC); do \
+	@fail=0; for f in $(FUZZ_SRC); do \
 	  n=$$(basename $$f .c); mkdir -p $(FUZZ_DIR)/corpus-$$n; \
 	  seeds=tests/fuzz/seeds/$${n#fuzz_}; \
 	  echo "fuzzing $$n for $(FUZZ_TIME) s"; \
 	  $(FUZZ_DIR)/$$n -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
 	    -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 	    $(FUZZ_DIR)/corpus-$$n $$( [ -d $$seeds ] && echo $$seeds ) \
-	    2>&1 | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|Done' ; \
-	done
+	    > $(FUZZ_DIR)/$$n.log 2>&1 || fail=1; \
+	  grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|Done' $(FUZZ_DIR)/$$n.log; \
+	done; \
+	if [ $$fail = 0 ]; then echo "make fuzz: clean"; \
+	else echo "make fuzz: FAILED (a crash, leak or timeout: see $(FUZZ_DIR)/*.log)"; exit 1; fi
 
 bench: all
 	sh bench/run.sh
