@@ -711,6 +711,16 @@ static void dmant(dec *A, int *e, const dec *a) {
   A->neg = 0;
 }
 
+/* The multiplier -a_ik/a_ij of x_k's bound in derive_bound, as its
+ * numerator -a_ik * ten over the shared denominator; returns 1 when it is
+ * x_k's upper bound that enters (the multiplier's sign, for a <= (up) or
+ * >= combination), 0 for the lower. */
+static int bound_multiplier(dec *lam, const dec *aik, const dec *ten, int up) {
+  dmul(lam, aik, ten);
+  dneg(lam);
+  return up ? dsign(lam) > 0 : dsign(lam) < 0;
+}
+
 /* Derived bound on x_j from row i (side 0: its <= side, 1: its >= side)
  * and the current bounds of the row's other variables:  the row times
  * 1/a_ij plus, for every other x_k, its bound times -a_ik/a_ij (the upper
@@ -742,11 +752,8 @@ static int derive_bound(W *w, int i, int side, int j, int up, double val, int rn
   for (int q = w->rbeg[i]; q < w->rbeg[i + 1]; q++) {
     int k = w->rcol[q], p = w->rpos[q];
     if (k == j || !dsign(&w->aval[p])) continue;
-    /* multiplier -a_ik/a_ij: numerator -a_ik * ten */
     dec lam;
-    dmul(&lam, &w->aval[p], &ten);
-    dneg(&lam);
-    int useup = up ? dsign(&lam) > 0 : dsign(&lam) < 0;
+    int useup = bound_multiplier(&lam, &w->aval[p], &ten, up);
     if ((useup ? w->uidx[k] : w->lidx[k]) < 0) return -1;
     dec bv;
     dfrom(&bv, useup ? w->curu[k] : w->curl[k]);
@@ -795,9 +802,7 @@ static int derive_bound(W *w, int i, int side, int j, int up, double val, int rn
     int k = w->rcol[q], p = w->rpos[q];
     if (k == j || !dsign(&w->aval[p])) continue;
     dec lam;
-    dmul(&lam, &w->aval[p], &ten);
-    dneg(&lam);
-    int useup = up ? dsign(&lam) > 0 : dsign(&lam) < 0;
+    int useup = bound_multiplier(&lam, &w->aval[p], &ten, up);
     fprintf(w->out, "  %d ", useup ? w->uidx[k] : w->lidx[k]);
     dprint_frac(w->out, &lam, &A);
   }
