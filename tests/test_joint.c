@@ -872,6 +872,22 @@ END_TEST
  * live at every slot (its distance-1 self edge), and ldS holds 128.  So
  * the explanation names the variable-latency warp with either; with a
  * budget of 248 only the blocking wait is left. */
+/* `twill check KERNEL` on a certificate made of the first n bytes of c,
+ * then mid, then rest: its exit status, with its output in *out, *err. */
+static int check_edited(const char *kernel, const char *c, size_t n, const char *mid,
+                        const char *rest, char **out, char **err) {
+  FILE *f = fopen("/tmp/twill_test_edit.cert", "w");
+  ck_assert_ptr_nonnull(f);
+  fwrite(c, 1, n, f);
+  fputs(mid, f);
+  fputs(rest, f);
+  fclose(f);
+  const char *const a[] = {"check", kernel, "/tmp/twill_test_edit.cert", NULL};
+  int rc = tu_run_twill(out, err, a);
+  remove("/tmp/twill_test_edit.cert");
+  return rc;
+}
+
 static void nosub_unsat_at_32(const char *regs, const char *reason, int want_rc) {
   const char *const a[] = {"solve", "fa4-fwd-nosub-blackwell", "--regs", regs,
                            "--time-limit", "4", NULL};
@@ -929,14 +945,9 @@ START_TEST(fa4_fwd_nosub_ablation) {
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     char *at = strstr(cert, bad[k].from);
     ck_assert_msg(at != NULL, "case %zu", k);
-    FILE *f = fopen("/tmp/twill_test_never_bad.cert", "w");
-    ck_assert_ptr_nonnull(f);
-    fwrite(cert, 1, (size_t)(at - cert), f);
-    fputs(bad[k].to, f);
-    fputs(at + strlen(bad[k].from), f);
-    fclose(f);
-    const char *const cb[] = {"check", "fa4-fwd-nosub-blackwell", "/tmp/twill_test_never_bad.cert", NULL};
-    ck_assert_int_ne(tu_run_twill(&out, &err, cb), 0);
+    ck_assert_int_ne(check_edited("fa4-fwd-nosub-blackwell", cert, (size_t)(at - cert),
+                                  bad[k].to, at + strlen(bad[k].from), &out, &err),
+                     0);
     ck_assert_msg(strstr(err, bad[k].why) || strstr(out, bad[k].why), "case %zu: %s", k, err);
     free(out), free(err);
   }
@@ -949,17 +960,11 @@ START_TEST(fa4_fwd_nosub_ablation) {
       for (char *x = y + 2; *x && *x != '\n'; x++) *x = ' ';
     }
   }
-  FILE *f = fopen("/tmp/twill_test_never_bad.cert", "w");
-  ck_assert_ptr_nonnull(f);
-  fwrite(cert, 1, clen, f);
-  fclose(f);
-  const char *const cb[] = {"check", "fa4-fwd-nosub-blackwell", "/tmp/twill_test_never_bad.cert", NULL};
-  ck_assert_int_ne(tu_run_twill(&out, &err, cb), 0);
+  ck_assert_int_ne(check_edited("fa4-fwd-nosub-blackwell", cert, clen, "", "", &out, &err), 0);
   ck_assert_msg(strstr(err, "no empty clause") != NULL, "%s", err);
   free(out), free(err);
   free(cert);
   remove("/tmp/twill_test_never.cert");
-  remove("/tmp/twill_test_never_bad.cert");
   /* with 24 warps (another aligned pair of groups) and a budget of 248 a
    * joint schedule exists, above phase 1's I (forced up, as the ablation
    * says), and the emitted table shows each 2-group op on 8 aligned warps */
@@ -1032,25 +1037,17 @@ START_TEST(fa4_fwd_roles_as_relations) {
   ck_assert_ptr_nonnull(cert);
   char *rel = strstr(cert, "rel apart rescale_0,exp_1\n");
   ck_assert_ptr_nonnull(rel);
-  FILE *f = fopen("/tmp/twill_test_roles.bad", "w");
-  ck_assert_ptr_nonnull(f);
-  fwrite(cert, 1, (size_t)(rel - cert), f);
-  fputs(rel + strlen("rel apart rescale_0,exp_1\n"), f);
-  fclose(f);
-  const char *const c2[] = {"check", "fa4-fwd-blackwell", "/tmp/twill_test_roles.bad", NULL};
-  ck_assert_int_eq(tu_run_twill(&out, &err, c2), 1);
+  size_t pre = (size_t)(rel - cert);
+  ck_assert_int_eq(check_edited("fa4-fwd-blackwell", cert, pre, "",
+                                rel + strlen("rel apart rescale_0,exp_1\n"), &out, &err),
+                   1);
   free(out), free(err);
-  f = fopen("/tmp/twill_test_roles.bad", "w");
-  ck_assert_ptr_nonnull(f);
-  fwrite(cert, 1, (size_t)(rel - cert), f);
-  fputs("rel same loadK,S_0\n", f);
-  fputs(rel, f);
-  fclose(f);
-  ck_assert_int_eq(tu_run_twill(&out, &err, c2), 1);
+  ck_assert_int_eq(check_edited("fa4-fwd-blackwell", cert, pre, "rel same loadK,S_0\n", rel,
+                                &out, &err),
+                   1);
   free(out), free(err);
   free(cert);
   remove("/tmp/twill_test_roles.cert");
-  remove("/tmp/twill_test_roles.bad");
   /* the default cap of 128: I = 32 refuted, a relation among the reasons */
   n = 2;
   for (int i = 0; i < NROLES; i++) a[n++] = fa4_roles[i];
