@@ -91,17 +91,17 @@ static int add_hist(twill_ilp *m, double obj, long at) {
  * the row activities.  The row tolerance is 1e-6 plus 1e-9 relative: a
  * rounded point that misses a row with a large right-hand side by 1e-6
  * relative could otherwise beat the true optimum (mas76, row c2, 0.12). */
-static int feasible(const twill_ilp *m, const int *cbeg, const int *cidx,
+static int feasible(const twill_ilp *m, int mr, const int *cbeg, const int *cidx,
                     const double *cval, const double *x, double *act) {
   for (int j = 0; j < m->n; j++) {
     double t = 1e-6 * (1 + fabs(x[j]));
     if (x[j] < m->vlb[j] - t || x[j] > m->vub[j] + t) return 0;
     if (m->vtype[j] != TWILL_ILP_CONTINUOUS && fabs(x[j] - round(x[j])) > INT_TOL) return 0;
   }
-  memset(act, 0, (size_t)m->m * sizeof(double));
+  memset(act, 0, (size_t)mr * sizeof(double));
   for (int j = 0; j < m->n; j++)
     for (int p = cbeg[j]; p < cbeg[j + 1]; p++) act[cidx[p]] += cval[p] * x[j];
-  for (int i = 0; i < m->m; i++) {
+  for (int i = 0; i < mr; i++) {
     double t = 1e-6 + 1e-9 * fabs(act[i]); /* rounding must not buy objective */
     if (act[i] < m->rlo[i] - t || act[i] > m->rhi[i] + t) return 0;
   }
@@ -139,7 +139,7 @@ static int dive(const twill_ilp *m, lp_solver *lp, const int *cbeg, const int *c
     }
     for (int j = 0; j < n; j++)
       xr[j] = m->vtype[j] == TWILL_ILP_CONTINUOUS ? xd[j] : round(xd[j]);
-    if (feasible(m, cbeg, cidx, cval, xr, act)) {
+    if (feasible(m, m->m, cbeg, cidx, cval, xr, act)) {
       double z = 0;
       for (int j = 0; j < n; j++) z += c[j] * xr[j];
       if (z < best - 1e-9 * (1 + fabs(z))) {
@@ -448,9 +448,70 @@ static int choose_branch(const twill_ilp *m, lp_solver *lp, const double *x, dou
   return bj;
 }
 
+/* Polish the incumbent: with its integer variables fixed, re-solve the LP
+ * of the user's rows (no cuts) for the continuous ones.  The incumbent's
+ * integer values are rounded from an LP point within INT_TOL, and with
+ * large coefficients that rounding moves a row's activity by more than
+ * its tolerance (khb05250 after the cuts: 1.5e-6 relative); the re-solve
+ * puts the continuous part back on the rows.  Kept only when it is at
+ * least as good and feasible.  Returns 0, -1 when out of memory. */
+static int polish(twill_ilp *m, const double *c) {
+  int n = m->n, mr = m->m - m->ncut, ncont = 0;
+  for (int j = 0; j < n; j++) ncont += m->vtype[j] == TWILL_ILP_CONTINUOUS;
+  if (!m->has_sol || !ncont || !mr) return 0;
+  int *cbeg = NULL, *cidx = NULL, ret = -1;
+  double *cval = NULL;
+  double *lb = calloc((size_t)(n + mr) + 1, sizeof(double));
+  double *ub = calloc((size_t)(n + mr) + 1, sizeof(double));
+  double *x = calloc((size_t)(n + mr) + 1, sizeof(double));
+  double *act = calloc((size_t)mr + 1, sizeof(double));
+  lp_solver *lp = NULL;
+  int saved = m->m, savednz = m->nz;
+  m->m = mr; /* the CSC of the user's rows only */
+  if (m->ncut) m->nz = m->nz_before_cuts;
+  int okcsc = ilp_build_csc(m, &cbeg, &cidx, &cval);
+  m->m = saved;
+  m->nz = savednz;
+  if (!lb || !ub || !x || !act || !okcsc) goto done;
+  for (int j = 0; j < n; j++) {
+    int isint = m->vtype[j] != TWILL_ILP_CONTINUOUS;
+    lb[j] = isint ? m->sol[j] : m->vlb[j];
+    ub[j] = isint ? m->sol[j] : m->vub[j];
+  }
+  for (int i = 0; i < mr; i++) {
+    lb[n + i] = m->rlo[i];
+    ub[n + i] = m->rhi[i];
+  }
+  lp_input in = {mr, n, cbeg, cidx, cval, c, lb, ub};
+  lp = lps_new(&in);
+  if (!lp) goto done;
+  ret = 0;
+  if (lps_solve(lp, 0) != LPS_OPTIMAL) goto done;
+  lps_get_x(lp, x);
+  double zold = 0, znew = 0;
+  for (int j = 0; j < n; j++) {
+    if (m->vtype[j] != TWILL_ILP_CONTINUOUS) x[j] = m->sol[j];
+    zold += c[j] * m->sol[j];
+    znew += c[j] * x[j];
+  }
+  if (znew > zold + 1e-9 * (1 + fabs(zold))) goto done;
+  if (!feasible(m, mr, cbeg, cidx, cval, x, act)) goto done;
+  memcpy(m->sol, x, (size_t)n * sizeof(double));
+done:
+  lps_free(lp);
+  free(cbeg); free(cidx); free(cval); free(lb); free(ub); free(x); free(act);
+  return ret;
+}
+
 twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   double t0 = lps_clock();
   double deadline = m->time_limit > 0 ? t0 + m->time_limit : 0;
+  /* Gomory cuts first: they become rows of the model for the search */
+  signed char *rootbasis = NULL;
+  if (ilp_root_cuts(m, deadline, &rootbasis) < 0) {
+    m->stats.seconds = lps_clock() - t0;
+    return TWILL_ILP_ERROR;
+  }
   int n = m->n, mr = m->m, N = n + mr;
   int *cbeg = NULL, *cidx = NULL;
   double *cval = NULL;
@@ -531,11 +592,12 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   lp_input in = {mr, n, cbeg, cidx, cval, c, lb, ub};
   lp = lps_new(&in);
   if (!lp) goto done;
+  if (rootbasis) lps_set_basis(lp, rootbasis);
 
   double inc = HUGE_VAL; /* incumbent, minimize form */
   int incomplete = 0, unbounded = 0;
   long nodes = 0;
-  if (m->start && feasible(m, cbeg, cidx, cval, m->start, act)) {
+  if (m->start && feasible(m, m->m, cbeg, cidx, cval, m->start, act)) {
     /* the caller's solution, rounded like any heuristic point */
     double zs = 0;
     for (int j = 0; j < n; j++) {
@@ -716,7 +778,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
     for (int j = 0; j < n; j++)
       xr[j] = m->vtype[j] == TWILL_ILP_CONTINUOUS ? x[j]
               : mode == 0 ? round(x[j]) : mode == 1 ? ceil(x[j] - INT_TOL) : floor(x[j] + INT_TOL);
-    if (feasible(m, cbeg, cidx, cval, xr, act)) {
+    if (feasible(m, m->m, cbeg, cidx, cval, xr, act)) {
       double zr = 0;
       for (int j = 0; j < n; j++) zr += c[j] * xr[j];
       if (zr < inc - 1e-9 * (1 + fabs(zr))) {
@@ -875,6 +937,10 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
     result = TWILL_ILP_INFEASIBLE;
     m->stats.best_bound = sgn * HUGE_VAL;
   }
+  if (m->has_sol && polish(m, c) < 0) {
+    result = TWILL_ILP_ERROR;
+    goto done;
+  }
   if (m->has_sol) {
     m->objval = 0;
     for (int j = 0; j < n; j++) m->objval += m->obj[j] * m->sol[j];
@@ -889,6 +955,7 @@ done:
   node_free(cur);
   for (int k = 0; k < nopen; k++) node_free(open[k]);
   free(open);
+  free(rootbasis);
   lps_free(lp);
   free(cbeg); free(cidx); free(cval); free(c); free(lb); free(ub); free(x);
   free(xr); free(act); free(dred); free(xd); free(xdr); free(pc); free(pcn); free(basis);

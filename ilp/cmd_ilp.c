@@ -138,6 +138,7 @@ int twill_cmd_ilp(int argc, char **argv) {
     }
     printf("nodes: %ld\nlp iterations: %ld\nmax depth: %d\n", s.nodes, s.lp_iterations,
            s.depth_max);
+    if (s.cuts) printf("cuts: %d (root bound %.12g)\n", s.cuts, s.root_bound);
     if (!isinf(s.best_bound) && !isnan(s.best_bound)) printf("best bound: %.12g\n", s.best_bound);
     if (twill_ilp_has_solution(m)) printf("gap: %.3g\n", s.gap);
     for (int k = 0;; k++) {

@@ -1091,3 +1091,30 @@ void lps_set_basis(lp_solver *s, const signed char *st) {
 }
 
 long lps_iterations(const lp_solver *s) { return s->iters; }
+
+/* Row of the simplex tableau of the basic variable j, unscaled: the
+ * multipliers u (m) of the rows of A x - s = 0 for which u'(A x - s) = 0
+ * reads  z_j + sum_{k nonbasic} alpha_k z_k = 0  (alpha_j = 1, the other
+ * basic alphas 0 up to rounding), alpha over all n + m variables (a
+ * logical n+i has alpha = -u_i).  In scaled terms u~ = B~^{-T} e_r gives
+ * alpha~_k = u~'a~_k; with x~ = x / cs and s~ = rs s, alpha_k = alpha~_k /
+ * cs_k, alpha_{n+i} = -u~_i rs_i, all times cs_j so that z_j's coefficient
+ * is 1 (times 1/rs for a logical j).  Returns 0 when j is not basic or the
+ * factorization fails. */
+int lps_tableau_row(lp_solver *s, int j, double *u, double *alpha) {
+  int m = s->m, n = s->n;
+  if (j < 0 || j >= s->N || s->st[j] != B_BASIC) return 0;
+  if (s->need_factor && !factor(s)) return 0;
+  if (s->st[j] != B_BASIC) return 0; /* a singular factor may drop it */
+  double *v = s->wa;
+  memset(v, 0, (size_t)m * sizeof(double));
+  v[s->pos[j]] = 1.0;
+  btran(s, v);
+  double norm = j < n ? s->cs[j] : 1.0 / s->rs[j - n];
+  for (int i = 0; i < m; i++) u[i] = v[i] * s->rs[i] * norm;
+  for (int k = 0; k < s->N; k++) {
+    if (k >= n) alpha[k] = -u[k - n];
+    else alpha[k] = dot_col(s, k, v) / s->cs[k] * norm;
+  }
+  return 1;
+}

@@ -74,6 +74,9 @@ void lps_get_farkas(const lp_solver *s, double *y);
 void lps_get_basis(const lp_solver *s, signed char *st);
 void lps_set_basis(lp_solver *s, const signed char *st);
 long lps_iterations(const lp_solver *s);
+/* The tableau row of basic variable j (cuts; see lp.c): u (m) and alpha
+ * (n + m).  Returns 0 when j is not basic. */
+int lps_tableau_row(lp_solver *s, int j, double *u, double *alpha);
 double lps_clock(void);
 /* Set by twill_ilp_interrupt_all (a signal handler): every LP and branch
  * and bound stops at its next check, as on a time limit. */

@@ -34,6 +34,21 @@ void ilp_clear_results(twill_ilp *m) {
   m->nrec = 0;
   m->complete = 0;
   m->status = TWILL_ILP_UNSOLVED;
+  ilp_drop_cuts(m);
+}
+
+void ilp_drop_cuts(twill_ilp *m) {
+  for (int k = 0; k < m->ncut; k++) {
+    ilp_cut *c = &m->cut[k];
+    free(c->pidx); free(c->pval);
+    for (int s = 0; s < 2; s++) { free(c->midx[s]); free(c->mval[s]); }
+  }
+  for (int i = m->m - m->ncut; i < m->m; i++) free(m->rname[i]);
+  if (m->ncut) {
+    m->m -= m->ncut;
+    m->nz = m->nz_before_cuts;
+  }
+  m->ncut = 0;
 }
 
 void twill_ilp_free(twill_ilp *m) {
@@ -44,7 +59,7 @@ void twill_ilp_free(twill_ilp *m) {
   free(m->vname); free(m->vtype); free(m->vlb); free(m->vub); free(m->obj);
   free(m->rname); free(m->rlo); free(m->rhi);
   free(m->zr); free(m->zc); free(m->zv);
-  free(m->hobj); free(m->hnode); free(m->rec);
+  free(m->hobj); free(m->hnode); free(m->rec); free(m->cut);
   free(m->name);
   free(m->start);
   free(m);
@@ -112,6 +127,12 @@ int twill_ilp_add_row(twill_ilp *m, const char *name, int nnz, const int *idx,
   }
   for (int k = 0; k < nnz; k++)
     if (idx[k] < 0 || idx[k] >= m->n || isnan(val[k]) || isinf(val[k])) return -1;
+  ilp_drop_cuts(m); /* rows of the last solve's root, not the user's */
+  return ilp_add_row_raw(m, name, nnz, idx, val, lo, hi);
+}
+
+int ilp_add_row_raw(twill_ilp *m, const char *name, int nnz, const int *idx,
+                    const double *val, double lo, double hi) {
   int need = m->m + 1, cap = m->mcap, ok = 1;
   int c1 = cap; ok &= grow((void **)&m->rname, sizeof(char *), need, &c1);
   c1 = cap; ok &= grow((void **)&m->rlo, sizeof(double), need, &c1);
@@ -184,12 +205,12 @@ int twill_ilp_set_start(twill_ilp *m, const double *x) {
 }
 
 int twill_ilp_num_vars(const twill_ilp *m) { return m->n; }
-int twill_ilp_num_rows(const twill_ilp *m) { return m->m; }
+int twill_ilp_num_rows(const twill_ilp *m) { return m->m - m->ncut; }
 const char *twill_ilp_var_name(const twill_ilp *m, int var) {
   return var >= 0 && var < m->n ? m->vname[var] : NULL;
 }
 const char *twill_ilp_row_name(const twill_ilp *m, int row) {
-  return row >= 0 && row < m->m ? m->rname[row] : NULL;
+  return row >= 0 && row < m->m - m->ncut ? m->rname[row] : NULL;
 }
 twill_ilp_vartype twill_ilp_var_type(const twill_ilp *m, int var) {
   return (twill_ilp_vartype)m->vtype[var];
@@ -209,8 +230,11 @@ double twill_ilp_coef(const twill_ilp *m, int row, int var) {
   return s;
 }
 void twill_ilp_activity(const twill_ilp *m, const double *x, double *act) {
-  for (int i = 0; i < m->m; i++) act[i] = 0;
-  for (int k = 0; k < m->nz; k++) act[m->zr[k]] += m->zv[k] * x[m->zc[k]];
+  /* the user's rows only: root cuts are the last rows, their entries the
+   * last nonzeros */
+  int mr = m->m - m->ncut, nz = m->ncut ? m->nz_before_cuts : m->nz;
+  for (int i = 0; i < mr; i++) act[i] = 0;
+  for (int k = 0; k < nz; k++) act[m->zr[k]] += m->zv[k] * x[m->zc[k]];
 }
 double twill_ilp_obj_coef(const twill_ilp *m, int var) { return m->obj[var]; }
 int twill_ilp_is_maximize(const twill_ilp *m) { return m->maximize; }

@@ -35,6 +35,24 @@ typedef struct bb_rec {
                       be met within the node's bounds after propagation */
 } bb_rec;
 
+/* A Gomory mixed-integer cut (cuts.c), the last ncut rows of the model
+ * during and after a solve: c'x >= d (row `row`).  Its certificate is a
+ * split on the integer form  pi'x <= p0  or  pi'x >= p0 + 1:  on side k
+ * the cut is lam[k] times the side (as >= : -pi'x >= -p0, pi'x >= p0+1)
+ * plus the rows midx[k] times mval[k] (> 0: the row's >= side, < 0: its
+ * <= side) plus bounds of single variables, whose multipliers the writer
+ * computes exactly as the remainder. */
+typedef struct ilp_cut {
+  int row;
+  double lam[2];
+  int npi;
+  int *pidx;
+  double *pval, p0;
+  int nmu[2];
+  int *midx[2];
+  double *mval[2];
+} ilp_cut;
+
 struct twill_ilp {
   char *name;
   int n, ncap;
@@ -66,11 +84,23 @@ struct twill_ilp {
   int nrec, reccap;
   bb_rec *rec;
   int complete; /* tree closed: every leaf has a proof */
+  int ncut, cutcap; /* root cuts: rows m - ncut .. m - 1 */
+  ilp_cut *cut;
+  int nz_before_cuts;
 };
 
 /* Column-compressed copy of the constraint matrix (duplicates summed). */
 int ilp_build_csc(const twill_ilp *m, int **cbeg, int **cidx, double **cval);
 void ilp_clear_results(twill_ilp *m);
+/* Append row lo <= a'x <= hi (no checks; cuts.c). Returns its index or -1. */
+int ilp_add_row_raw(twill_ilp *m, const char *name, int nnz, const int *idx,
+                    const double *val, double lo, double hi);
+/* Remove the cut rows (and their derivations) from the model. */
+void ilp_drop_cuts(twill_ilp *m);
+/* Root cutting rounds (cuts.c): appends cut rows to m; *basis (n + m
+ * entries after the cuts, malloc'd) is the last LP basis, or NULL.
+ * Returns 0, or -1 when out of memory. */
+int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis);
 /* Branch and bound (bb.c); LP when there are no integer variables. */
 twill_ilp_status ilp_branch_and_bound(twill_ilp *m);
 

@@ -953,6 +953,145 @@ static int walk(W *w, int v, dec *beta, int *absurd) {
   return idx;
 }
 
+/* The lines of one side of a cut's split (see ilp_cut in model.h and
+ * cuts.c): the side as an assumption (A aidx), then the cut c'x >= D_side
+ * as `lin` of the side times -lam (side 0, a <= row) or lam (side 1), the
+ * rows times their multipliers (12 significant digits; one whose row side
+ * does not exist is left out) and, for every x_j, the bound that cancels
+ * the remainder r_j = c_j - (the rest)_j exactly.  Returns the index of
+ * the `lin` line (*D its right-hand side), -1 when some remainder has no
+ * bound to land on (nothing is printed then). */
+static int cut_side(W *w, const ilp_cut *ct, int side, int print, int *aidx, dec *D) {
+  const twill_ilp *m = w->m;
+  int n = m->n, row = ct->row;
+  dec lam, t, b;
+  dround(&lam, ct->lam[side], 15);
+  if (!side) dneg(&lam);
+  dec *mu = calloc((size_t)ct->nmu[side] + 1, sizeof(dec));
+  int *mi = calloc((size_t)ct->nmu[side] + 1, sizeof(int));
+  if (!mu || !mi) { free(mu); free(mi); return -1; }
+  for (int j = 0; j < n; j++) dzero(&w->r[j]);
+  /* r = c - (lam pi + sum mu_i a_i), b = lam side_rhs + sum mu_i side_i */
+  for (int q = w->rbeg[row]; q < w->rbeg[row + 1]; q++) w->r[w->rcol[q]] = w->aval[w->rpos[q]];
+  dec prhs;
+  dfrom(&prhs, side ? ct->p0 + 1 : ct->p0);
+  dmul(&b, &lam, &prhs);
+  for (int k = 0; k < ct->npi; k++) {
+    dec pv;
+    dfrom(&pv, ct->pval[k]);
+    dmul(&t, &lam, &pv);
+    dneg(&t);
+    dadd(&w->r[ct->pidx[k]], &w->r[ct->pidx[k]], &t);
+  }
+  int nm = 0;
+  for (int k = 0; k < ct->nmu[side]; k++) {
+    int i = ct->midx[side][k];
+    double v = ct->mval[side][k];
+    if (fabs(v) < 1e-13) continue;
+    int ci = v > 0 ? w->rG[i] : w->rL[i];
+    if (ci < 0) continue;
+    dround(&mu[nm], v, 12);
+    mi[nm] = i;
+    dmul(&t, &mu[nm], v > 0 ? &w->rl[i] : &w->rh[i]);
+    dadd(&b, &b, &t);
+    for (int q = w->rbeg[i]; q < w->rbeg[i + 1]; q++) {
+      dmul(&t, &mu[nm], &w->aval[w->rpos[q]]);
+      dneg(&t);
+      dadd(&w->r[w->rcol[q]], &w->r[w->rcol[q]], &t);
+    }
+    nm++;
+  }
+  int cnt = 1 + nm;
+  for (int j = 0; j < n; j++) {
+    int sg = dsign(&w->r[j]);
+    if (!sg) continue;
+    if ((sg > 0 ? w->lidx[j] : w->uidx[j]) < 0) { free(mu); free(mi); return -1; }
+    dec bv;
+    dfrom(&bv, sg > 0 ? w->curl[j] : w->curu[j]);
+    dmul(&t, &w->r[j], &bv);
+    dadd(&b, &b, &t);
+    cnt++;
+  }
+  if (overflow) { free(mu); free(mi); return -1; }
+  if (!print) {
+    *D = b;
+    free(mu);
+    free(mi);
+    return 0;
+  }
+  /* the assumption, then the combination */
+  *aidx = w->base + w->nder++;
+  fprintf(w->out, "A%d %s ", *aidx, side ? "G" : "L");
+  dprint(w->out, &prhs);
+  fprintf(w->out, " %d", ct->npi);
+  for (int k = 0; k < ct->npi; k++) {
+    dec pv;
+    dfrom(&pv, ct->pval[k]);
+    fprintf(w->out, "  %d ", ct->pidx[k]);
+    dprint(w->out, &pv);
+  }
+  fprintf(w->out, " { asm } -1\n");
+  int idx = w->base + w->nder++;
+  fprintf(w->out, "D%d G ", idx);
+  dprint(w->out, &b);
+  fprintf(w->out, " %d", w->rbeg[row + 1] - w->rbeg[row]);
+  for (int q = w->rbeg[row]; q < w->rbeg[row + 1]; q++) {
+    fprintf(w->out, "  %d ", w->rcol[q]);
+    dprint(w->out, &w->aval[w->rpos[q]]);
+  }
+  fprintf(w->out, " { lin %d  %d ", cnt, *aidx);
+  dprint(w->out, &lam);
+  for (int k = 0; k < nm; k++) {
+    int i = mi[k];
+    fprintf(w->out, "  %d ", dsign(&mu[k]) > 0 ? w->rG[i] : w->rL[i]);
+    dprint(w->out, &mu[k]);
+  }
+  for (int j = 0; j < n; j++) {
+    int sg = dsign(&w->r[j]);
+    if (!sg) continue;
+    fprintf(w->out, "  %d ", sg > 0 ? w->lidx[j] : w->uidx[j]);
+    dprint(w->out, &w->r[j]);
+  }
+  fprintf(w->out, " } -1\n");
+  *D = b;
+  free(mu);
+  free(mi);
+  return idx;
+}
+
+/* Derive every root cut (in order: a cut may use earlier ones) and make
+ * its row usable: c'x >= min(D_0, D_1) by `uns` of the two sides.  A cut
+ * that cannot be derived stays unusable (its multipliers are dropped at
+ * the leaves, which then may fail to close). */
+static void derive_cuts(W *w) {
+  const twill_ilp *m = w->m;
+  for (int k = 0; k < m->ncut; k++) {
+    const ilp_cut *ct = &m->cut[k];
+    int a[2], d[2];
+    dec D[2];
+    /* a dry run of both sides first: nothing is printed for a cut that
+     * fails */
+    if (cut_side(w, ct, 0, 0, &a[0], &D[0]) < 0 || cut_side(w, ct, 1, 0, &a[1], &D[1]) < 0)
+      continue;
+    d[0] = cut_side(w, ct, 0, 1, &a[0], &D[0]);
+    d[1] = cut_side(w, ct, 1, 1, &a[1], &D[1]);
+    if (d[0] < 0 || d[1] < 0) { w->fail = 1; return; }
+    dec *Dm = dcmp(&D[0], &D[1]) <= 0 ? &D[0] : &D[1];
+    int idx = w->base + w->nder++;
+    int row = ct->row;
+    fprintf(w->out, "C%d G ", idx);
+    dprint(w->out, Dm);
+    fprintf(w->out, " %d", w->rbeg[row + 1] - w->rbeg[row]);
+    for (int q = w->rbeg[row]; q < w->rbeg[row + 1]; q++) {
+      fprintf(w->out, "  %d ", w->rcol[q]);
+      dprint(w->out, &w->aval[w->rpos[q]]);
+    }
+    fprintf(w->out, " { uns %d %d  %d %d } -1\n", d[0], a[0], d[1], a[1]);
+    w->rG[row] = idx;
+    w->rl[row] = *Dm;
+  }
+}
+
 static void name_out(FILE *f, const char *s) {
   if (!*s) { fputc('_', f); return; }
   for (; *s; s++) fputc((*s == ' ' || *s == '\t') ? '_' : *s, f);
@@ -980,7 +1119,7 @@ static void implied_bounds(W *w, const double *cval) {
       for (int p = w->cbeg[j]; p < w->cbeg[j + 1]; p++) {
         int i = w->cidx[p];
         double aij = cval[p];
-        if (aij == 0) continue;
+        if (aij == 0 || i >= m->m - m->ncut) continue; /* cuts: not derived yet */
         /* side 0 bounds x_j above when a_ij > 0, side 1 when a_ij < 0 */
         int side = up ? (aij > 0 ? 0 : 1) : (aij > 0 ? 1 : 0);
         double rhs = side ? m->rlo[i] : m->rhi[i];
@@ -1070,9 +1209,14 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
     w.lidx[j] = isinf(l) ? -1 : ncon++;
     w.uidx[j] = isinf(u) ? -1 : ncon++;
   }
-  int nbound = ncon;
+  int nbound = ncon, mr0 = mr - m->ncut;
   for (int i = 0; i < mr; i++) {
     double lo = m->rlo[i], hi = m->rhi[i];
+    if (i >= mr0) { /* a cut: usable once derived (derive_cuts) */
+      w.rG[i] = w.rL[i] = -1;
+      dfrom(&w.rl[i], lo);
+      continue;
+    }
     if (lo == hi) w.rG[i] = w.rL[i] = ncon++;
     else {
       w.rG[i] = isinf(lo) ? -1 : ncon++;
@@ -1111,6 +1255,7 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
   memcpy(ocurl, w.curl, (size_t)n * sizeof(double));
   memcpy(ocuru, w.curu, (size_t)n * sizeof(double));
   implied_bounds(&w, cval);
+  derive_cuts(&w);
   int last = walk_node(&w, 0, &beta, &absurd);
   memcpy(w.lidx, olidx, (size_t)n * sizeof(int));
   memcpy(w.uidx, ouidx, (size_t)n * sizeof(int));
@@ -1180,7 +1325,7 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
         rcol[q] = j;
         rpos[q] = p;
       }
-    for (int i = 0; i < mr; i++) {
+    for (int i = 0; i < mr0; i++) {
       for (int side = 0; side < 2; side++) {
         int ci = side ? w.rL[i] : w.rG[i];
         if (ci < 0 || (side && w.rL[i] == w.rG[i])) continue;
@@ -1210,7 +1355,7 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
         dmul(&t, &xv[j], &w.cobj[j]);
         dadd(&solobj, &solobj, &t);
       }
-      for (int i = 0; solok && i < mr; i++) {
+      for (int i = 0; solok && i < mr0; i++) {
         dec act;
         dzero(&act);
         for (int q = rbeg[i]; q < rbeg[i + 1]; q++) {

@@ -130,9 +130,11 @@ static int uses(const char **line, int base, long d, long a) {
   return 0;
 }
 
-/* Drop a branch: a `uns` whose child derivation uses the child's branching
- * assumption directly is replaced by that child alone (`lin 1  d 1`); the
- * assumption then stays open to the end, so the proof is incomplete. */
+/* Drop a branch: a `uns` of the tree (a line named D..., not a cut's C...
+ * line, which the rest of the proof may never use) whose child derivation
+ * uses the child's branching assumption directly is replaced by that child
+ * alone (`lin 1  d 1`); the assumption then stays open to the end, so the
+ * proof is incomplete. */
 static char *drop_branch(const char *c) {
   const char *der = strstr(c, "\nDER ");
   const char *con = strstr(c, "\nCON ");
@@ -148,7 +150,7 @@ static char *drop_branch(const char *c) {
   }
   char *out = NULL;
   for (int k = nd - 1; k >= 0 && !out; k--) {
-    if (!line[k]) continue;
+    if (!line[k] || line[k][0] == 'C') continue;
     const char *r = strchr(line[k], '{');
     if (!r || strncmp(r, "{ uns ", 6)) continue;
     char *q;
@@ -200,6 +202,34 @@ static char *bad_solution(const char *c) {
   return out;
 }
 
+/* Raise the right-hand side of the first root cut (a C... line, `uns` of
+ * its split) by 1/1000 of its magnitude plus 1e-3: both sides then fail to
+ * dominate it. */
+static char *bad_cut(const char *c) {
+  const char *p = strstr(c, "\nDER ");
+  while (p && (p = strstr(p, "\nC")) && !(p[2] >= '0' && p[2] <= '9')) p++;
+  if (!p) return NULL;
+  p++;
+  const char *v = strchr(p, ' ');   /* after the name */
+  if (!v) return NULL;
+  v = strchr(v + 1, ' ');           /* after the sense */
+  if (!v) return NULL;
+  v++;
+  const char *e = strchr(v, ' ');
+  if (!e) return NULL;
+  char val[128];
+  snprintf(val, sizeof val, "%.*s", (int)(e - v), v);
+  double x = strtod(val, NULL);
+  char nv[160];
+  snprintf(nv, sizeof nv, "%.17g", x + 1e-3 * fabs(x) + 1e-3);
+  size_t k = (size_t)(v - c), n = strlen(c);
+  char *out = malloc(n + strlen(nv) + 1);
+  memcpy(out, c, k);
+  strcpy(out + k, nv);
+  strcat(out, e);
+  return out;
+}
+
 static int corrupt_all(const char *c, const char *what, int sol) {
   int k = 0;
   char name[160];
@@ -213,6 +243,13 @@ static int corrupt_all(const char *c, const char *what, int sol) {
   b = drop_branch(c);
   if (b) {
     snprintf(name, sizeof name, "%s (branch dropped)", what);
+    expect_rejected(b, name);
+    free(b);
+    k++;
+  }
+  b = bad_cut(c);
+  if (b) {
+    snprintf(name, sizeof name, "%s (cut too strong)", what);
     expect_rejected(b, name);
     free(b);
     k++;

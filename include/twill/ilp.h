@@ -53,6 +53,8 @@ typedef struct twill_ilp_stats {
   double gap;          /* |incumbent - bound| / max(1, |incumbent|) */
   int incumbents;      /* number of improving solutions found */
   int depth_max;
+  int cuts;            /* Gomory cuts added at the root */
+  double root_bound;   /* root LP bound after the cuts (objective sense) */
 } twill_ilp_stats;
 
 twill_ilp *twill_ilp_new(void);

@@ -1,0 +1,425 @@
+/* ilp/cuts.c: Gomory mixed-integer (GMI) cuts at the root, each written
+ * down with the split that proves it, so that the certificate can derive
+ * it (vipr_write.c) and the checker re-verify it exactly.
+ *
+ * Tableau row of a basic integer x_k with fractional value (lp.c's
+ * lps_tableau_row):  x_k + sum_v alpha_v z_v = 0  over the nonbasic
+ * structurals and logicals z_v (a logical is the row activity a_i'x).
+ * With z_v = bnd_v + sigma_v t_v (sigma = +1 at the lower bound, -1 at the
+ * upper), t_v >= 0:
+ *     x_k + sum_v abar_v t_v = b,   abar_v = sigma_v alpha_v,  b = x_k*,
+ * f0 = frac(b), f_v = frac(abar_v).  The GMI cut is  sum_v g_v t_v >= 1,
+ *     g_v = f_v / f0              (t_v integer, f_v <= f0)
+ *         = (1 - f_v) / (1 - f0)  (t_v integer, f_v > f0)
+ *         = abar_v / f0           (continuous, abar_v >= 0)
+ *         = -abar_v / (1 - f0)    (continuous, abar_v < 0).
+ * It is a split cut: with pi_v = floor(abar_v) (f_v <= f0), ceil(abar_v)
+ * (f_v > f0), 0 (continuous), pi_k = 1 and p0 = floor(b),
+ *   side 0, pi't <= p0:    cut = (row - side) / f0 + sum nu0_v t_v,
+ *                          nu0_v = g_v - (abar_v - pi_v) / f0 >= 0;
+ *   side 1, pi't >= p0+1:  cut = (side - row) / (1 - f0) + sum nu1_v t_v,
+ *                          nu1_v = g_v - (pi_v - abar_v) / (1 - f0) >= 0.
+ * In the space of x the row is the identity 0 = 0 (it is u'(Ax - s) with
+ * s = Ax), a t_v >= 0 of a logical is a side of row i, and that of a
+ * structural is a bound.  So on each side the cut is  lam times the side
+ * plus the rows times nu_v sigma_v plus bounds; the writer recomputes the
+ * bound multipliers exactly as the remainder, which makes the derivation
+ * exact whatever the rounding here (rounding can only weaken the right-hand
+ * side the certificate proves, never make it wrong).
+ *
+ * A logical t_v is taken as integer when its row has integer coefficients
+ * on integer variables only and an integer bound there (pi stays integral
+ * on integer variables in x space).  A fixed z_v (t_v = 0) gets g = pi = 0.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lp.h"
+#include "model.h"
+
+#define CUT_ROUNDS 20
+#define CUT_PER_ROUND 50
+#define CUT_CANDS 250
+#define CUT_MIN_F 0.01
+#define CUT_EFFICACY 1e-4
+
+typedef struct cand {
+  double eff;
+  int k; /* basic variable */
+} cand;
+
+typedef struct cutbuf {
+  int n;
+  double *c, *pi, *mu0, *mu1; /* dense: n, n, m, m */
+} cutbuf;
+
+static int cmp_cand(const void *a, const void *b) {
+  const cand *x = a, *y = b;
+  if (x->eff != y->eff) return x->eff < y->eff ? -1 : 1; /* most fractional first */
+  return x->k - y->k;
+}
+
+/* Row i's activity is integral at every integer point when its
+ * coefficients are integers on integer variables only. */
+static void integral_rows(const twill_ilp *m, const int *rbeg, const int *rcol,
+                          const double *rval, char *rint) {
+  for (int i = 0; i < m->m; i++) {
+    rint[i] = 1;
+    for (int q = rbeg[i]; q < rbeg[i + 1] && rint[i]; q++)
+      if (m->vtype[rcol[q]] == TWILL_ILP_CONTINUOUS || rval[q] != round(rval[q])) rint[i] = 0;
+  }
+}
+
+/* Variables the certificate can bound on both sides: a finite bound in the
+ * model, or one implied by a row whose other variables are all bounded
+ * (what vipr_write.c's implied_bounds derives).  The writer needs a bound
+ * wherever a remainder lands, and a remainder of floating-point noise can
+ * land on either side. */
+static void boxed(const twill_ilp *m, const int *cbeg, const int *cidx, const double *cval,
+                  const int *rbeg, const int *rcol, const double *rval, char *box) {
+  for (int j = 0; j < m->n; j++) box[j] = !isinf(m->vlb[j]) && !isinf(m->vub[j]);
+  for (int j = 0; j < m->n; j++) {
+    if (box[j]) continue;
+    int lo = !isinf(m->vlb[j]), hi = !isinf(m->vub[j]);
+    for (int p = cbeg[j]; p < cbeg[j + 1] && !(lo && hi); p++) {
+      int i = cidx[p], others = 1;
+      for (int q = rbeg[i]; q < rbeg[i + 1] && others; q++)
+        if (rcol[q] != j && (isinf(m->vlb[rcol[q]]) || isinf(m->vub[rcol[q]]))) others = 0;
+      (void)rval;
+      if (!others || cval[p] == 0) continue;
+      /* a_ij > 0: the <= side bounds x_j above, the >= side below */
+      int pos = cval[p] > 0;
+      if (!isinf(m->rhi[i])) { if (pos) hi = 1; else lo = 1; }
+      if (!isinf(m->rlo[i])) { if (pos) lo = 1; else hi = 1; }
+    }
+    box[j] = lo && hi;
+  }
+}
+
+/* Build the GMI cut of basic x_k into cb (x space) and its derivation.
+ * Returns 1 with *d, *p0, lam set, 0 when the row gives no usable cut. */
+static int gmi(const twill_ilp *m, int mr, int k, const double *alpha, const double *x,
+               const signed char *st, const double *lb, const double *ub, const char *rint,
+               const int *rbeg, const int *rcol, const double *rval, cutbuf *cb, double *d,
+               double *p0, double lam[2], double *mag) {
+  int n = m->n, N = n + mr;
+  double b = x[k], f0 = b - floor(b);
+  if (f0 < CUT_MIN_F || f0 > 1 - CUT_MIN_F) return 0;
+  memset(cb->c, 0, (size_t)n * sizeof(double));
+  memset(cb->pi, 0, (size_t)n * sizeof(double));
+  memset(cb->mu0, 0, (size_t)mr * sizeof(double));
+  memset(cb->mu1, 0, (size_t)mr * sizeof(double));
+  double rhs = 1, pr = floor(b), dm = 1;
+  cb->pi[k] = 1;
+  for (int v = 0; v < N; v++) {
+    if (st[v] == 0 || v == k) continue;
+    double a = alpha[v];
+    if (fabs(a) < 1e-11) continue;
+    if (fabs(a) > 1e6) return 0;
+    double sg, bnd;
+    int fixed = st[v] == 4 || lb[v] == ub[v];
+    if (st[v] == 1 || st[v] == 4) { sg = 1; bnd = lb[v]; }
+    else if (st[v] == 2) { sg = -1; bnd = ub[v]; }
+    else return 0; /* free nonbasic: no t_v >= 0 */
+    if (isinf(bnd)) return 0;
+    double ab = sg * a, g, piv = 0;
+    int isint = v < n ? m->vtype[v] != TWILL_ILP_CONTINUOUS : rint[v - n] && bnd == round(bnd);
+    if (fixed) {
+      g = 0;
+    } else if (isint) {
+      double fv = ab - floor(ab);
+      if (fv < 1e-9 || fv > 1 - 1e-9) { fv = 0; piv = round(ab); g = 0; }
+      else if (fv <= f0) { g = fv / f0; piv = floor(ab); }
+      else { g = (1 - fv) / (1 - f0); piv = ceil(ab); }
+    } else {
+      g = ab >= 0 ? ab / f0 : -ab / (1 - f0);
+    }
+    double nu0 = g - (ab - piv) / f0, nu1 = g - (piv - ab) / (1 - f0);
+    if (!fixed) {
+      if (nu0 < -1e-9 || nu1 < -1e-9) return 0;
+      if (nu0 < 0) nu0 = 0;
+      if (nu1 < 0) nu1 = 0;
+    }
+    rhs += g * sg * bnd;
+    pr += piv * sg * bnd;
+    dm += fabs(g * bnd) + fabs(piv * bnd);
+    if (v < n) {
+      cb->c[v] += g * sg;
+      cb->pi[v] += piv * sg;
+    } else {
+      int i = v - n;
+      cb->mu0[i] = nu0 * sg;
+      cb->mu1[i] = nu1 * sg;
+      for (int q = rbeg[i]; q < rbeg[i + 1]; q++) {
+        cb->c[rcol[q]] += g * sg * rval[q];
+        cb->pi[rcol[q]] += piv * sg * rval[q];
+      }
+    }
+  }
+  /* the split must be integral, on integer variables only */
+  for (int j = 0; j < n; j++) {
+    double r = round(cb->pi[j]);
+    if (fabs(cb->pi[j] - r) > 1e-9) return 0;
+    if (r != 0 && m->vtype[j] == TWILL_ILP_CONTINUOUS) return 0;
+    cb->pi[j] = r;
+  }
+  if (fabs(pr - round(pr)) > 1e-9) return 0;
+  *p0 = round(pr);
+  /* tiny coefficients: move them to the right-hand side through a bound */
+  double cmax = 0;
+  for (int j = 0; j < n; j++) cmax = fmax(cmax, fabs(cb->c[j]));
+  if (cmax == 0) return 0;
+  double cmin = HUGE_VAL;
+  for (int j = 0; j < n; j++) {
+    double cj = cb->c[j];
+    if (cj == 0) continue;
+    if (fabs(cj) < 1e-9 * cmax) {
+      double bnd = cj > 0 ? m->vub[j] : m->vlb[j];
+      if (m->vtype[j] != TWILL_ILP_CONTINUOUS) bnd = cj > 0 ? floor(bnd + 1e-6) : ceil(bnd - 1e-6);
+      if (isinf(bnd)) return 0;
+      rhs -= cj * bnd;
+      dm += fabs(cj * bnd);
+      cb->c[j] = 0;
+      continue;
+    }
+    cmin = fmin(cmin, fabs(cj));
+  }
+  if (cmax / cmin > 1e8) return 0;
+  *d = rhs - 1e-9 * dm;
+  *mag = dm;
+  lam[0] = 1 / f0;
+  lam[1] = 1 / (1 - f0);
+  return 1;
+}
+
+/* Append the cut in cb as a model row with its derivation. */
+static int add_cut(twill_ilp *m, int mr, const cutbuf *cb, double d, double p0, const double lam[2],
+                   int *idx, double *val) {
+  int n = m->n, nnz = 0;
+  for (int j = 0; j < n; j++)
+    if (cb->c[j] != 0) { idx[nnz] = j; val[nnz++] = cb->c[j]; }
+  if (m->ncut == m->cutcap) {
+    int nc = m->cutcap ? 2 * m->cutcap : 32;
+    ilp_cut *p = realloc(m->cut, (size_t)nc * sizeof *p);
+    if (!p) return -1;
+    m->cut = p;
+    m->cutcap = nc;
+  }
+  ilp_cut *ct = &m->cut[m->ncut];
+  memset(ct, 0, sizeof *ct);
+  int np = 0, nm[2] = {0, 0};
+  for (int j = 0; j < n; j++) np += cb->pi[j] != 0;
+  for (int i = 0; i < mr; i++) { nm[0] += cb->mu0[i] != 0; nm[1] += cb->mu1[i] != 0; }
+  ct->pidx = malloc(((size_t)np + 1) * sizeof(int));
+  ct->pval = malloc(((size_t)np + 1) * sizeof(double));
+  for (int s = 0; s < 2; s++) {
+    ct->midx[s] = malloc(((size_t)nm[s] + 1) * sizeof(int));
+    ct->mval[s] = malloc(((size_t)nm[s] + 1) * sizeof(double));
+  }
+  if (!ct->pidx || !ct->pval || !ct->midx[0] || !ct->mval[0] || !ct->midx[1] || !ct->mval[1]) {
+    free(ct->pidx); free(ct->pval);
+    for (int s = 0; s < 2; s++) { free(ct->midx[s]); free(ct->mval[s]); }
+    return -1;
+  }
+  for (int j = 0; j < n; j++)
+    if (cb->pi[j] != 0) { ct->pidx[ct->npi] = j; ct->pval[ct->npi++] = cb->pi[j]; }
+  for (int i = 0; i < mr; i++) {
+    if (cb->mu0[i] != 0) { ct->midx[0][ct->nmu[0]] = i; ct->mval[0][ct->nmu[0]++] = cb->mu0[i]; }
+    if (cb->mu1[i] != 0) { ct->midx[1][ct->nmu[1]] = i; ct->mval[1][ct->nmu[1]++] = cb->mu1[i]; }
+  }
+  ct->p0 = p0;
+  ct->lam[0] = lam[0];
+  ct->lam[1] = lam[1];
+  if (!m->ncut) m->nz_before_cuts = m->nz;
+  char name[32];
+  snprintf(name, sizeof name, "gmi%d", m->ncut);
+  int row = ilp_add_row_raw(m, name, nnz, idx, val, d, HUGE_VAL);
+  if (row < 0) {
+    free(ct->pidx); free(ct->pval);
+    for (int s = 0; s < 2; s++) { free(ct->midx[s]); free(ct->mval[s]); }
+    return -1;
+  }
+  ct->row = row;
+  m->ncut++;
+  return 0;
+}
+
+/* Every variable the derivation touches must be boxed (see boxed()). */
+static int derivable(const twill_ilp *m, int mr, const cutbuf *cb, const int *rbeg, const int *rcol,
+                     const char *box) {
+  for (int j = 0; j < m->n; j++)
+    if ((cb->c[j] != 0 || cb->pi[j] != 0) && !box[j]) return 0;
+  for (int i = 0; i < mr; i++)
+    if (cb->mu0[i] != 0 || cb->mu1[i] != 0)
+      for (int q = rbeg[i]; q < rbeg[i + 1]; q++)
+        if (!box[rcol[q]]) return 0;
+  return 1;
+}
+
+int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
+  *basis_out = NULL;
+  int n = m->n, nint = 0;
+  for (int j = 0; j < n; j++) nint += m->vtype[j] != TWILL_ILP_CONTINUOUS;
+  if (!nint || !m->m || getenv("TWILL_ILP_NOCUTS")) return 0;
+  int ret = -1, mr0 = m->m;
+  signed char *basis = NULL;
+  double prev = -HUGE_VAL;
+  int stall = 0;
+  double sgn = m->maximize ? -1.0 : 1.0;
+  for (int round_ = 0; round_ < CUT_ROUNDS; round_++) {
+    if (deadline > 0 && lps_clock() > deadline) break;
+    int mr = m->m, N = n + mr, stop = 0;
+    int *cbeg = NULL, *cidx = NULL;
+    double *cval = NULL;
+    double *c = calloc((size_t)n + 1, sizeof(double));
+    double *lb = calloc((size_t)N + 1, sizeof(double));
+    double *ub = calloc((size_t)N + 1, sizeof(double));
+    double *x = calloc((size_t)N + 1, sizeof(double));
+    double *u = calloc((size_t)mr + 1, sizeof(double));
+    double *alpha = calloc((size_t)N + 1, sizeof(double));
+    signed char *st = calloc((size_t)N + 1, 1);
+    int *rbeg = calloc((size_t)mr + 2, sizeof(int));
+    char *rint = calloc((size_t)mr + 1, 1), *box = calloc((size_t)n + 1, 1);
+    cand *cands = calloc((size_t)n + 1, sizeof(cand));
+    int *idx = calloc((size_t)n + 1, sizeof(int));
+    double *val = calloc((size_t)n + 1, sizeof(double));
+    cutbuf cb = {n, calloc((size_t)n + 1, sizeof(double)), calloc((size_t)n + 1, sizeof(double)),
+                 calloc((size_t)mr + 1, sizeof(double)), calloc((size_t)mr + 1, sizeof(double))};
+    int *rcol = NULL;
+    double *rval = NULL;
+    lp_solver *lp = NULL;
+    int ok = c && lb && ub && x && u && alpha && st && rbeg && rint && box && cands && idx &&
+             val && cb.c && cb.pi && cb.mu0 && cb.mu1 && ilp_build_csc(m, &cbeg, &cidx, &cval);
+    if (ok) {
+      int nz = cbeg[n];
+      rcol = malloc(((size_t)nz + 1) * sizeof(int));
+      rval = malloc(((size_t)nz + 1) * sizeof(double));
+      ok = rcol && rval;
+      if (ok) {
+        for (int p = 0; p < nz; p++) rbeg[cidx[p] + 2]++;
+        for (int i = 0; i < mr; i++) rbeg[i + 2] += rbeg[i + 1];
+        for (int j = 0; j < n; j++)
+          for (int p = cbeg[j]; p < cbeg[j + 1]; p++) {
+            int q = rbeg[cidx[p] + 1]++;
+            rcol[q] = j;
+            rval[q] = cval[p];
+          }
+      }
+    }
+    if (ok) {
+      for (int j = 0; j < n; j++) {
+        c[j] = sgn * m->obj[j];
+        lb[j] = m->vlb[j];
+        ub[j] = m->vub[j];
+        if (m->vtype[j] != TWILL_ILP_CONTINUOUS) {
+          lb[j] = ceil(lb[j] - 1e-6);
+          ub[j] = floor(ub[j] + 1e-6);
+        }
+        if (lb[j] > ub[j]) stop = 1;
+      }
+      for (int i = 0; i < mr; i++) {
+        lb[n + i] = m->rlo[i];
+        ub[n + i] = m->rhi[i];
+      }
+      integral_rows(m, rbeg, rcol, rval, rint);
+      boxed(m, cbeg, cidx, cval, rbeg, rcol, rval, box);
+      lp_input in = {mr, n, cbeg, cidx, cval, c, lb, ub};
+      lp = stop ? NULL : lps_new(&in);
+      if (!lp && !stop) ok = 0;
+    }
+    int added = 0;
+    if (ok && lp) {
+      if (basis) lps_set_basis(lp, basis);
+      int lst = lps_solve(lp, deadline);
+      if (lst != LPS_OPTIMAL) stop = 1;
+      double z = stop ? 0 : lps_obj(lp);
+      if (!stop) {
+        if (round_ > 0 && z - prev <= 1e-6 * fmax(1.0, fabs(z))) stop = 1;
+        else if (round_ > 0 && z - prev <= 1e-3 * fmax(1.0, fabs(z)) && ++stall >= 3) stop = 1;
+        prev = z;
+        lps_get_x(lp, x);
+        lps_get_basis(lp, st);
+        free(basis);
+        basis = malloc((size_t)N + 1);
+        if (!basis) ok = 0;
+        else memcpy(basis, st, (size_t)N);
+        m->stats.root_bound = sgn * z + m->c0;
+      }
+      if (ok && !stop && mr - mr0 < 4 * mr0 + 100) {
+        int nc = 0;
+        for (int j = 0; j < n; j++) {
+          if (m->vtype[j] == TWILL_ILP_CONTINUOUS || st[j] != 0) continue;
+          double f = x[j] - floor(x[j]);
+          if (f < CUT_MIN_F || f > 1 - CUT_MIN_F) continue;
+          cands[nc].eff = fabs(f - 0.5);
+          cands[nc++].k = j;
+        }
+        qsort(cands, (size_t)nc, sizeof *cands, cmp_cand);
+        if (nc > CUT_CANDS) nc = CUT_CANDS;
+        /* generate, score by efficacy, keep the best CUT_PER_ROUND */
+        typedef struct { double eff; int k; } sc;
+        sc *score = calloc((size_t)nc + 1, sizeof *score);
+        if (!score) ok = 0;
+        int ns = 0;
+        for (int t = 0; ok && t < nc; t++) {
+          int k = cands[t].k;
+          double d, p0, lam[2], mag;
+          if (!lps_tableau_row(lp, k, u, alpha)) continue;
+          if (!gmi(m, mr, k, alpha, x, st, lb, ub, rint, rbeg, rcol, rval, &cb, &d, &p0, lam, &mag))
+            continue;
+          if (m->certify && !derivable(m, mr, &cb, rbeg, rcol, box)) continue;
+          double act = 0, nrm = 0;
+          for (int j = 0; j < n; j++) { act += cb.c[j] * x[j]; nrm += cb.c[j] * cb.c[j]; }
+          double eff = (d - act) / sqrt(nrm);
+          if (!(eff > CUT_EFFICACY)) continue;
+          score[ns].eff = eff;
+          score[ns++].k = k;
+        }
+        /* best first (ties: lower index), deterministic */
+        for (int a = 1; a < ns; a++)
+          for (int b2 = a; b2 > 0 && (score[b2].eff > score[b2 - 1].eff ||
+                                      (score[b2].eff == score[b2 - 1].eff && score[b2].k < score[b2 - 1].k)); b2--) {
+            sc t = score[b2]; score[b2] = score[b2 - 1]; score[b2 - 1] = t;
+          }
+        if (ns > CUT_PER_ROUND) ns = CUT_PER_ROUND;
+        /* the rows the derivations use are those of this round's LP: cut
+         * rows added in this round must not shift them, and do not */
+        for (int t = 0; ok && t < ns; t++) {
+          double d, p0, lam[2], mag;
+          if (!lps_tableau_row(lp, score[t].k, u, alpha) ||
+              !gmi(m, mr, score[t].k, alpha, x, st, lb, ub, rint, rbeg, rcol, rval, &cb, &d, &p0,
+                   lam, &mag))
+            continue;
+          if (add_cut(m, mr, &cb, d, p0, lam, idx, val) < 0) ok = 0;
+          else added++;
+        }
+        free(score);
+      }
+    }
+    if (ok && added && basis) {
+      /* the new logicals start basic */
+      signed char *b2 = calloc((size_t)(n + m->m) + 1, 1);
+      if (!b2) ok = 0;
+      else {
+        memcpy(b2, basis, (size_t)N);
+        free(basis);
+        basis = b2;
+      }
+    }
+    lps_free(lp);
+    free(cbeg); free(cidx); free(cval); free(c); free(lb); free(ub); free(x); free(u);
+    free(alpha); free(st); free(rbeg); free(rint); free(box); free(cands); free(idx); free(val);
+    free(cb.c); free(cb.pi); free(cb.mu0); free(cb.mu1); free(rcol); free(rval);
+    if (!ok) goto done;
+    if (stop || !added) break;
+  }
+  ret = 0;
+  if (basis) *basis_out = basis;
+  basis = NULL;
+done:
+  free(basis);
+  m->stats.cuts = m->ncut;
+  return ret;
+}
