@@ -139,7 +139,7 @@ static int dive(const twill_ilp *m, lp_solver *lp, const int *cbeg, const int *c
     }
     for (int j = 0; j < n; j++)
       xr[j] = m->vtype[j] == TWILL_ILP_CONTINUOUS ? xd[j] : round(xd[j]);
-    if (feasible(m, m->m, cbeg, cidx, cval, xr, act)) {
+    if (feasible(m, m->m - m->ncut, cbeg, cidx, cval, xr, act)) {
       double z = 0;
       for (int j = 0; j < n; j++) z += c[j] * xr[j];
       if (z < best - 1e-9 * (1 + fabs(z))) {
@@ -512,7 +512,9 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
     m->stats.seconds = lps_clock() - t0;
     return TWILL_ILP_ERROR;
   }
-  int n = m->n, mr = m->m, N = n + mr;
+  int n = m->n, mr = m->m, N = n + mr, mr0 = mr - m->ncut, mlp = 0, Nlp = N;
+  int *lprow = NULL, *lpcbeg = NULL, *lpcidx = NULL;
+  double *lpcval = NULL, *lpbnd = NULL, *ylp = NULL;
   int *cbeg = NULL, *cidx = NULL;
   double *cval = NULL;
   twill_ilp_status result = TWILL_ILP_ERROR;
@@ -580,16 +582,55 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   R.queue = calloc((size_t)mr + 1, sizeof(int));
   R.inq = calloc((size_t)mr + 1, 1);
   if (!R.beg || !R.col || !R.val || !R.queue || !R.inq) goto done;
-  for (int p = 0; p < cbeg[n]; p++) R.beg[cidx[p] + 2]++;
+  /* (the cut rows are left empty: dense, and rarely worth propagating) */
+  for (int p = 0; p < cbeg[n]; p++)
+    if (cidx[p] < mr0) R.beg[cidx[p] + 2]++;
   for (int i = 0; i < mr; i++) R.beg[i + 2] += R.beg[i + 1];
   for (int j = 0; j < n; j++)
     for (int p = cbeg[j]; p < cbeg[j + 1]; p++) {
+      if (cidx[p] >= mr0) continue;
       int q = R.beg[cidx[p] + 1]++;
       R.col[q] = j;
       R.val[q] = cval[p];
     }
   int prop_on = nint > 0 && !getenv("TWILL_ILP_NOPROP");
-  lp_input in = {mr, n, cbeg, cidx, cval, c, lb, ub};
+  /* The search's LP: the user's rows and the cuts binding at the last
+   * root LP (nonbasic slack); a cut not binding there is left out (it stays
+   * a row of the model, valid for the certificate, with multiplier 0).
+   * lprow maps the LP's rows to the model's. */
+  lprow = malloc(((size_t)mr + 1) * sizeof(int));
+  lpcbeg = calloc((size_t)n + 2, sizeof(int));
+  lpcidx = malloc(((size_t)cbeg[n] + 1) * sizeof(int));
+  lpcval = malloc(((size_t)cbeg[n] + 1) * sizeof(double));
+  lpbnd = malloc(2 * ((size_t)N + 1) * sizeof(double));
+  ylp = malloc(((size_t)mr + 1) * sizeof(double));
+  int *modrow = malloc(((size_t)mr + 1) * sizeof(int));
+  if (!lprow || !lpcbeg || !lpcidx || !lpcval || !lpbnd || !ylp || !modrow) {
+    free(modrow);
+    goto done;
+  }
+  for (int i = 0; i < mr; i++) {
+    int keep = i < mr0 || !rootbasis || rootbasis[n + i] != 0 || getenv("TWILL_ILP_KEEPCUTS");
+    modrow[i] = keep ? mlp : -1;
+    if (keep) lprow[mlp++] = i;
+  }
+  for (int j = 0, q = 0; j < n; j++) {
+    for (int p = cbeg[j]; p < cbeg[j + 1]; p++)
+      if (modrow[cidx[p]] >= 0) { lpcidx[q] = modrow[cidx[p]]; lpcval[q++] = cval[p]; }
+    lpcbeg[j + 1] = q;
+  }
+  double *llb = lpbnd, *lub = lpbnd + N + 1;
+  memcpy(llb, lb, (size_t)n * sizeof(double));
+  memcpy(lub, ub, (size_t)n * sizeof(double));
+  for (int k = 0; k < mlp; k++) {
+    llb[n + k] = lb[n + lprow[k]];
+    lub[n + k] = ub[n + lprow[k]];
+  }
+  if (rootbasis)
+    for (int k = 0; k < mlp; k++) rootbasis[n + k] = rootbasis[n + lprow[k]];
+  free(modrow);
+  Nlp = n + mlp;
+  lp_input in = {mlp, n, lpcbeg, lpcidx, lpcval, c, llb, lub};
   lp = lps_new(&in);
   if (!lp) goto done;
   if (rootbasis) lps_set_basis(lp, rootbasis);
@@ -597,7 +638,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   double inc = HUGE_VAL; /* incumbent, minimize form */
   int incomplete = 0, unbounded = 0;
   long nodes = 0;
-  if (m->start && feasible(m, m->m, cbeg, cidx, cval, m->start, act)) {
+  if (m->start && feasible(m, m->m - m->ncut, cbeg, cidx, cval, m->start, act)) {
     /* the caller's solution, rounded like any heuristic point */
     double zs = 0;
     for (int j = 0; j < n; j++) {
@@ -716,8 +757,10 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
     }
     if (st == LPS_INFEASIBLE) {
       if (m->certify) {
-        rec->y = malloc((size_t)(mr ? mr : 1) * sizeof(double));
-        if (rec->y) lps_get_farkas(lp, rec->y);
+        rec->y = calloc((size_t)(mr ? mr : 1), sizeof(double));
+        lps_get_farkas(lp, ylp);
+        if (rec->y)
+          for (int k = 0; k < mlp; k++) rec->y[lprow[k]] = ylp[k];
         rec->farkas = 1;
       }
       rec->proof = cur->rec;
@@ -730,8 +773,10 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
     if (nodes == 1) root_bound = z;
     lps_get_x(lp, x);
     if (m->certify) {
-      rec->y = malloc((size_t)(mr ? mr : 1) * sizeof(double));
-      if (rec->y) lps_get_dual(lp, rec->y, NULL);
+      rec->y = calloc((size_t)(mr ? mr : 1), sizeof(double));
+      lps_get_dual(lp, ylp, NULL);
+      if (rec->y)
+        for (int k = 0; k < mlp; k++) rec->y[lprow[k]] = ylp[k];
     }
     /* pseudo-cost update: objective degradation per unit of movement */
     if (rec->var >= 0 && cur->bound > -HUGE_VAL && cur->pfrac > 0) {
@@ -778,7 +823,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
     for (int j = 0; j < n; j++)
       xr[j] = m->vtype[j] == TWILL_ILP_CONTINUOUS ? x[j]
               : mode == 0 ? round(x[j]) : mode == 1 ? ceil(x[j] - INT_TOL) : floor(x[j] + INT_TOL);
-    if (feasible(m, m->m, cbeg, cidx, cval, xr, act)) {
+    if (feasible(m, m->m - m->ncut, cbeg, cidx, cval, xr, act)) {
       double zr = 0;
       for (int j = 0; j < n; j++) zr += c[j] * xr[j];
       if (zr < inc - 1e-9 * (1 + fabs(zr))) {
@@ -868,7 +913,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       k->cvar = malloc((size_t)k->nchg * sizeof(int));
       k->clb = malloc((size_t)k->nchg * sizeof(double));
       k->cub = malloc((size_t)k->nchg * sizeof(double));
-      k->basis = malloc((size_t)N);
+      k->basis = malloc((size_t)Nlp);
       if (k->rec < 0 || !k->cvar || !k->clb || !k->cub || !k->basis) {
         node_free(kid[0]);
         node_free(kid[1]);
@@ -888,7 +933,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       k->cvar[cur->nchg] = bj;
       k->clb[cur->nchg] = l;
       k->cub[cur->nchg] = u;
-      memcpy(k->basis, basis, (size_t)N);
+      memcpy(k->basis, basis, (size_t)Nlp);
     }
     int first = f < 0.5 ? 0 : 1;
     if (nopen == opencap) {
@@ -956,6 +1001,7 @@ done:
   for (int k = 0; k < nopen; k++) node_free(open[k]);
   free(open);
   free(rootbasis);
+  free(lprow); free(lpcbeg); free(lpcidx); free(lpcval); free(lpbnd); free(ylp);
   lps_free(lp);
   free(cbeg); free(cidx); free(cval); free(c); free(lb); free(ub); free(x);
   free(xr); free(act); free(dred); free(xd); free(xdr); free(pc); free(pcn); free(basis);

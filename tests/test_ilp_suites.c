@@ -167,7 +167,7 @@ END_TEST
  * certificate (twill_vipr_check_mem).  Solved too, but slower than that
  * here with a certificate (tens of MB): dcmulti, gen, mod010, p0548,
  * l152lav, gt2, bell3a, blend2, dsbmip, qnet1, qnet1_o. */
-static const char *mip_cert[] = {"p0282.mps", "egout.mps", "misc06.mps"};
+static const char *mip_cert[] = {"p0282.mps", "egout.mps", "misc06.mps", "vpm1.mps"};
 
 START_TEST(miplib_certified) {
   answer all[128];
@@ -184,6 +184,54 @@ START_TEST(miplib_certified) {
 }
 END_TEST
 
+/* ---- root cuts: the Gomory rounds must raise the root bound above the
+ * LP relaxation's (the same solver with TWILL_ILP_NOCUTS) and must not
+ * pass the published optimum (a cut that removed the optimal point could).
+ * The bound after the cuts is read at a node limit of 1 (the root). */
+static const char *cut_files[] = {"p0033.mps", "vpm1.mps", "egout.mps", "fixnet6.mps"};
+
+static double root_bound(const char *file, int cuts, int *ncuts) {
+  char rel[128];
+  snprintf(rel, sizeof rel, "suites/mip/%s", file);
+  char *path = tu_shared_path(rel);
+  char err[512];
+  twill_ilp *m = twill_ilp_read_mps(path, err, sizeof err);
+  free(path);
+  ck_assert_msg(m != NULL, "%s", err);
+  if (!cuts) setenv("TWILL_ILP_NOCUTS", "1", 1);
+  twill_ilp_set_node_limit(m, 1);
+  twill_ilp_solve(m);
+  unsetenv("TWILL_ILP_NOCUTS");
+  twill_ilp_stats st;
+  twill_ilp_get_stats(m, &st);
+  *ncuts = st.cuts;
+  /* without cuts: the first node's LP, the best bound at the node limit */
+  double b = cuts ? st.root_bound : st.best_bound;
+  twill_ilp_free(m);
+  return b;
+}
+
+START_TEST(root_cuts_raise_bound) {
+  answer all[128];
+  int n = load_answers("suites/mip/answers.tsv", all, 128);
+  ck_assert_msg(n > 0, "cannot read suites/mip/answers.tsv");
+  if (tu_under_valgrind() && _i > 0) return;
+  const char *f = cut_files[_i];
+  double opt = NAN;
+  for (int k = 0; k < n; k++)
+    if (!strcmp(all[k].file, f)) opt = all[k].published;
+  ck_assert_msg(!isnan(opt), "%s not in answers.tsv", f);
+  int nc0, nc1;
+  double lp = root_bound(f, 0, &nc0), cut = root_bound(f, 1, &nc1);
+  ck_assert_int_eq(nc0, 0);
+  ck_assert_msg(nc1 > 0, "%s: no cuts", f);
+  ck_assert_msg(cut > lp + 1e-6 * fmax(1.0, fabs(lp)), "%s: root bound %.10g, LP %.10g", f, cut,
+                lp);
+  ck_assert_msg(cut <= opt + 1e-6 * fmax(1.0, fabs(opt)), "%s: root bound %.10g past the "
+                "optimum %.10g", f, cut, opt);
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("ilp_suites");
   TCase *tc = tcase_create("lp");
@@ -194,6 +242,7 @@ static Suite *make_suite(void) {
   tcase_set_timeout(tc, 300);
   tcase_add_loop_test(tc, miplib_easy, 0, (int)(sizeof mip_easy / sizeof *mip_easy));
   tcase_add_loop_test(tc, miplib_certified, 0, (int)(sizeof mip_cert / sizeof *mip_cert));
+  tcase_add_loop_test(tc, root_cuts_raise_bound, 0, (int)(sizeof cut_files / sizeof *cut_files));
   suite_add_tcase(s, tc);
   return s;
 }
