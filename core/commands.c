@@ -203,10 +203,11 @@ const twill_command twill_commands[] = {
      "Prints s VERIFIED (exit 0) or s NOT VERIFIED (exit 1).\n"},
     {"ilp", twill_cmd_ilp, "LP/MIP solver on MPS files, with VIPR certificates",
      "usage: twill ilp FILE.mps [--cert FILE.vipr] [--time-limit S]\n"
-     "                 [--node-limit N] [--json]\n"
+     "                 [--node-limit N] [--no-cuts] [--json]\n"
      "\n"
      "Solves the LP or MIP (fixed or free MPS; OBJSENSE, RANGES, every bound\n"
-     "type but SC, integer markers) by bounded simplex and branch and bound.\n"
+     "type but SC, integer markers) by bounded simplex and branch and bound,\n"
+     "with Gomory mixed-integer cuts at the root (--no-cuts: none).\n"
      "Prints status, objective, nonzero values and statistics; --json prints\n"
      "{status, objective, values, stats}.  --cert writes a VIPR certificate.\n"
      "Exit 0 optimal, 2 infeasible or unbounded, 3 limit, 1 bad input.\n"},

@@ -16,7 +16,7 @@
 
 static const char usage[] =
     "usage: twill ilp FILE.mps [--cert FILE.vipr] [--time-limit S]\n"
-    "                 [--node-limit N] [--json]\n";
+    "                 [--node-limit N] [--no-cuts] [--json]\n";
 
 static void json_str(FILE *f, const char *s) {
   fputc('"', f);
@@ -44,7 +44,7 @@ static int parse_double(const char *s, double *v) {
 int twill_cmd_ilp(int argc, char **argv) {
   const char *file = NULL, *cert = NULL;
   double tlim = 0, nlim = 0;
-  int json = 0;
+  int json = 0, nocuts = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -52,6 +52,8 @@ int twill_cmd_ilp(int argc, char **argv) {
       return 0;
     } else if (!strcmp(a, "--json")) {
       json = 1;
+    } else if (!strcmp(a, "--no-cuts")) {
+      nocuts = 1;
     } else if (!strcmp(a, "--cert") && i + 1 < argc) {
       cert = argv[++i];
     } else if (!strcmp(a, "--time-limit") && i + 1 < argc) {
@@ -87,6 +89,7 @@ int twill_cmd_ilp(int argc, char **argv) {
   twill_ilp_set_time_limit(m, tlim);
   twill_ilp_set_node_limit(m, (long)nlim);
   if (cert) twill_ilp_set_certify(m, 1);
+  if (nocuts) twill_ilp_set_cuts(m, 0);
   twill_ilp_status st = twill_ilp_solve(m);
   twill_ilp_stats s;
   twill_ilp_get_stats(m, &s);
@@ -116,7 +119,9 @@ int twill_cmd_ilp(int argc, char **argv) {
     json_num(stdout, s.best_bound);
     printf(", \"gap\": ");
     json_num(stdout, twill_ilp_has_solution(m) ? s.gap : NAN);
-    printf(", \"max_depth\": %d, \"incumbents\": [", s.depth_max);
+    printf(", \"max_depth\": %d, \"cuts\": %d, \"root_bound\": ", s.depth_max, s.cuts);
+    json_num(stdout, s.cuts ? s.root_bound : NAN);
+    printf(", \"incumbents\": [");
     for (int k = 0;; k++) {
       double o;
       long nd;

@@ -262,7 +262,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
   *basis_out = NULL;
   int n = m->n, nint = 0;
   for (int j = 0; j < n; j++) nint += m->vtype[j] != TWILL_ILP_CONTINUOUS;
-  if (!nint || !m->m || getenv("TWILL_ILP_NOCUTS")) return 0;
+  if (!nint || !m->m || m->nocuts || getenv("TWILL_ILP_NOCUTS")) return 0;
   int ret = -1, mr0 = m->m;
   signed char *basis = NULL;
   double prev = -HUGE_VAL;

@@ -70,6 +70,7 @@ struct twill_ilp {
   double time_limit;
   long node_limit;
   int certify;
+  int nocuts;      /* twill_ilp_set_cuts(m, 0) */
   double *start;  /* a known solution to start from (MIP start), or NULL */
   /* results */
   twill_ilp_status status;

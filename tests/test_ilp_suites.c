@@ -185,7 +185,7 @@ START_TEST(miplib_certified) {
 END_TEST
 
 /* ---- root cuts: the Gomory rounds must raise the root bound above the
- * LP relaxation's (the same solver with TWILL_ILP_NOCUTS) and must not
+ * LP relaxation's (the same solver with twill_ilp_set_cuts(m, 0)) and must not
  * pass the published optimum (a cut that removed the optimal point could).
  * The bound after the cuts is read at a node limit of 1 (the root). */
 static const char *cut_files[] = {"p0033.mps", "vpm1.mps", "egout.mps", "fixnet6.mps"};
@@ -198,10 +198,9 @@ static double root_bound(const char *file, int cuts, int *ncuts) {
   twill_ilp *m = twill_ilp_read_mps(path, err, sizeof err);
   free(path);
   ck_assert_msg(m != NULL, "%s", err);
-  if (!cuts) setenv("TWILL_ILP_NOCUTS", "1", 1);
+  twill_ilp_set_cuts(m, cuts);
   twill_ilp_set_node_limit(m, 1);
   twill_ilp_solve(m);
-  unsetenv("TWILL_ILP_NOCUTS");
   twill_ilp_stats st;
   twill_ilp_get_stats(m, &st);
   *ncuts = st.cuts;

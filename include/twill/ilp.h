@@ -97,6 +97,9 @@ void twill_ilp_set_certify(twill_ilp *m, int on);
 /* Limits (<= 0: none). */
 void twill_ilp_set_time_limit(twill_ilp *m, double seconds);
 void twill_ilp_set_node_limit(twill_ilp *m, long nodes);
+/* Gomory mixed-integer cuts at the root (on by default; each is derived
+ * in the certificate). */
+void twill_ilp_set_cuts(twill_ilp *m, int on);
 /* A known solution (one value per variable, copied) to start the search
  * from: if it meets every bound, integrality and row, it is the first
  * incumbent (node 0 in the history), as good as one the search found,
