@@ -44,6 +44,7 @@
 #define CUT_CANDS 250
 #define CUT_MIN_F 0.01
 #define CUT_EFFICACY 1e-4
+#define CUT_MIR_ROWS 300
 
 typedef struct cand {
   double eff;
@@ -98,39 +99,45 @@ static void boxed(const twill_ilp *m, const int *cbeg, const int *cidx, const do
   }
 }
 
-/* Build the GMI cut of basic x_k into cb (x space) and its derivation.
- * Returns 1 with *d, *p0, lam set, 0 when the row gives no usable cut. */
-static int gmi(const twill_ilp *m, int mr, int k, const double *alpha, const double *x,
-               const signed char *st, const double *lb, const double *ub, const char *rint,
-               const int *rbeg, const int *rcol, const double *rval, cutbuf *cb, double *d,
-               double *p0, double lam[2], double *mag) {
+/* The cut of an identity row.  alpha (n + mr) is a row  sum_v alpha_v z_v
+ * = 0  that holds identically in x (z_{n+i} = a_i'x), sg[v] != 0 marks the
+ * variables in it, complemented as z_v = bnd_v + sg_v t_v (t_v >= 0 is a
+ * bound, or a side of row v - n for a logical); sg = 2 marks a variable
+ * left as it is (the basic x_k of a tableau row: integer coefficient, so
+ * g = 0 and no bound is needed), bnd 0.  Then  sum abar_v t_v = b  with
+ * abar_v = sg_v alpha_v and b = -sum alpha_v bnd_v, and the cut follows
+ * the formulas at the top.  Returns 1 with the cut in cb, *d, *p0, lam;
+ * 0 when the row gives no usable cut. */
+static int gmi_core(const twill_ilp *m, int mr, const double *alpha, const signed char *sg,
+                    const double *bnd, const double *lb, const double *ub, const char *rint,
+                    const int *rbeg, const int *rcol, const double *rval, cutbuf *cb, double *d,
+                    double *p0, double lam[2]) {
   int n = m->n, N = n + mr;
-  double b = x[k], f0 = b - floor(b);
-  if (f0 < CUT_MIN_F || f0 > 1 - CUT_MIN_F) return 0;
+  double b = 0, bmag = 0;
+  for (int v = 0; v < N; v++)
+    if (sg[v]) { b -= alpha[v] * bnd[v]; bmag += fabs(alpha[v] * bnd[v]); }
+  double f0 = b - floor(b);
+  if (f0 < CUT_MIN_F || f0 > 1 - CUT_MIN_F || bmag > 1e9) return 0;
   memset(cb->c, 0, (size_t)n * sizeof(double));
   memset(cb->pi, 0, (size_t)n * sizeof(double));
   memset(cb->mu0, 0, (size_t)mr * sizeof(double));
   memset(cb->mu1, 0, (size_t)mr * sizeof(double));
-  double rhs = 1, pr = floor(b), dm = 1;
-  cb->pi[k] = 1;
+  double rhs = 1, pr = floor(b), dm = 1 + bmag;
   for (int v = 0; v < N; v++) {
-    if (st[v] == 0 || v == k) continue;
+    if (!sg[v]) continue;
     double a = alpha[v];
-    if (fabs(a) < 1e-11) continue;
     if (fabs(a) > 1e6) return 0;
-    double sg, bnd;
-    int fixed = st[v] == 4 || lb[v] == ub[v];
-    if (st[v] == 1 || st[v] == 4) { sg = 1; bnd = lb[v]; }
-    else if (st[v] == 2) { sg = -1; bnd = ub[v]; }
-    else return 0; /* free nonbasic: no t_v >= 0 */
-    if (isinf(bnd)) return 0;
-    double ab = sg * a, g, piv = 0;
-    int isint = v < n ? m->vtype[v] != TWILL_ILP_CONTINUOUS : rint[v - n] && bnd == round(bnd);
+    double s = sg[v] == 2 ? 1 : sg[v], bv = bnd[v];
+    if (isinf(bv)) return 0;
+    int fixed = sg[v] != 2 && lb[v] == ub[v];
+    double ab = s * a, g, piv = 0;
+    int isint = v < n ? m->vtype[v] != TWILL_ILP_CONTINUOUS : rint[v - n] && bv == round(bv);
+    if (sg[v] == 2 && (!isint || ab != round(ab))) return 0;
     if (fixed) {
       g = 0;
     } else if (isint) {
       double fv = ab - floor(ab);
-      if (fv < 1e-9 || fv > 1 - 1e-9) { fv = 0; piv = round(ab); g = 0; }
+      if (fv < 1e-9 || fv > 1 - 1e-9) { piv = round(ab); g = 0; }
       else if (fv <= f0) { g = fv / f0; piv = floor(ab); }
       else { g = (1 - fv) / (1 - f0); piv = ceil(ab); }
     } else {
@@ -142,19 +149,19 @@ static int gmi(const twill_ilp *m, int mr, int k, const double *alpha, const dou
       if (nu0 < 0) nu0 = 0;
       if (nu1 < 0) nu1 = 0;
     }
-    rhs += g * sg * bnd;
-    pr += piv * sg * bnd;
-    dm += fabs(g * bnd) + fabs(piv * bnd);
+    rhs += g * s * bv;
+    pr += piv * s * bv;
+    dm += fabs(g * bv) + fabs(piv * bv);
     if (v < n) {
-      cb->c[v] += g * sg;
-      cb->pi[v] += piv * sg;
+      cb->c[v] += g * s;
+      cb->pi[v] += piv * s;
     } else {
       int i = v - n;
-      cb->mu0[i] = nu0 * sg;
-      cb->mu1[i] = nu1 * sg;
+      cb->mu0[i] = nu0 * s;
+      cb->mu1[i] = nu1 * s;
       for (int q = rbeg[i]; q < rbeg[i + 1]; q++) {
-        cb->c[rcol[q]] += g * sg * rval[q];
-        cb->pi[rcol[q]] += piv * sg * rval[q];
+        cb->c[rcol[q]] += g * s * rval[q];
+        cb->pi[rcol[q]] += piv * s * rval[q];
       }
     }
   }
@@ -176,11 +183,11 @@ static int gmi(const twill_ilp *m, int mr, int k, const double *alpha, const dou
     double cj = cb->c[j];
     if (cj == 0) continue;
     if (fabs(cj) < 1e-9 * cmax) {
-      double bnd = cj > 0 ? m->vub[j] : m->vlb[j];
-      if (m->vtype[j] != TWILL_ILP_CONTINUOUS) bnd = cj > 0 ? floor(bnd + 1e-6) : ceil(bnd - 1e-6);
-      if (isinf(bnd)) return 0;
-      rhs -= cj * bnd;
-      dm += fabs(cj * bnd);
+      double bd = cj > 0 ? m->vub[j] : m->vlb[j];
+      if (m->vtype[j] != TWILL_ILP_CONTINUOUS) bd = cj > 0 ? floor(bd + 1e-6) : ceil(bd - 1e-6);
+      if (isinf(bd)) return 0;
+      rhs -= cj * bd;
+      dm += fabs(cj * bd);
       cb->c[j] = 0;
       continue;
     }
@@ -188,10 +195,113 @@ static int gmi(const twill_ilp *m, int mr, int k, const double *alpha, const dou
   }
   if (cmax / cmin > 1e8) return 0;
   *d = rhs - 1e-9 * dm;
-  *mag = dm;
   lam[0] = 1 / f0;
   lam[1] = 1 / (1 - f0);
   return 1;
+}
+
+/* The GMI cut of the tableau row of basic x_k: nonbasic variables are
+ * complemented at the bound they sit at; a free nonbasic one (no t_v >= 0)
+ * spoils the row. */
+static int gmi(const twill_ilp *m, int mr, int k, double *alpha, const signed char *st,
+               const double *lb, const double *ub, const char *rint, const int *rbeg,
+               const int *rcol, const double *rval, cutbuf *cb, signed char *sg, double *bnd,
+               double *d, double *p0, double lam[2]) {
+  int N = m->n + mr;
+  alpha[k] = 1; /* (1 up to rounding from lps_tableau_row) */
+  for (int v = 0; v < N; v++) {
+    sg[v] = 0;
+    bnd[v] = 0;
+    if (v == k) { sg[v] = 2; continue; }
+    if (st[v] == 0 || fabs(alpha[v]) < 1e-11) continue;
+    if (st[v] == 1 || st[v] == 4) { sg[v] = 1; bnd[v] = lb[v]; }
+    else if (st[v] == 2) { sg[v] = -1; bnd[v] = ub[v]; }
+    else return 0;
+  }
+  return gmi_core(m, mr, alpha, sg, bnd, lb, ub, rint, rbeg, rcol, rval, cb, d, p0, lam);
+}
+
+/* Variable upper bounds  a_rj x_j + a_rk y_k <= h  (x_j continuous, a_rj >
+ * 0, y_k integer) for the MIR rows: vub[j] = r, the first such row. */
+static void find_vubs(const twill_ilp *m, int mr, const int *rbeg, const int *rcol,
+                      const double *rval, int *vub) {
+  for (int j = 0; j < m->n; j++) vub[j] = -1;
+  for (int r = 0; r < mr; r++) {
+    if (rbeg[r + 1] - rbeg[r] != 2 || isinf(m->rhi[r])) continue;
+    for (int t = 0; t < 2; t++) {
+      int j = rcol[rbeg[r] + t], k = rcol[rbeg[r] + 1 - t];
+      if (m->vtype[j] == TWILL_ILP_CONTINUOUS && m->vtype[k] != TWILL_ILP_CONTINUOUS &&
+          rval[rbeg[r] + t] > 0 && vub[j] < 0)
+        vub[j] = r;
+    }
+  }
+}
+
+/* Mixed-integer rounding on row i of the model (side 0: its <= side, 1:
+ * its >= side), as the identity  a_i'x - z_{n+i} = 0  with z_{n+i} at that
+ * side, so that gmi_core derives it like a tableau row (Marchand-Wolsey
+ * c-MIR): a continuous x_j whose variable upper bound is tight at x* is
+ * replaced through it (the bound's row joins the identity, its logical at
+ * its <= side), every other variable is complemented at the bound nearer
+ * to x* (integer ones at the upper when past the middle), and the row is
+ * divided by delta.  delta <= 0 asks for the candidates instead: up to
+ * DMAX distinct |coefficients| of integer variables strictly inside their
+ * bounds go to dl[], their count is returned.  Otherwise returns gmi_core's
+ * result. */
+#define DMAX 6
+static int mir(const twill_ilp *m, int mr, int i, int side, double delta, const double *x,
+               const double *lb, const double *ub, const char *rint, const int *rbeg,
+               const int *rcol, const double *rval, const int *vub, double *alpha, signed char *sg,
+               double *bnd, cutbuf *cb, double *d, double *p0, double lam[2], double *dl) {
+  int n = m->n, N = n + mr;
+  memset(alpha, 0, (size_t)N * sizeof(double));
+  memset(sg, 0, (size_t)N);
+  memset(bnd, 0, (size_t)N * sizeof(double));
+  alpha[n + i] = -1;
+  sg[n + i] = side ? 1 : -1;
+  bnd[n + i] = side ? lb[n + i] : ub[n + i];
+  if (isinf(bnd[n + i])) return 0;
+  for (int q = rbeg[i]; q < rbeg[i + 1]; q++) alpha[rcol[q]] += rval[q];
+  for (int q = rbeg[i]; q < rbeg[i + 1]; q++) {
+    int j = rcol[q], r = vub[j];
+    if (r < 0 || r == i || alpha[j] == 0 || sg[n + r]) continue;
+    double h = ub[n + r];
+    if (x[n + r] < h - 1e-6 * (1 + fabs(h))) continue; /* not tight */
+    int pj = rbeg[r] + (rcol[rbeg[r]] == j ? 0 : 1), pk = rbeg[r] + (rcol[rbeg[r]] == j ? 1 : 0);
+    double f = -alpha[j] / rval[pj];
+    alpha[j] = 0;
+    alpha[rcol[pk]] += f * rval[pk];
+    alpha[n + r] -= f; /* + f (a_r'x - z_{n+r}) */
+    sg[n + r] = -1;
+    bnd[n + r] = h;
+  }
+  int nd = 0;
+  for (int j = 0; j < n; j++) {
+    if (alpha[j] == 0) continue;
+    double l = lb[j], u = ub[j];
+    int isint = m->vtype[j] != TWILL_ILP_CONTINUOUS;
+    if (isint && delta <= 0 && dl && x[j] > l + 1e-6 && x[j] < u - 1e-6 && nd < DMAX) {
+      double a = fabs(alpha[j]);
+      int dup = 0;
+      for (int t = 0; t < nd; t++) dup |= dl[t] == a;
+      if (!dup) dl[nd++] = a;
+    }
+    int up = isint ? (!isinf(u) && (isinf(l) || x[j] > 0.5 * (l + u)))
+                   : (!isinf(u) && (isinf(l) || u - x[j] < x[j] - l));
+    if (isinf(up ? u : l)) return 0;
+    sg[j] = up ? -1 : 1;
+    bnd[j] = up ? u : l;
+  }
+  if (delta <= 0) return nd;
+  for (int v = 0; v < N; v++) alpha[v] /= delta;
+  return gmi_core(m, mr, alpha, sg, bnd, lb, ub, rint, rbeg, rcol, rval, cb, d, p0, lam);
+}
+
+/* Violation of c'x >= d at x, over |c|. */
+static double efficacy(const cutbuf *cb, int n, const double *x, double d) {
+  double act = 0, nrm = 0;
+  for (int j = 0; j < n; j++) { act += cb->c[j] * x[j]; nrm += cb->c[j] * cb->c[j]; }
+  return nrm > 0 ? (d - act) / sqrt(nrm) : 0;
 }
 
 /* Append the cut in cb as a model row with its derivation. */
@@ -279,6 +389,9 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
     double *x = calloc((size_t)N + 1, sizeof(double));
     double *u = calloc((size_t)mr + 1, sizeof(double));
     double *alpha = calloc((size_t)N + 1, sizeof(double));
+    double *bndv = calloc((size_t)N + 1, sizeof(double));
+    signed char *sgv = calloc((size_t)N + 1, 1);
+    int *vub = calloc((size_t)n + 1, sizeof(int));
     signed char *st = calloc((size_t)N + 1, 1);
     int *rbeg = calloc((size_t)mr + 2, sizeof(int));
     char *rint = calloc((size_t)mr + 1, 1), *box = calloc((size_t)n + 1, 1);
@@ -290,7 +403,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
     int *rcol = NULL;
     double *rval = NULL;
     lp_solver *lp = NULL;
-    int ok = c && lb && ub && x && u && alpha && st && rbeg && rint && box && cands && idx &&
+    int ok = c && lb && ub && x && u && alpha && bndv && sgv && vub && st && rbeg && rint && box && cands && idx &&
              val && cb.c && cb.pi && cb.mu0 && cb.mu1 && ilp_build_csc(m, &cbeg, &cidx, &cval);
     if (ok) {
       int nz = cbeg[n];
@@ -324,6 +437,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
         ub[n + i] = m->rhi[i];
       }
       integral_rows(m, rbeg, rcol, rval, rint);
+      find_vubs(m, mr0, rbeg, rcol, rval, vub);
       boxed(m, cbeg, cidx, cval, rbeg, rcol, rval, box);
       lp_input in = {mr, n, cbeg, cidx, cval, c, lb, ub};
       lp = stop ? NULL : lps_new(&in);
@@ -338,6 +452,8 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
       if (!stop) {
         if (round_ > 0 && z - prev <= 1e-6 * fmax(1.0, fabs(z))) stop = 1;
         else if (round_ > 0 && z - prev <= 1e-3 * fmax(1.0, fabs(z)) && ++stall >= 3) stop = 1;
+        if (getenv("TWILL_ILP_DEBUG"))
+          fprintf(stderr, "cut round %d: %d rows, bound %.10g\n", round_, mr, sgn * z + m->c0);
         prev = z;
         lps_get_x(lp, x);
         lps_get_basis(lp, st);
@@ -359,39 +475,82 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
         qsort(cands, (size_t)nc, sizeof *cands, cmp_cand);
         if (nc > CUT_CANDS) nc = CUT_CANDS;
         /* generate, score by efficacy, keep the best CUT_PER_ROUND */
-        typedef struct { double eff; int k; } sc;
-        sc *score = calloc((size_t)nc + 1, sizeof *score);
+        typedef struct { double eff, delta; int kind, k, side; } sc;
+        int scap = nc + 2 * CUT_MIR_ROWS + 1, ns = 0;
+        sc *score = calloc((size_t)scap, sizeof *score);
         if (!score) ok = 0;
-        int ns = 0;
         for (int t = 0; ok && t < nc; t++) {
           int k = cands[t].k;
-          double d, p0, lam[2], mag;
+          double d, p0, lam[2];
           if (!lps_tableau_row(lp, k, u, alpha)) continue;
-          if (!gmi(m, mr, k, alpha, x, st, lb, ub, rint, rbeg, rcol, rval, &cb, &d, &p0, lam, &mag))
+          if (!gmi(m, mr, k, alpha, st, lb, ub, rint, rbeg, rcol, rval, &cb, sgv, bndv, &d, &p0,
+                   lam))
             continue;
           if (m->certify && !derivable(m, mr, &cb, rbeg, rcol, box)) continue;
-          double act = 0, nrm = 0;
-          for (int j = 0; j < n; j++) { act += cb.c[j] * x[j]; nrm += cb.c[j] * cb.c[j]; }
-          double eff = (d - act) / sqrt(nrm);
+          double eff = efficacy(&cb, n, x, d);
           if (!(eff > CUT_EFFICACY)) continue;
-          score[ns].eff = eff;
-          score[ns++].k = k;
+          score[ns++] = (sc){eff, 0, 0, k, 0};
         }
-        /* best first (ties: lower index), deterministic */
+        /* MIR on the user's rows that are tight at x* (in row order) */
+        for (int i = 0, rows = 0; ok && i < mr0 && rows < CUT_MIR_ROWS; i++) {
+          if (rbeg[i + 1] - rbeg[i] < 2 || rbeg[i + 1] - rbeg[i] > 1000) continue;
+          for (int side = 0; side < 2; side++) {
+            double h = side ? lb[n + i] : ub[n + i];
+            if (isinf(h) || fabs(x[n + i] - h) > 1e-6 * (1 + fabs(h))) continue;
+            double dl[DMAX], d, p0, lam[2], best = CUT_EFFICACY, bdelta = 0;
+            int nd = mir(m, mr, i, side, 0, x, lb, ub, rint, rbeg, rcol, rval, vub, alpha, sgv,
+                         bndv, &cb, &d, &p0, lam, dl);
+            if (nd <= 0) continue; /* no integer variable inside its bounds */
+            rows++;
+            for (int t = 0; t < nd; t++) {
+              if (!mir(m, mr, i, side, dl[t], x, lb, ub, rint, rbeg, rcol, rval, vub, alpha, sgv,
+                       bndv, &cb, &d, &p0, lam, NULL))
+                continue;
+              if (m->certify && !derivable(m, mr, &cb, rbeg, rcol, box)) continue;
+              double eff = efficacy(&cb, n, x, d);
+              if (eff > best) { best = eff; bdelta = dl[t]; }
+            }
+            if (bdelta > 0 && best > CUT_EFFICACY && ns < scap) {
+              /* the best delta and its halves were tried: keep the best one */
+              double bd = bdelta, be = -1;
+              for (int t = 1; t < 4; t++) {
+                double delta = bdelta / (double)(1 << t);
+                if (!mir(m, mr, i, side, delta, x, lb, ub, rint, rbeg, rcol, rval, vub, alpha,
+                         sgv, bndv, &cb, &d, &p0, lam, dl))
+                  continue;
+                if (m->certify && !derivable(m, mr, &cb, rbeg, rcol, box)) continue;
+                double eff = efficacy(&cb, n, x, d);
+                if (eff > be) { be = eff; bd = delta; }
+              }
+              if (best >= be) { be = best; bd = bdelta; }
+              if (be > CUT_EFFICACY) score[ns++] = (sc){be, bd, 1, i, side};
+            }
+          }
+        }
+        /* best first (ties: GMI before MIR, lower index, side), deterministic */
         for (int a = 1; a < ns; a++)
-          for (int b2 = a; b2 > 0 && (score[b2].eff > score[b2 - 1].eff ||
-                                      (score[b2].eff == score[b2 - 1].eff && score[b2].k < score[b2 - 1].k)); b2--) {
-            sc t = score[b2]; score[b2] = score[b2 - 1]; score[b2 - 1] = t;
+          for (int b2 = a; b2 > 0; b2--) {
+            sc *p = &score[b2 - 1], *q = &score[b2];
+            int before = q->eff > p->eff ||
+                         (q->eff == p->eff && (q->kind < p->kind || (q->kind == p->kind &&
+                          (q->k < p->k || (q->k == p->k && q->side < p->side)))));
+            if (!before) break;
+            sc t = *p; *p = *q; *q = t;
           }
         if (ns > CUT_PER_ROUND) ns = CUT_PER_ROUND;
         /* the rows the derivations use are those of this round's LP: cut
          * rows added in this round must not shift them, and do not */
         for (int t = 0; ok && t < ns; t++) {
-          double d, p0, lam[2], mag;
-          if (!lps_tableau_row(lp, score[t].k, u, alpha) ||
-              !gmi(m, mr, score[t].k, alpha, x, st, lb, ub, rint, rbeg, rcol, rval, &cb, &d, &p0,
-                   lam, &mag))
-            continue;
+          double d, p0, lam[2], dl[DMAX];
+          int got;
+          if (score[t].kind == 0)
+            got = lps_tableau_row(lp, score[t].k, u, alpha) &&
+                  gmi(m, mr, score[t].k, alpha, st, lb, ub, rint, rbeg, rcol, rval, &cb, sgv,
+                      bndv, &d, &p0, lam);
+          else
+            got = mir(m, mr, score[t].k, score[t].side, score[t].delta, x, lb, ub, rint, rbeg,
+                      rcol, rval, vub, alpha, sgv, bndv, &cb, &d, &p0, lam, dl);
+          if (!got) continue;
           if (add_cut(m, mr, &cb, d, p0, lam, idx, val) < 0) ok = 0;
           else added++;
         }
@@ -410,7 +569,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
     }
     lps_free(lp);
     free(cbeg); free(cidx); free(cval); free(c); free(lb); free(ub); free(x); free(u);
-    free(alpha); free(st); free(rbeg); free(rint); free(box); free(cands); free(idx); free(val);
+    free(alpha); free(bndv); free(sgv); free(vub); free(st); free(rbeg); free(rint); free(box); free(cands); free(idx); free(val);
     free(cb.c); free(cb.pi); free(cb.mu0); free(cb.mu1); free(rcol); free(rval);
     if (!ok) goto done;
     if (stop || !added) break;

@@ -976,7 +976,11 @@ out:
 int lps_solve(lp_solver *s, double deadline) {
   long maxit = 20L * (s->N + s->m) + 20000;
   int ret = -1;
-  if (s->iters > 0) {
+  /* the dual simplex first, also on a fresh solver: a basis installed by
+   * lps_set_basis (root cuts, the search after them) is dual feasible and
+   * only a few rows short of primal feasible; where the basis is not dual
+   * feasible, dual() gives up at once and the primal runs */
+  {
     ret = dual(s, deadline, maxit);
     if (ret == LPS_INFEASIBLE || ret == LPS_LIMIT) return s->status = ret;
     if (ret == LPS_OPTIMAL) {
