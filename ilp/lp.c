@@ -46,6 +46,11 @@ struct lp_solver {
   int *lbeg, *lidx, *ubeg, *uidx;
   double *lval, *uval, *udiag;
   int lcap, ucap;
+  /* L and U again by rows, so that btran can skip zeros (scatter form)
+   * like ftran does with the columns: results of btran(e_r) are sparse */
+  int *ltbeg, *ltidx, *utbeg, *utidx;
+  double *ltval, *utval;
+  int ltcap, utcap;
   int neta, *er, *ebeg, *eidx, ecap;
   double *eval, *epiv;
   int need_factor;
@@ -54,7 +59,12 @@ struct lp_solver {
   /* work */
   double *y, *d, *wa, *wb, *farkas;
   double *dvx;          /* primal devex reference weights, N */
-  double *rrow;        /* pivot row alpha_r (N), primal devex */
+  double *rrow;        /* pivot row alpha_r (N), zero outside rlist */
+  int *rlist, rcnt;     /* its nonzeros (nonbasic, not fixed), N */
+  unsigned char *rmark; /* N, all zero between calls of row_alpha */
+  int *ilist;           /* m: nonzero rows of rho */
+  int *rbeg, *rcol;     /* A by rows (scaled), for sparse pivot rows */
+  double *rval;
   double *dw;          /* dual devex weights of the basic variables, N */
   long iters;
   int status;
@@ -84,6 +94,10 @@ void lps_free(lp_solver *s) {
   free(s->eval); free(s->epiv); free(s->y); free(s->d); free(s->wa);
   free(s->wb); free(s->farkas); free(s->dvx); free(s->rrow); free(s->dw);
   free(s->rpos); free(s->flist);
+  free(s->ltbeg); free(s->ltidx); free(s->ltval);
+  free(s->utbeg); free(s->utidx); free(s->utval);
+  free(s->rlist); free(s->rmark); free(s->ilist);
+  free(s->rbeg); free(s->rcol); free(s->rval);
   free(s);
 }
 
@@ -191,6 +205,25 @@ lp_solver *lps_new(const lp_input *in) {
   s->dw = xcalloc((size_t)N, sizeof(double));
   s->rpos = xcalloc((size_t)m, sizeof(int));
   s->flist = xcalloc((size_t)m, sizeof(int));
+  s->ltbeg = xcalloc((size_t)m + 1, sizeof(int));
+  s->utbeg = xcalloc((size_t)m + 1, sizeof(int));
+  s->ltcap = s->utcap = 4 * m + 16;
+  s->ltidx = xcalloc((size_t)s->ltcap, sizeof(int));
+  s->utidx = xcalloc((size_t)s->utcap, sizeof(int));
+  s->ltval = xcalloc((size_t)s->ltcap, sizeof(double));
+  s->utval = xcalloc((size_t)s->utcap, sizeof(double));
+  s->rlist = xcalloc((size_t)N, sizeof(int));
+  s->rmark = xcalloc((size_t)N, 1);
+  s->ilist = xcalloc((size_t)m, sizeof(int));
+  s->rbeg = xcalloc((size_t)m + 1, sizeof(int));
+  s->rcol = xcalloc((size_t)nz, sizeof(int));
+  s->rval = xcalloc((size_t)nz, sizeof(double));
+  if (!s->ltbeg || !s->utbeg || !s->ltidx || !s->utidx || !s->ltval ||
+      !s->utval || !s->rlist || !s->rmark || !s->ilist || !s->rbeg ||
+      !s->rcol || !s->rval) {
+    lps_free(s);
+    return NULL;
+  }
   if (!s->rpos || !s->flist || !s->dw || !s->dvx || !s->rrow || !s->cbeg || !s->cidx || !s->cval || !s->cs || !s->rs || !s->cost ||
       !s->pcost || !s->lb || !s->ub || !s->x || !s->st || !s->head ||
       !s->pos || !s->W || !s->prow || !s->lbeg || !s->ubeg || !s->udiag ||
@@ -204,6 +237,20 @@ lp_solver *lps_new(const lp_input *in) {
   memcpy(s->cidx, in->cidx, (size_t)nz * sizeof(int));
   memcpy(s->cval, in->cval, (size_t)nz * sizeof(double));
   scale(s);
+  /* the scaled A by rows (counting sort: deterministic, columns ascending
+   * within a row) */
+  for (int p = 0; p < nz; p++) s->rbeg[s->cidx[p] + 1]++;
+  for (int i = 0; i < m; i++) s->rbeg[i + 1] += s->rbeg[i];
+  {
+    int *fill = s->rpos; /* m ints, free until the first factor */
+    memcpy(fill, s->rbeg, (size_t)m * sizeof(int));
+    for (int j = 0; j < n; j++)
+      for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) {
+        int q = fill[s->cidx[p]]++;
+        s->rcol[q] = j;
+        s->rval[q] = s->cval[p];
+      }
+  }
   for (int j = 0; j < n; j++) {
     s->cost[j] = in->c[j] * s->cs[j];
     s->lb[j] = in->lb[j] / s->cs[j];
@@ -291,6 +338,25 @@ static int order_basis(lp_solver *s) {
   }
   free(cnt);
   free(nh);
+  return 1;
+}
+
+/* (tbeg, tidx, tval) := the m x m matrix (beg, idx, val) (by columns) by
+ * rows, a counting sort (deterministic); fill is m ints of workspace. */
+static int transpose(int m, const int *beg, const int *idx, const double *val,
+                     int *tbeg, int **tidx, double **tval, int *tcap, int *fill) {
+  int nz = beg[m];
+  if (!grow2(tidx, tval, tcap, nz)) return 0;
+  memset(tbeg, 0, ((size_t)m + 1) * sizeof(int));
+  for (int p = 0; p < nz; p++) tbeg[idx[p] + 1]++;
+  for (int i = 0; i < m; i++) tbeg[i + 1] += tbeg[i];
+  memcpy(fill, tbeg, (size_t)m * sizeof(int));
+  for (int k = 0; k < m; k++)
+    for (int p = beg[k]; p < beg[k + 1]; p++) {
+      int q = fill[idx[p]]++;
+      (*tidx)[q] = k;
+      (*tval)[q] = val[p];
+    }
   return 1;
 }
 
@@ -470,6 +536,9 @@ static int factor(lp_solver *s) {
   }
   s->lbeg[m] = nlz;
   s->ubeg[m] = nuz;
+  if (!transpose(m, s->lbeg, s->lidx, s->lval, s->ltbeg, &s->ltidx, &s->ltval, &s->ltcap, rpos) ||
+      !transpose(m, s->ubeg, s->uidx, s->uval, s->utbeg, &s->utidx, &s->utval, &s->utcap, rpos))
+    return 0;
   s->neta = 0;
   s->ebeg[0] = 0;
   s->need_factor = 0;
@@ -512,15 +581,17 @@ static void btran(lp_solver *s, double *v) {
     for (int p = s->ebeg[e]; p < s->ebeg[e + 1]; p++) sum -= s->eval[p] * v[s->eidx[p]];
     v[r] = sum / s->epiv[e];
   }
+  /* U' then L' in scatter form over the rows of U and L: a zero v[k]
+   * costs nothing, and btran(e_r) stays sparse */
   for (int k = 0; k < m; k++) {
-    double sum = v[k];
-    for (int p = s->ubeg[k]; p < s->ubeg[k + 1]; p++) sum -= s->uval[p] * v[s->uidx[p]];
-    v[k] = sum / s->udiag[k];
+    if (v[k] == 0) continue;
+    double vk = v[k] /= s->udiag[k];
+    for (int p = s->utbeg[k]; p < s->utbeg[k + 1]; p++) v[s->utidx[p]] -= s->utval[p] * vk;
   }
   for (int k = m - 1; k >= 0; k--) {
-    double sum = v[k];
-    for (int p = s->lbeg[k]; p < s->lbeg[k + 1]; p++) sum -= s->lval[p] * v[s->lidx[p]];
-    v[k] = sum;
+    double vk = v[k];
+    if (vk == 0) continue;
+    for (int p = s->ltbeg[k]; p < s->ltbeg[k + 1]; p++) v[s->ltidx[p]] -= s->ltval[p] * vk;
   }
   double *t = s->wb;
   for (int k = 0; k < m; k++) t[s->prow[k]] = v[k];
@@ -644,16 +715,61 @@ static void devex_reset(lp_solver *s) {
   for (int j = 0; j < s->N; j++) s->dvx[j] = 1.0;
 }
 
-/* rrow_j = (B^{-1} a_j)_r for the nonbasic j (0 for basic ones), with
- * rho = B^{-T} e_r in s->wb-free workspace `rho` (m). */
+/* rrow_j = rho'[A -I]_j = (B^{-1} a_j)_r for the nonbasic, not fixed j,
+ * listed in rlist[0..rcnt-1] (rrow is zero elsewhere), given
+ * rho = B^{-T} e_r.  When the rows of A that rho touches hold fewer
+ * nonzeros than a fraction of A, the row is accumulated from them (work
+ * proportional to what is touched, and only the touched columns are
+ * listed, so the ratio tests and updates that follow skip the rest);
+ * otherwise by one dot product per column. */
+static void row_alpha(lp_solver *s, const double *rho) {
+  int m = s->m, n = s->n, cnt = 0, nr = 0;
+  long work = 0;
+  for (int t = 0; t < s->rcnt; t++) s->rrow[s->rlist[t]] = 0;
+  for (int i = 0; i < m; i++)
+    if (rho[i] != 0) {
+      s->ilist[nr++] = i;
+      work += s->rbeg[i + 1] - s->rbeg[i];
+    }
+  if (3 * work < (long)s->cbeg[n]) {
+    for (int t = 0; t < nr; t++) {
+      int i = s->ilist[t];
+      double ri = rho[i];
+      for (int p = s->rbeg[i]; p < s->rbeg[i + 1]; p++) {
+        int j = s->rcol[p];
+        if (!s->rmark[j]) { s->rmark[j] = 1; s->rlist[cnt++] = j; }
+        s->rrow[j] += s->rval[p] * ri;
+      }
+      s->rmark[n + i] = 1;
+      s->rlist[cnt++] = n + i;
+      s->rrow[n + i] = -ri;
+    }
+    int k = 0;
+    for (int t = 0; t < cnt; t++) {
+      int j = s->rlist[t];
+      signed char st = s->st[j];
+      s->rmark[j] = 0;
+      if (st == B_BASIC || st == B_FIXED || s->rrow[j] == 0) { s->rrow[j] = 0; continue; }
+      s->rlist[k++] = j;
+    }
+    cnt = k;
+  } else {
+    for (int j = 0; j < s->N; j++) {
+      signed char t = s->st[j];
+      if (t == B_BASIC || t == B_FIXED) continue;
+      double a = dot_col(s, j, rho);
+      if (a != 0) { s->rrow[j] = a; s->rlist[cnt++] = j; }
+    }
+  }
+  s->rcnt = cnt;
+}
+
+/* The primal's pivot row r; rho (m) is workspace. */
 static void pivot_row(lp_solver *s, int r, double *rho) {
   memset(rho, 0, (size_t)s->m * sizeof(double));
   rho[r] = 1.0;
   btran(s, rho);
-  for (int j = 0; j < s->N; j++) {
-    signed char t = s->st[j];
-    s->rrow[j] = (t == B_BASIC || t == B_FIXED) ? 0.0 : dot_col(s, j, rho);
-  }
+  row_alpha(s, rho);
 }
 
 static int primal(lp_solver *s, double deadline, long maxit) {
@@ -798,9 +914,10 @@ static int primal(lp_solver *s, double deadline, long maxit) {
     /* pivot row: devex weights, and the reduced costs in phase 2 */
     pivot_row(s, r, rho);
     double wq = s->dvx[q], f = dq / ar;
-    for (int j = 0; j < s->N; j++) {
+    for (int t = 0; t < s->rcnt; t++) {
+      int j = s->rlist[t];
       double a = s->rrow[j];
-      if (a == 0 || j == q) continue;
+      if (j == q) continue;
       double w = a / ar;
       w = w * w * wq;
       if (w > s->dvx[j]) s->dvx[j] = w;
@@ -843,9 +960,10 @@ static int dual(lp_solver *s, double deadline, long maxit) {
   int m = s->m;
   double *rho = s->wa;
   double *alpha = calloc((size_t)(m ? m : 1), sizeof(double));
-  double *arow = calloc((size_t)s->N, sizeof(double));
+  const double *arow = s->rrow;
+  const int *alist = s->rlist;
   int ret = LPS_ERROR;
-  if (!alpha || !arow) goto out;
+  if (!alpha) goto out;
   int stall = 0, d_ok = 0, fresh = 0;
   for (int j = 0; j < s->N; j++) s->dw[j] = 1.0;
   for (long it = 0;; it++) {
@@ -904,11 +1022,11 @@ static int dual(lp_solver *s, double deadline, long maxit) {
     btran(s, rho);
     /* x_r changes by -t*alpha_rj when z_j changes by t */
     double tmax = HUGE_VAL;
-    for (int j = 0; j < s->N; j++) {
+    row_alpha(s, rho);
+    for (int l = 0; l < s->rcnt; l++) {
+      int j = alist[l];
       signed char t = s->st[j];
-      arow[j] = 0;
-      if (t == B_BASIC || t == B_FIXED) continue;
-      double a = arow[j] = dot_col(s, j, rho);
+      double a = arow[j];
       if (fabs(a) < TOL_PIV) continue;
       /* need sign(-t*a) = up ? + : -, i.e. t has sign of (up ? -a : a) */
       double tsign = up ? -a : a;
@@ -919,7 +1037,8 @@ static int dual(lp_solver *s, double deadline, long maxit) {
     }
     int q = -1;
     double bigA = 0;
-    for (int j = 0; j < s->N; j++) {
+    for (int l = 0; l < s->rcnt; l++) {
+      int j = alist[l];
       double a = arow[j];
       if (fabs(a) < TOL_PIV) continue;
       signed char t = s->st[j];
@@ -953,8 +1072,7 @@ static int dual(lp_solver *s, double deadline, long maxit) {
       w = w * w * wr;
       if (w > s->dw[s->head[k]]) s->dw[s->head[k]] = w;
     }
-    for (int j = 0; j < s->N; j++)
-      if (arow[j] != 0) s->d[j] -= f * arow[j];
+    for (int l = 0; l < s->rcnt; l++) s->d[alist[l]] -= f * arow[alist[l]];
     s->x[q] += t;
     s->x[jr] = target;
     if (!basis_change(s, r, q, alpha)) goto out;
@@ -969,14 +1087,18 @@ static int dual(lp_solver *s, double deadline, long maxit) {
   }
 out:
   free(alpha);
-  free(arow);
   return ret;
 }
 
 int lps_solve(lp_solver *s, double deadline) {
   long maxit = 20L * (s->N + s->m) + 20000;
   int ret = -1;
-  if (s->iters > 0) {
+  /* The dual simplex runs first on fresh solves too: the slack basis is
+   * dual feasible whenever every structural's cost sign matches a finite
+   * bound (after flipping boxed ones), as in set partitioning (air04),
+   * and the dual then needs far fewer iterations than primal phase 1.
+   * When it is not, dual() gives up at once (-1) and the primal runs. */
+  {
     ret = dual(s, deadline, maxit);
     if (ret == LPS_INFEASIBLE || ret == LPS_LIMIT) return s->status = ret;
     if (ret == LPS_OPTIMAL) {
