@@ -28,6 +28,7 @@
 #define TOL_D 1e-9   /* dual feasibility (scaled) */
 #define TOL_PIV 1e-9 /* smallest pivot accepted in ratio tests */
 #define TOL_SING 1e-10
+#define PIV_REL 0.1  /* threshold of the nucleus' pivoting, see factor */
 
 enum { B_BASIC = 0, B_LOWER = 1, B_UPPER = 2, B_FREE = 3, B_FIXED = 4 };
 
@@ -55,7 +56,7 @@ struct lp_solver {
   double *eval, *epiv;
   int need_factor;
   int need_xb;          /* nonbasic values changed: recompute x_B */
-  int *rpos, *flist;    /* factor work, m each */
+  int *rpos, *flist;    /* factor work, m and 3 m */
   /* work */
   double *y, *d, *wa, *wb, *farkas;
   double *dvx;          /* primal devex reference weights, N */
@@ -204,7 +205,7 @@ lp_solver *lps_new(const lp_input *in) {
   s->rrow = xcalloc((size_t)N, sizeof(double));
   s->dw = xcalloc((size_t)N, sizeof(double));
   s->rpos = xcalloc((size_t)m, sizeof(int));
-  s->flist = xcalloc((size_t)m, sizeof(int));
+  s->flist = xcalloc(3 * (size_t)m, sizeof(int));
   s->ltbeg = xcalloc((size_t)m + 1, sizeof(int));
   s->utbeg = xcalloc((size_t)m + 1, sizeof(int));
   s->ltcap = s->utcap = 4 * m + 16;
@@ -447,17 +448,59 @@ static int factor(lp_solver *s) {
       if (i >= nfix) col[i - nfix] += s->cval[p];
     }
   }
+  /* Markowitz-style pivoting in the nucleus: each step takes the active
+   * column with the fewest nonzeros in the active rows, and in it, among
+   * the entries within a factor PIV_REL of the largest (threshold partial
+   * pivoting), the one whose row has the fewest active nonzeros.  Plain
+   * partial pivoting in a fixed column order filled L and U of air04's
+   * bases to 20 times the nonzeros of B; the counts (kept exact through
+   * fill and cancellation) keep them close to B's. */
+  int *rcnt = list + m, *ccnt = list + 2 * m;
+  for (int i = 0; i < sz; i++) rcnt[i] = 0;
+  for (int c = 0; c < sz; c++) {
+    const double *col = W + (size_t)c * sz;
+    int cc = 0;
+    for (int i = 0; i < sz; i++)
+      if (col[i] != 0) { cc++; rcnt[i]++; }
+    ccnt[c] = cc;
+  }
+  double *tmpcol = s->wb;
   for (int k = 0; k < sz; k++) {
+    {
+      int c = k;
+      for (int j = k + 1; j < sz; j++)
+        if (ccnt[j] < ccnt[c]) c = j;
+      if (c != k) {
+        double *a = W + (size_t)k * sz, *b = W + (size_t)c * sz;
+        memcpy(tmpcol, a, (size_t)sz * sizeof(double));
+        memcpy(a, b, (size_t)sz * sizeof(double));
+        memcpy(b, tmpcol, (size_t)sz * sizeof(double));
+        int t = ccnt[k]; ccnt[k] = ccnt[c]; ccnt[c] = t;
+        int hk = s->head[nfix + k], hc = s->head[nfix + c];
+        s->head[nfix + k] = hc; s->pos[hc] = nfix + k;
+        s->head[nfix + c] = hk; s->pos[hk] = nfix + c;
+      }
+    }
     double *ck = W + (size_t)k * sz;
     int p = -1;
     double best = 0;
     for (int i = k; i < sz; i++)
-      if (fabs(ck[i]) > best) { best = fabs(ck[i]); p = i; }
+      if (fabs(ck[i]) > best) best = fabs(ck[i]);
+    if (best >= TOL_SING) {
+      double bv = 0;
+      for (int i = k; i < sz; i++) {
+        double a = fabs(ck[i]);
+        if (a < PIV_REL * best) continue;
+        if (p < 0 || rcnt[i] < rcnt[p] || (rcnt[i] == rcnt[p] && a > bv)) { p = i; bv = a; }
+      }
+    }
     if (best < TOL_SING) {
       /* singular: replace column k by the logical of the row at position k
        * (its transformed column is -e_k, see the note in ilp/lp.h) */
       int old = s->head[nfix + k];
       int lg = n + s->prow[nfix + k];
+      for (int i = k + 1; i < sz; i++)
+        if (ck[i] != 0) rcnt[i]--;
       for (int i = 0; i < sz; i++) ck[i] = 0;
       ck[k] = -1.0;
       s->head[nfix + k] = lg;
@@ -475,19 +518,27 @@ static int factor(lp_solver *s) {
       int t = s->prow[nfix + k];
       s->prow[nfix + k] = s->prow[nfix + p];
       s->prow[nfix + p] = t;
+      t = rcnt[k]; rcnt[k] = rcnt[p]; rcnt[p] = t;
     }
     double piv = ck[k];
     int cnt = 0;
     for (int i = k + 1; i < sz; i++)
-      if (ck[i] != 0) { ck[i] /= piv; list[cnt++] = i; }
-    if (!cnt) continue;
+      if (ck[i] != 0) { ck[i] /= piv; list[cnt++] = i; rcnt[i]--; }
     for (int j = k + 1; j < sz; j++) {
       double *cj = W + (size_t)j * sz;
       double f = cj[k];
       if (f == 0) continue;
-      for (int t = 0; t < cnt; t++) cj[list[t]] -= ck[list[t]] * f;
+      ccnt[j]--; /* row k leaves the active rows */
+      for (int t = 0; t < cnt; t++) {
+        int i = list[t];
+        double o = cj[i], v = o - ck[i] * f;
+        if (o == 0) { rcnt[i]++; ccnt[j]++; }
+        if (v == 0) { rcnt[i]--; ccnt[j]--; }
+        cj[i] = v;
+      }
     }
   }
+
   /* row positions after the dense pivoting */
   for (int k = nfix; k < m; k++) rpos[s->prow[k]] = k;
   /* extract L (below diagonal) and U (entries in earlier rows, then above
