@@ -56,7 +56,9 @@ struct lp_solver {
   double *eval, *epiv;
   int need_factor;
   int need_xb;          /* nonbasic values changed: recompute x_B */
-  int *rpos, *flist;    /* factor work, m and 3 m */
+  int *rpos, *flist;    /* factor work, m and 14 m */
+  int *plnext, *plcol, *pcnext, *pcrow, plcap; /* factor: nucleus lists */
+  int wdirty;           /* W not all zero (see factor) */
   /* work */
   double *y, *d, *wa, *wb, *farkas;
   double *dvx;          /* primal devex reference weights, N */
@@ -94,7 +96,8 @@ void lps_free(lp_solver *s) {
   free(s->uval); free(s->udiag); free(s->er); free(s->ebeg); free(s->eidx);
   free(s->eval); free(s->epiv); free(s->y); free(s->d); free(s->wa);
   free(s->wb); free(s->farkas); free(s->dvx); free(s->rrow); free(s->dw);
-  free(s->rpos); free(s->flist);
+  free(s->rpos); free(s->flist); free(s->plnext); free(s->plcol);
+  free(s->pcnext); free(s->pcrow);
   free(s->ltbeg); free(s->ltidx); free(s->ltval);
   free(s->utbeg); free(s->utidx); free(s->utval);
   free(s->rlist); free(s->rmark); free(s->ilist);
@@ -205,7 +208,12 @@ lp_solver *lps_new(const lp_input *in) {
   s->rrow = xcalloc((size_t)N, sizeof(double));
   s->dw = xcalloc((size_t)N, sizeof(double));
   s->rpos = xcalloc((size_t)m, sizeof(int));
-  s->flist = xcalloc(3 * (size_t)m, sizeof(int));
+  s->flist = xcalloc(14 * (size_t)m, sizeof(int));
+  s->plcap = 4 * m + 16;
+  s->plnext = xcalloc((size_t)s->plcap, sizeof(int));
+  s->plcol = xcalloc((size_t)s->plcap, sizeof(int));
+  s->pcnext = xcalloc((size_t)s->plcap, sizeof(int));
+  s->pcrow = xcalloc((size_t)s->plcap, sizeof(int));
   s->ltbeg = xcalloc((size_t)m + 1, sizeof(int));
   s->utbeg = xcalloc((size_t)m + 1, sizeof(int));
   s->ltcap = s->utcap = 4 * m + 16;
@@ -219,7 +227,7 @@ lp_solver *lps_new(const lp_input *in) {
   s->rbeg = xcalloc((size_t)m + 1, sizeof(int));
   s->rcol = xcalloc((size_t)nz, sizeof(int));
   s->rval = xcalloc((size_t)nz, sizeof(double));
-  if (!s->ltbeg || !s->utbeg || !s->ltidx || !s->utidx || !s->ltval ||
+  if (!s->plnext || !s->plcol || !s->pcnext || !s->pcrow || !s->ltbeg || !s->utbeg || !s->ltidx || !s->utidx || !s->ltval ||
       !s->utval || !s->rlist || !s->rmark || !s->ilist || !s->rbeg ||
       !s->rcol || !s->rval) {
     lps_free(s);
@@ -439,110 +447,163 @@ static int factor(lp_solver *s) {
   for (int i = 0, t = nfix; i < m; i++)
     if (rpos[i] < 0) { s->prow[t] = i; rpos[i] = t++; }
   int sz = m - nfix;
-  memset(W, 0, (size_t)sz * (size_t)sz * sizeof(double));
-  for (int k = nfix; k < m; k++) {
-    int j = s->head[k];
-    double *col = W + (size_t)(k - nfix) * sz;
-    for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) {
-      int i = rpos[s->cidx[p]];
-      if (i >= nfix) col[i - nfix] += s->cval[p];
-    }
-  }
   /* Markowitz-style pivoting in the nucleus: each step takes the active
    * column with the fewest nonzeros in the active rows, and in it, among
    * the entries within a factor PIV_REL of the largest (threshold partial
    * pivoting), the one whose row has the fewest active nonzeros.  Plain
    * partial pivoting in a fixed column order filled L and U of air04's
    * bases to 20 times the nonzeros of B; the counts (kept exact through
-   * fill and cancellation) keep them close to B's. */
-  int *rcnt = list + m, *ccnt = list + 2 * m;
-  for (int i = 0; i < sz; i++) rcnt[i] = 0;
+   * fill and cancellation) keep them close to B's.
+   * Rows are not moved in W: physical row i of the nucleus is row
+   * orow[i] of B, ipos[i] the step that pivots it (-1 while active), and
+   * arow[0..na-1] lists the active ones; a swap of rows across all the
+   * columns cost a cache miss per column and step.  W is all zero on
+   * entry (the extraction clears what it reads), so no O(sz^2) memset
+   * either, unless an allocation failure left it dirty. */
+  int *rcnt = list + m, *ccnt = list + 2 * m, *orow = list + 3 * m;
+  int *ipos = list + 4 * m, *arow = list + 5 * m, *ohead = list + 6 * m;
+  int *cperm = list + 7 * m, *acol = list + 8 * m, *rhead = list + 9 * m;
+  int *cmark = list + 10 * m, *cstep = list + 11 * m;
+  int *chead = list + 12 * m, *rmk = list + 13 * m;
+  if (s->wdirty) memset(W, 0, (size_t)m * (size_t)m * sizeof(double));
+  s->wdirty = 1;
+  for (int i = 0; i < sz; i++) {
+    orow[i] = s->prow[nfix + i];
+    ipos[i] = -1;
+    arow[i] = i;
+    rcnt[i] = 0;
+    rhead[i] = -1;
+    ohead[i] = s->head[nfix + i];
+    acol[i] = i;
+    cmark[i] = -1;
+    cstep[i] = -1;
+    chead[i] = -1;
+    rmk[i] = -1;
+  }
+  /* the columns of each row and the rows of each column that may hold a
+   * nonzero (a pool of entries linked both ways; stale ones, whose value
+   * cancelled to zero, and repeated ones are skipped), so that a step
+   * visits only the entries of its pivot row and column */
+  int np = 0;
+#define ROW_ADD(i_, c_)                                                     \
+  do {                                                                      \
+    if (np == s->plcap) {                                                   \
+      int c1 = s->plcap, c2 = s->plcap;                                     \
+      int c3 = s->plcap, c4 = s->plcap;                                     \
+      if (!grow((void **)&s->plnext, &c1, np + 1, sizeof(int)) ||           \
+          !grow((void **)&s->plcol, &c2, np + 1, sizeof(int)) ||            \
+          !grow((void **)&s->pcnext, &c3, np + 1, sizeof(int)) ||           \
+          !grow((void **)&s->pcrow, &c4, np + 1, sizeof(int)))              \
+        return 0;                                                           \
+      s->plcap = c1;                                                        \
+    }                                                                       \
+    s->plcol[np] = (c_);                                                    \
+    s->plnext[np] = rhead[i_];                                              \
+    s->pcrow[np] = (i_);                                                    \
+    s->pcnext[np] = chead[c_];                                              \
+    chead[c_] = np;                                                         \
+    rhead[i_] = np++;                                                       \
+  } while (0)
+  int na = sz, nc = sz;
   for (int c = 0; c < sz; c++) {
-    const double *col = W + (size_t)c * sz;
-    int cc = 0;
-    for (int i = 0; i < sz; i++)
-      if (col[i] != 0) { cc++; rcnt[i]++; }
+    int j = ohead[c], cc = 0;
+    double *col = W + (size_t)c * sz;
+    for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) {
+      int i = rpos[s->cidx[p]] - nfix;
+      if (i < 0) continue;
+      double o = col[i], v = o + s->cval[p];
+      if (o == 0 && v != 0) { cc++; rcnt[i]++; ROW_ADD(i, c); }
+      else if (o != 0 && v == 0) { cc--; rcnt[i]--; }
+      col[i] = v;
+    }
     ccnt[c] = cc;
   }
-  double *tmpcol = s->wb;
   for (int k = 0; k < sz; k++) {
-    {
-      int c = k;
-      for (int j = k + 1; j < sz; j++)
-        if (ccnt[j] < ccnt[c]) c = j;
-      if (c != k) {
-        double *a = W + (size_t)k * sz, *b = W + (size_t)c * sz;
-        memcpy(tmpcol, a, (size_t)sz * sizeof(double));
-        memcpy(a, b, (size_t)sz * sizeof(double));
-        memcpy(b, tmpcol, (size_t)sz * sizeof(double));
-        int t = ccnt[k]; ccnt[k] = ccnt[c]; ccnt[c] = t;
-        int hk = s->head[nfix + k], hc = s->head[nfix + c];
-        s->head[nfix + k] = hc; s->pos[hc] = nfix + k;
-        s->head[nfix + c] = hk; s->pos[hk] = nfix + c;
-      }
+    int c, ct = 0;
+    c = acol[0];
+    for (int t = 1; t < nc; t++) {
+      int j = acol[t];
+      if (ccnt[j] < ccnt[c] || (ccnt[j] == ccnt[c] && j < c)) { c = j; ct = t; }
     }
-    double *ck = W + (size_t)k * sz;
+    acol[ct] = acol[--nc];
+    cperm[k] = c;
+    cstep[c] = k;
+    double *ck = W + (size_t)c * sz;
     int p = -1;
     double best = 0;
-    for (int i = k; i < sz; i++)
-      if (fabs(ck[i]) > best) best = fabs(ck[i]);
+    for (int e = chead[c]; e >= 0; e = s->pcnext[e]) {
+      int i = s->pcrow[e];
+      if (ipos[i] < 0 && fabs(ck[i]) > best) best = fabs(ck[i]);
+    }
     if (best >= TOL_SING) {
       double bv = 0;
-      for (int i = k; i < sz; i++) {
+      for (int e = chead[c]; e >= 0; e = s->pcnext[e]) {
+        int i = s->pcrow[e];
         double a = fabs(ck[i]);
-        if (a < PIV_REL * best) continue;
-        if (p < 0 || rcnt[i] < rcnt[p] || (rcnt[i] == rcnt[p] && a > bv)) { p = i; bv = a; }
+        if (ipos[i] >= 0 || a < PIV_REL * best) continue;
+        if (p < 0 || rcnt[i] < rcnt[p] || (rcnt[i] == rcnt[p] && (a > bv || (a == bv && i < p)))) {
+          p = i; bv = a;
+        }
       }
-    }
-    if (best < TOL_SING) {
-      /* singular: replace column k by the logical of the row at position k
-       * (its transformed column is -e_k, see the note in ilp/lp.h) */
-      int old = s->head[nfix + k];
-      int lg = n + s->prow[nfix + k];
-      for (int i = k + 1; i < sz; i++)
-        if (ck[i] != 0) rcnt[i]--;
+    } else {
+      /* singular: replace the column by the logical of the active row
+       * with the lowest index (its transformed column is -e_p, see the
+       * note in ilp/lp.h) */
+      for (int t = 0; t < na; t++)
+        if (p < 0 || arow[t] < p) p = arow[t];
+      int old = ohead[c];
+      int lg = n + orow[p];
+      for (int t = 0; t < na; t++)
+        if (ck[arow[t]] != 0) rcnt[arow[t]]--;
       for (int i = 0; i < sz; i++) ck[i] = 0;
-      ck[k] = -1.0;
-      s->head[nfix + k] = lg;
-      s->pos[lg] = nfix + k;
+      ck[p] = -1.0;
+      rcnt[p]++;
+      ROW_ADD(p, c);
+      ohead[c] = lg;
       s->st[lg] = B_BASIC;
       make_nonbasic(s, old, s->x[old]);
-      p = k;
     }
-    if (p != k) {
-      for (int j = 0; j < sz; j++) {
-        double t = W[(size_t)j * sz + k];
-        W[(size_t)j * sz + k] = W[(size_t)j * sz + p];
-        W[(size_t)j * sz + p] = t;
-      }
-      int t = s->prow[nfix + k];
-      s->prow[nfix + k] = s->prow[nfix + p];
-      s->prow[nfix + p] = t;
-      t = rcnt[k]; rcnt[k] = rcnt[p]; rcnt[p] = t;
-    }
-    double piv = ck[k];
+    ipos[p] = k;
+    for (int t = 0; t < na; t++)
+      if (arow[t] == p) { arow[t] = arow[--na]; break; }
+    double piv = ck[p];
     int cnt = 0;
-    for (int i = k + 1; i < sz; i++)
-      if (ck[i] != 0) { ck[i] /= piv; list[cnt++] = i; rcnt[i]--; }
-    for (int j = k + 1; j < sz; j++) {
+    for (int e = chead[c]; e >= 0; e = s->pcnext[e]) {
+      int i = s->pcrow[e];
+      if (ipos[i] >= 0 || rmk[i] == k || ck[i] == 0) continue;
+      rmk[i] = k;
+      ck[i] /= piv;
+      list[cnt++] = i;
+      rcnt[i]--;
+    }
+    for (int e = rhead[p]; e >= 0; e = s->plnext[e]) {
+      int j = s->plcol[e];
+      if (cstep[j] >= 0 || cmark[j] == k) continue;
+      cmark[j] = k;
       double *cj = W + (size_t)j * sz;
-      double f = cj[k];
+      double f = cj[p];
       if (f == 0) continue;
-      ccnt[j]--; /* row k leaves the active rows */
+      ccnt[j]--; /* row p leaves the active rows */
       for (int t = 0; t < cnt; t++) {
         int i = list[t];
         double o = cj[i], v = o - ck[i] * f;
-        if (o == 0) { rcnt[i]++; ccnt[j]++; }
-        if (v == 0) { rcnt[i]--; ccnt[j]--; }
+        if (o == 0 && v != 0) { rcnt[i]++; ccnt[j]++; ROW_ADD(i, j); }
+        else if (o != 0 && v == 0) { rcnt[i]--; ccnt[j]--; }
         cj[i] = v;
       }
     }
   }
-
+#undef ROW_ADD
+  for (int k = 0; k < sz; k++) {
+    int j = ohead[cperm[k]];
+    s->head[nfix + k] = j;
+    s->pos[j] = nfix + k;
+  }
   /* row positions after the dense pivoting */
+  for (int i = 0; i < sz; i++) s->prow[nfix + ipos[i]] = orow[i];
   for (int k = nfix; k < m; k++) rpos[s->prow[k]] = k;
   /* extract L (below diagonal) and U (entries in earlier rows, then above
-   * the diagonal of the dense block) as sparse columns */
+   * the diagonal of the dense block) as sparse columns, clearing W */
   int nlz = 0, nuz = 0;
   for (int k = 0; k < nl; k++) {
     s->lbeg[k] = 0;
@@ -562,7 +623,7 @@ static int factor(lp_solver *s) {
     }
   }
   for (int k = nfix; k < m; k++) {
-    double *ck = W + (size_t)(k - nfix) * sz;
+    double *ck = W + (size_t)cperm[k - nfix] * sz;
     int j = s->head[k];
     s->lbeg[k] = nlz;
     s->ubeg[k] = nuz;
@@ -573,18 +634,23 @@ static int factor(lp_solver *s) {
         if (!grow2(&s->uidx, &s->uval, &s->ucap, nuz + 1)) return 0;
         s->uidx[nuz] = i; s->uval[nuz++] = s->cval[p];
       }
-    for (int i = 0; i < k - nfix; i++)
-      if (ck[i] != 0) {
+    for (int e = chead[cperm[k - nfix]]; e >= 0; e = s->pcnext[e]) {
+      int i = s->pcrow[e];
+      double v = ck[i];
+      if (v == 0) continue;
+      ck[i] = 0;
+      int r = nfix + ipos[i];
+      if (r == k) s->udiag[k] = v;
+      else if (r < k) {
         if (!grow2(&s->uidx, &s->uval, &s->ucap, nuz + 1)) return 0;
-        s->uidx[nuz] = nfix + i; s->uval[nuz++] = ck[i];
-      }
-    s->udiag[k] = ck[k - nfix];
-    for (int i = k - nfix + 1; i < sz; i++)
-      if (ck[i] != 0) {
+        s->uidx[nuz] = r; s->uval[nuz++] = v;
+      } else {
         if (!grow2(&s->lidx, &s->lval, &s->lcap, nlz + 1)) return 0;
-        s->lidx[nlz] = nfix + i; s->lval[nlz++] = ck[i];
+        s->lidx[nlz] = r; s->lval[nlz++] = v;
       }
+    }
   }
+  s->wdirty = 0;
   s->lbeg[m] = nlz;
   s->ubeg[m] = nuz;
   if (!transpose(m, s->lbeg, s->lidx, s->lval, s->ltbeg, &s->ltidx, &s->ltval, &s->ltcap, rpos) ||
