@@ -775,6 +775,12 @@ static double infeas(const lp_solver *s, int j) {
   return 0;
 }
 
+/* phase 1 cost of basic variable j: the gradient of its infeasibility */
+static signed char p1cost(const lp_solver *s, int j) {
+  double v = s->x[j];
+  return v < s->lb[j] - TOL_P ? -1 : v > s->ub[j] + TOL_P ? 1 : 0;
+}
+
 /* duals for cost vector: phase1 ? sum-of-infeasibility costs : pcost */
 static void compute_duals(lp_solver *s, int phase1) {
   int m = s->m;
@@ -893,7 +899,11 @@ static int primal(lp_solver *s, double deadline, long maxit) {
   int m = s->m;
   double *alpha = s->wa;
   double *rho = malloc((size_t)(m ? m : 1) * sizeof(double));
-  if (!rho) return LPS_ERROR;
+  /* phase 1 costs of the basic variables (-1, 0, +1 by position) for
+   * which d was computed: while a pivot leaves them as they were, d is
+   * updated from the pivot row as in phase 2 instead of recomputed */
+  signed char *p1c = malloc((size_t)(m ? m : 1));
+  if (!rho || !p1c) { free(rho); free(p1c); return LPS_ERROR; }
   int stall = 0, ret = LPS_ERROR;
   int d_ok = 0, last_phase = -1;
   devex_reset(s);
@@ -917,8 +927,12 @@ static int primal(lp_solver *s, double deadline, long maxit) {
       d_ok = 0;
     }
     if (!phase1 && !s->perturbed && stall > 50) { perturb(s); d_ok = 0; }
-    if (phase1 || !d_ok) compute_duals(s, phase1);
-    d_ok = !phase1;
+    if (!d_ok) {
+      compute_duals(s, phase1);
+      if (phase1)
+        for (int k = 0; k < m; k++) p1c[k] = p1cost(s, s->head[k]);
+    }
+    d_ok = 1;
     /* pricing: devex, or Bland (lowest index) when stalling long */
     int q = -1;
     double best = 0;
@@ -1011,6 +1025,7 @@ static int primal(lp_solver *s, double deadline, long maxit) {
       s->x[q] = nb_value(s, q);
       s->iters++;
       stall = 0;
+      if (phase1) d_ok = 0; /* x_B moved: phase 1 costs may have changed */
       continue;
     }
     if (r < 0) {
@@ -1030,6 +1045,16 @@ static int primal(lp_solver *s, double deadline, long maxit) {
     double ar = alpha[r];
     /* pivot row: devex weights, and the reduced costs in phase 2 */
     pivot_row(s, r, rho);
+    for (int k = 0; k < m; k++) s->x[s->head[k]] -= dir * theta * alpha[k];
+    s->x[q] += dir * theta;
+    s->x[leave] = rbnd;
+    if (phase1) {
+      /* the update holds if no basic variable changed its phase 1 cost,
+       * and the leaving and entering ones have cost 0 on both sides */
+      if (p1c[r] != 0 || p1cost(s, q) != 0) d_ok = 0;
+      for (int k = 0; k < m && d_ok; k++)
+        if (k != r && p1cost(s, s->head[k]) != p1c[k]) d_ok = 0;
+    }
     double wq = s->dvx[q], f = dq / ar;
     for (int t = 0; t < s->rcnt; t++) {
       int j = s->rlist[t];
@@ -1040,9 +1065,6 @@ static int primal(lp_solver *s, double deadline, long maxit) {
       if (w > s->dvx[j]) s->dvx[j] = w;
       if (d_ok) s->d[j] -= f * a;
     }
-    for (int k = 0; k < m; k++) s->x[s->head[k]] -= dir * theta * alpha[k];
-    s->x[q] += dir * theta;
-    s->x[leave] = rbnd;
     if (!basis_change(s, r, q, alpha)) goto out;
     make_nonbasic(s, leave, rbnd);
     {
@@ -1057,6 +1079,7 @@ static int primal(lp_solver *s, double deadline, long maxit) {
   }
 out:
   free(rho);
+  free(p1c);
   return ret;
 }
 
