@@ -1123,8 +1123,9 @@ static int dual(lp_solver *s, double deadline, long maxit) {
   double *alpha = calloc((size_t)(m ? m : 1), sizeof(double));
   const double *arow = s->rrow;
   const int *alist = s->rlist;
-  int ret = LPS_ERROR;
-  if (!alpha) goto out;
+  int *cand = malloc((size_t)(s->N ? s->N : 1) * sizeof(int)); /* Harris candidates */
+  int ret = LPS_ERROR, partial = 0, last_jr = -1;
+  if (!alpha || !cand) goto out;
   int stall = 0, d_ok = 0, fresh = 0;
   for (int j = 0; j < s->N; j++) s->dw[j] = 1.0;
   for (long it = 0;; it++) {
@@ -1139,11 +1140,15 @@ static int dual(lp_solver *s, double deadline, long maxit) {
       d_ok = 0;
     }
     if (s->need_xb) compute_xb(s);
-    if (!d_ok) compute_duals(s, 0);
+    if (!d_ok) { compute_duals(s, 0); partial = 0; }
     d_ok = 1;
-    /* dual feasibility: flip boxed variables, give up otherwise */
+    /* dual feasibility: flip boxed variables, give up otherwise.  After a
+     * pivot only the reduced costs of the pivot row's variables and of the
+     * one that left changed, so only those are looked at then */
     int flipped = 0;
-    for (int j = 0; j < s->N; j++) {
+    int nchk = partial ? s->rcnt + 1 : s->N;
+    for (int l = 0; l < nchk; l++) {
+      int j = !partial ? l : l < s->rcnt ? alist[l] : last_jr;
       signed char t = s->st[j];
       if (t == B_BASIC || t == B_FIXED) continue;
       double dj = s->d[j];
@@ -1154,6 +1159,7 @@ static int dual(lp_solver *s, double deadline, long maxit) {
         } else { ret = -1; goto out; }
       } else if (t == B_FREE && fabs(dj) > TOL_D) { ret = -1; goto out; }
     }
+    partial = 0;
     if (flipped) compute_xb(s);
     int r = -1;
     double worst = 0;
@@ -1184,29 +1190,30 @@ static int dual(lp_solver *s, double deadline, long maxit) {
     /* x_r changes by -t*alpha_rj when z_j changes by t */
     double tmax = HUGE_VAL;
     row_alpha(s, rho);
+    /* Harris pass 1 over the pivot row keeps the eligible entries in cand
+     * for pass 2; ratios are compared as |d_j| + tol < tmax |a| so that
+     * the division is done only for a new minimum */
+    int ncand = 0;
     for (int l = 0; l < s->rcnt; l++) {
       int j = alist[l];
       signed char t = s->st[j];
       double a = arow[j];
-      if (fabs(a) < TOL_PIV) continue;
+      double fa = fabs(a);
+      if (fa < TOL_PIV) continue;
       /* need sign(-t*a) = up ? + : -, i.e. t has sign of (up ? -a : a) */
       double tsign = up ? -a : a;
       if (tsign > 0 && !(t == B_LOWER || t == B_FREE)) continue;
       if (tsign < 0 && !(t == B_UPPER || t == B_FREE)) continue;
-      double ratio = (fabs(s->d[j]) + TOL_D) / fabs(a);
-      if (ratio < tmax) tmax = ratio;
+      cand[ncand++] = j;
+      double num = fabs(s->d[j]) + TOL_D;
+      if (num < tmax * fa) tmax = num / fa;
     }
     int q = -1;
     double bigA = 0;
-    for (int l = 0; l < s->rcnt; l++) {
-      int j = alist[l];
-      double a = arow[j];
-      if (fabs(a) < TOL_PIV) continue;
-      signed char t = s->st[j];
-      double tsign = up ? -a : a;
-      if (tsign > 0 && !(t == B_LOWER || t == B_FREE)) continue;
-      if (tsign < 0 && !(t == B_UPPER || t == B_FREE)) continue;
-      if (fabs(s->d[j]) / fabs(a) <= tmax && fabs(a) > bigA) { bigA = fabs(a); q = j; }
+    for (int l = 0; l < ncand; l++) {
+      int j = cand[l];
+      double fa = fabs(arow[j]);
+      if (fabs(s->d[j]) <= tmax * fa && fa > bigA) { bigA = fa; q = j; }
     }
     if (q < 0) {
       if (s->neta > 0) { s->need_factor = 1; continue; }
@@ -1244,10 +1251,13 @@ static int dual(lp_solver *s, double deadline, long maxit) {
       double w = wr / (ar * ar);
       s->dw[q] = w > 1.0 ? w : 1.0;
     }
+    last_jr = jr;
+    partial = 1;
     s->iters++;
   }
 out:
   free(alpha);
+  free(cand);
   return ret;
 }
 
