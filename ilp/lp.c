@@ -1124,8 +1124,10 @@ static int dual(lp_solver *s, double deadline, long maxit) {
   const double *arow = s->rrow;
   const int *alist = s->rlist;
   int *cand = malloc((size_t)(s->N ? s->N : 1) * sizeof(int)); /* Harris candidates */
+  int *flp = malloc((size_t)(s->N ? s->N : 1) * sizeof(int));  /* bound flips */
+  double *fv = malloc((size_t)(m ? m : 1) * sizeof(double));
   int ret = LPS_ERROR, partial = 0, last_jr = -1;
-  if (!alpha || !cand) goto out;
+  if (!alpha || !cand || !flp || !fv) goto out;
   int stall = 0, d_ok = 0, fresh = 0;
   for (int j = 0; j < s->N; j++) s->dw[j] = 1.0;
   for (long it = 0;; it++) {
@@ -1208,12 +1210,47 @@ static int dual(lp_solver *s, double deadline, long maxit) {
       double num = fabs(s->d[j]) + TOL_D;
       if (num < tmax * fa) tmax = num / fa;
     }
-    int q = -1;
-    double bigA = 0;
-    for (int l = 0; l < ncand; l++) {
-      int j = cand[l];
-      double fa = fabs(arow[j]);
-      if (fabs(s->d[j]) <= tmax * fa && fa > bigA) { bigA = fa; q = j; }
+    /* Bound flipping (long-step) ratio test: the Harris group of the
+     * smallest ratios, if all its variables are boxed and flipping them to
+     * their other bounds leaves x_r still short of its target (the dual
+     * objective still rising along the ray), is flipped instead of entering,
+     * and the next group is examined.  Set partitioning (air04: binaries)
+     * takes many fewer iterations so.  The entering q is the largest |a| of
+     * the group where the slope runs out (or the last group). */
+    int q = -1, nflip = 0;
+    double slope = fabs(s->x[jr] - target);
+    while (ncand > 0) {
+      double bigA = 0, dslope = 0;
+      int g = -1;
+      for (int l = 0; l < ncand; l++) {
+        int j = cand[l];
+        double fa = fabs(arow[j]);
+        if (fabs(s->d[j]) > tmax * fa) continue;
+        dslope += fa * (s->ub[j] - s->lb[j]); /* +inf when not boxed */
+        if (fa > bigA) { bigA = fa; g = j; }
+      }
+      q = g;
+      int rest = 0;
+      for (int l = 0; l < ncand; l++) {
+        int j = cand[l];
+        if (fabs(s->d[j]) > tmax * fabs(arow[j])) rest++;
+      }
+      if (g < 0 || rest == 0 || !(slope - dslope > TOL_P)) break;
+      /* flip the group; the rest forms the next candidates */
+      slope -= dslope;
+      double tnext = HUGE_VAL;
+      int nc2 = 0;
+      for (int l = 0; l < ncand; l++) {
+        int j = cand[l];
+        double fa = fabs(arow[j]);
+        if (fabs(s->d[j]) <= tmax * fa) { flp[nflip++] = j; continue; }
+        cand[nc2++] = j;
+        double num = fabs(s->d[j]) + TOL_D;
+        if (num < tnext * fa) tnext = num / fa;
+      }
+      ncand = nc2;
+      tmax = tnext;
+      q = -1;
     }
     if (q < 0) {
       if (s->neta > 0) { s->need_factor = 1; continue; }
@@ -1226,6 +1263,23 @@ static int dual(lp_solver *s, double deadline, long maxit) {
     if (fabs(alpha[r]) < TOL_PIV || fabs(alpha[r] - arow[q]) > 1e-6 * (1 + fabs(alpha[r]))) {
       if (s->neta > 0) { s->need_factor = 1; continue; }
       if (fabs(alpha[r]) < TOL_PIV) { ret = -1; goto out; }
+    }
+    if (nflip > 0) {
+      /* move the flipped variables to their other bounds: x_B changes by
+       * -B^{-1} sum_j a_j delta_j */
+      memset(fv, 0, (size_t)m * sizeof(double));
+      for (int l = 0; l < nflip; l++) {
+        int j = flp[l];
+        double old = s->x[j];
+        s->st[j] = s->st[j] == B_LOWER ? B_UPPER : B_LOWER;
+        s->x[j] = nb_value(s, j);
+        double dl = s->x[j] - old;
+        if (j >= s->n) fv[j - s->n] -= dl;
+        else
+          for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) fv[s->cidx[p]] += s->cval[p] * dl;
+      }
+      ftran(s, fv);
+      for (int k = 0; k < m; k++) s->x[s->head[k]] -= fv[k];
     }
     double ar = alpha[r];
     double t = (s->x[jr] - target) / ar;
@@ -1258,6 +1312,8 @@ static int dual(lp_solver *s, double deadline, long maxit) {
 out:
   free(alpha);
   free(cand);
+  free(flp);
+  free(fv);
   return ret;
 }
 
