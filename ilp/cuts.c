@@ -453,7 +453,8 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
         if (round_ > 0 && z - prev <= 1e-6 * fmax(1.0, fabs(z))) stop = 1;
         else if (round_ > 0 && z - prev <= 1e-3 * fmax(1.0, fabs(z)) && ++stall >= 3) stop = 1;
         if (getenv("TWILL_ILP_DEBUG"))
-          fprintf(stderr, "cut round %d: %d rows, bound %.10g\n", round_, mr, sgn * z + m->c0);
+          fprintf(stderr, "cut round %d: %d rows, bound %.10g, %ld iterations\n", round_, mr,
+                  sgn * z + m->c0, lps_iterations(lp));
         prev = z;
         lps_get_x(lp, x);
         lps_get_basis(lp, st);

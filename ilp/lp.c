@@ -23,11 +23,15 @@
 #include <string.h>
 #include <time.h>
 
-#define REFACTOR 100
+#define REFACTOR 100  /* most updates between factorizations */
+/* refactorize once the etas cost this many factorizations (see
+ * basis_change); 2 measured best of 0.5, 1, 2, 4 on 25fv47, nesm, perold */
+#define ECOST_F 2.0
 #define TOL_P 1e-9   /* primal feasibility (scaled) */
 #define TOL_D 1e-9   /* dual feasibility (scaled) */
 #define TOL_PIV 1e-9 /* smallest pivot accepted in ratio tests */
 #define TOL_SING 1e-10
+#define PIV_REL 0.1  /* threshold of the nucleus' pivoting, see factor */
 
 enum { B_BASIC = 0, B_LOWER = 1, B_UPPER = 2, B_FREE = 3, B_FIXED = 4 };
 
@@ -46,15 +50,28 @@ struct lp_solver {
   int *lbeg, *lidx, *ubeg, *uidx;
   double *lval, *uval, *udiag;
   int lcap, ucap;
+  /* L and U again by rows, so that btran can skip zeros (scatter form)
+   * like ftran does with the columns: results of btran(e_r) are sparse */
+  int *ltbeg, *ltidx, *utbeg, *utidx;
+  double *ltval, *utval;
+  int ltcap, utcap;
   int neta, *er, *ebeg, *eidx, ecap;
   double *eval, *epiv;
   int need_factor;
   int need_xb;          /* nonbasic values changed: recompute x_B */
-  int *rpos, *flist;    /* factor work, m each */
+  int *rpos, *flist;    /* factor work, m and 14 m */
+  int *plnext, *plcol, *pcnext, *pcrow, plcap; /* factor: nucleus lists */
+  int wdirty;           /* W not all zero (see factor) */
+  double fcost, ecost;  /* work of the last factor, of the etas since */
   /* work */
   double *y, *d, *wa, *wb, *farkas;
   double *dvx;          /* primal devex reference weights, N */
-  double *rrow;        /* pivot row alpha_r (N), primal devex */
+  double *rrow;        /* pivot row alpha_r (N), zero outside rlist */
+  int *rlist, rcnt;     /* its nonzeros (nonbasic, not fixed), N */
+  unsigned char *rmark; /* N, all zero between calls of row_alpha */
+  int *ilist;           /* m: nonzero rows of rho */
+  int *rbeg, *rcol;     /* A by rows (scaled), for sparse pivot rows */
+  double *rval;
   double *dw;          /* dual devex weights of the basic variables, N */
   long iters;
   int status;
@@ -83,7 +100,12 @@ void lps_free(lp_solver *s) {
   free(s->uval); free(s->udiag); free(s->er); free(s->ebeg); free(s->eidx);
   free(s->eval); free(s->epiv); free(s->y); free(s->d); free(s->wa);
   free(s->wb); free(s->farkas); free(s->dvx); free(s->rrow); free(s->dw);
-  free(s->rpos); free(s->flist);
+  free(s->rpos); free(s->flist); free(s->plnext); free(s->plcol);
+  free(s->pcnext); free(s->pcrow);
+  free(s->ltbeg); free(s->ltidx); free(s->ltval);
+  free(s->utbeg); free(s->utidx); free(s->utval);
+  free(s->rlist); free(s->rmark); free(s->ilist);
+  free(s->rbeg); free(s->rcol); free(s->rval);
   free(s);
 }
 
@@ -190,7 +212,31 @@ lp_solver *lps_new(const lp_input *in) {
   s->rrow = xcalloc((size_t)N, sizeof(double));
   s->dw = xcalloc((size_t)N, sizeof(double));
   s->rpos = xcalloc((size_t)m, sizeof(int));
-  s->flist = xcalloc((size_t)m, sizeof(int));
+  s->flist = xcalloc(14 * (size_t)m, sizeof(int));
+  s->plcap = 4 * m + 16;
+  s->plnext = xcalloc((size_t)s->plcap, sizeof(int));
+  s->plcol = xcalloc((size_t)s->plcap, sizeof(int));
+  s->pcnext = xcalloc((size_t)s->plcap, sizeof(int));
+  s->pcrow = xcalloc((size_t)s->plcap, sizeof(int));
+  s->ltbeg = xcalloc((size_t)m + 1, sizeof(int));
+  s->utbeg = xcalloc((size_t)m + 1, sizeof(int));
+  s->ltcap = s->utcap = 4 * m + 16;
+  s->ltidx = xcalloc((size_t)s->ltcap, sizeof(int));
+  s->utidx = xcalloc((size_t)s->utcap, sizeof(int));
+  s->ltval = xcalloc((size_t)s->ltcap, sizeof(double));
+  s->utval = xcalloc((size_t)s->utcap, sizeof(double));
+  s->rlist = xcalloc((size_t)N, sizeof(int));
+  s->rmark = xcalloc((size_t)N, 1);
+  s->ilist = xcalloc((size_t)m, sizeof(int));
+  s->rbeg = xcalloc((size_t)m + 1, sizeof(int));
+  s->rcol = xcalloc((size_t)nz, sizeof(int));
+  s->rval = xcalloc((size_t)nz, sizeof(double));
+  if (!s->plnext || !s->plcol || !s->pcnext || !s->pcrow || !s->ltbeg || !s->utbeg || !s->ltidx || !s->utidx || !s->ltval ||
+      !s->utval || !s->rlist || !s->rmark || !s->ilist || !s->rbeg ||
+      !s->rcol || !s->rval) {
+    lps_free(s);
+    return NULL;
+  }
   if (!s->rpos || !s->flist || !s->dw || !s->dvx || !s->rrow || !s->cbeg || !s->cidx || !s->cval || !s->cs || !s->rs || !s->cost ||
       !s->pcost || !s->lb || !s->ub || !s->x || !s->st || !s->head ||
       !s->pos || !s->W || !s->prow || !s->lbeg || !s->ubeg || !s->udiag ||
@@ -204,6 +250,20 @@ lp_solver *lps_new(const lp_input *in) {
   memcpy(s->cidx, in->cidx, (size_t)nz * sizeof(int));
   memcpy(s->cval, in->cval, (size_t)nz * sizeof(double));
   scale(s);
+  /* the scaled A by rows (counting sort: deterministic, columns ascending
+   * within a row) */
+  for (int p = 0; p < nz; p++) s->rbeg[s->cidx[p] + 1]++;
+  for (int i = 0; i < m; i++) s->rbeg[i + 1] += s->rbeg[i];
+  {
+    int *fill = s->rpos; /* m ints, free until the first factor */
+    memcpy(fill, s->rbeg, (size_t)m * sizeof(int));
+    for (int j = 0; j < n; j++)
+      for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) {
+        int q = fill[s->cidx[p]]++;
+        s->rcol[q] = j;
+        s->rval[q] = s->cval[p];
+      }
+  }
   for (int j = 0; j < n; j++) {
     s->cost[j] = in->c[j] * s->cs[j];
     s->lb[j] = in->lb[j] / s->cs[j];
@@ -294,6 +354,25 @@ static int order_basis(lp_solver *s) {
   return 1;
 }
 
+/* (tbeg, tidx, tval) := the m x m matrix (beg, idx, val) (by columns) by
+ * rows, a counting sort (deterministic); fill is m ints of workspace. */
+static int transpose(int m, const int *beg, const int *idx, const double *val,
+                     int *tbeg, int **tidx, double **tval, int *tcap, int *fill) {
+  int nz = beg[m];
+  if (!grow2(tidx, tval, tcap, nz)) return 0;
+  memset(tbeg, 0, ((size_t)m + 1) * sizeof(int));
+  for (int p = 0; p < nz; p++) tbeg[idx[p] + 1]++;
+  for (int i = 0; i < m; i++) tbeg[i + 1] += tbeg[i];
+  memcpy(fill, tbeg, (size_t)m * sizeof(int));
+  for (int k = 0; k < m; k++)
+    for (int p = beg[k]; p < beg[k + 1]; p++) {
+      int q = fill[idx[p]]++;
+      (*tidx)[q] = k;
+      (*tval)[q] = val[p];
+    }
+  return 1;
+}
+
 /* The logicals of the basis (order_basis puts them first) pivot on their
  * own rows: with those rows first, P B = [-I B12; 0 B22], so that only the
  * structural block B22 (rows not covered by a basic logical) goes through
@@ -372,60 +451,166 @@ static int factor(lp_solver *s) {
   for (int i = 0, t = nfix; i < m; i++)
     if (rpos[i] < 0) { s->prow[t] = i; rpos[i] = t++; }
   int sz = m - nfix;
-  memset(W, 0, (size_t)sz * (size_t)sz * sizeof(double));
-  for (int k = nfix; k < m; k++) {
-    int j = s->head[k];
-    double *col = W + (size_t)(k - nfix) * sz;
+  /* Markowitz-style pivoting in the nucleus: each step takes the active
+   * column with the fewest nonzeros in the active rows, and in it, among
+   * the entries within a factor PIV_REL of the largest (threshold partial
+   * pivoting), the one whose row has the fewest active nonzeros.  Plain
+   * partial pivoting in a fixed column order filled L and U of air04's
+   * bases to 20 times the nonzeros of B; the counts (kept exact through
+   * fill and cancellation) keep them close to B's.
+   * Rows are not moved in W: physical row i of the nucleus is row
+   * orow[i] of B, ipos[i] the step that pivots it (-1 while active), and
+   * arow[0..na-1] lists the active ones; a swap of rows across all the
+   * columns cost a cache miss per column and step.  W is all zero on
+   * entry (the extraction clears what it reads), so no O(sz^2) memset
+   * either, unless an allocation failure left it dirty. */
+  int *rcnt = list + m, *ccnt = list + 2 * m, *orow = list + 3 * m;
+  int *ipos = list + 4 * m, *arow = list + 5 * m, *ohead = list + 6 * m;
+  int *cperm = list + 7 * m, *acol = list + 8 * m, *rhead = list + 9 * m;
+  int *cmark = list + 10 * m, *cstep = list + 11 * m;
+  int *chead = list + 12 * m, *rmk = list + 13 * m;
+  if (s->wdirty) memset(W, 0, (size_t)m * (size_t)m * sizeof(double));
+  s->wdirty = 1;
+  for (int i = 0; i < sz; i++) {
+    orow[i] = s->prow[nfix + i];
+    ipos[i] = -1;
+    arow[i] = i;
+    rcnt[i] = 0;
+    rhead[i] = -1;
+    ohead[i] = s->head[nfix + i];
+    acol[i] = i;
+    cmark[i] = -1;
+    cstep[i] = -1;
+    chead[i] = -1;
+    rmk[i] = -1;
+  }
+  /* the columns of each row and the rows of each column that may hold a
+   * nonzero (a pool of entries linked both ways; stale ones, whose value
+   * cancelled to zero, and repeated ones are skipped), so that a step
+   * visits only the entries of its pivot row and column */
+  int np = 0;
+#define ROW_ADD(i_, c_)                                                     \
+  do {                                                                      \
+    if (np == s->plcap) {                                                   \
+      int c1 = s->plcap, c2 = s->plcap;                                     \
+      int c3 = s->plcap, c4 = s->plcap;                                     \
+      if (!grow((void **)&s->plnext, &c1, np + 1, sizeof(int)) ||           \
+          !grow((void **)&s->plcol, &c2, np + 1, sizeof(int)) ||            \
+          !grow((void **)&s->pcnext, &c3, np + 1, sizeof(int)) ||           \
+          !grow((void **)&s->pcrow, &c4, np + 1, sizeof(int)))              \
+        return 0;                                                           \
+      s->plcap = c1;                                                        \
+    }                                                                       \
+    s->plcol[np] = (c_);                                                    \
+    s->plnext[np] = rhead[i_];                                              \
+    s->pcrow[np] = (i_);                                                    \
+    s->pcnext[np] = chead[c_];                                              \
+    chead[c_] = np;                                                         \
+    rhead[i_] = np++;                                                       \
+  } while (0)
+  int na = sz, nc = sz;
+  double fops = (double)m + np; /* the work of this factorization, see fcost */
+  for (int c = 0; c < sz; c++) {
+    int j = ohead[c], cc = 0;
+    double *col = W + (size_t)c * sz;
     for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) {
-      int i = rpos[s->cidx[p]];
-      if (i >= nfix) col[i - nfix] += s->cval[p];
+      int i = rpos[s->cidx[p]] - nfix;
+      if (i < 0) continue;
+      double o = col[i], v = o + s->cval[p];
+      if (o == 0 && v != 0) { cc++; rcnt[i]++; ROW_ADD(i, c); }
+      else if (o != 0 && v == 0) { cc--; rcnt[i]--; }
+      col[i] = v;
     }
+    ccnt[c] = cc;
   }
   for (int k = 0; k < sz; k++) {
-    double *ck = W + (size_t)k * sz;
+    int c, ct = 0;
+    c = acol[0];
+    for (int t = 1; t < nc; t++) {
+      int j = acol[t];
+      if (ccnt[j] < ccnt[c] || (ccnt[j] == ccnt[c] && j < c)) { c = j; ct = t; }
+    }
+    acol[ct] = acol[--nc];
+    fops += nc + na;
+    cperm[k] = c;
+    cstep[c] = k;
+    double *ck = W + (size_t)c * sz;
     int p = -1;
     double best = 0;
-    for (int i = k; i < sz; i++)
-      if (fabs(ck[i]) > best) { best = fabs(ck[i]); p = i; }
-    if (best < TOL_SING) {
-      /* singular: replace column k by the logical of the row at position k
-       * (its transformed column is -e_k, see the note in ilp/lp.h) */
-      int old = s->head[nfix + k];
-      int lg = n + s->prow[nfix + k];
+    for (int e = chead[c]; e >= 0; e = s->pcnext[e]) {
+      int i = s->pcrow[e];
+      if (ipos[i] < 0 && fabs(ck[i]) > best) best = fabs(ck[i]);
+    }
+    if (best >= TOL_SING) {
+      double bv = 0;
+      for (int e = chead[c]; e >= 0; e = s->pcnext[e]) {
+        int i = s->pcrow[e];
+        double a = fabs(ck[i]);
+        if (ipos[i] >= 0 || a < PIV_REL * best) continue;
+        if (p < 0 || rcnt[i] < rcnt[p] || (rcnt[i] == rcnt[p] && (a > bv || (a == bv && i < p)))) {
+          p = i; bv = a;
+        }
+      }
+    } else {
+      /* singular: replace the column by the logical of the active row
+       * with the lowest index (its transformed column is -e_p, see the
+       * note in ilp/lp.h) */
+      for (int t = 0; t < na; t++)
+        if (p < 0 || arow[t] < p) p = arow[t];
+      int old = ohead[c];
+      int lg = n + orow[p];
+      for (int t = 0; t < na; t++)
+        if (ck[arow[t]] != 0) rcnt[arow[t]]--;
       for (int i = 0; i < sz; i++) ck[i] = 0;
-      ck[k] = -1.0;
-      s->head[nfix + k] = lg;
-      s->pos[lg] = nfix + k;
+      ck[p] = -1.0;
+      rcnt[p]++;
+      ROW_ADD(p, c);
+      ohead[c] = lg;
       s->st[lg] = B_BASIC;
       make_nonbasic(s, old, s->x[old]);
-      p = k;
     }
-    if (p != k) {
-      for (int j = 0; j < sz; j++) {
-        double t = W[(size_t)j * sz + k];
-        W[(size_t)j * sz + k] = W[(size_t)j * sz + p];
-        W[(size_t)j * sz + p] = t;
-      }
-      int t = s->prow[nfix + k];
-      s->prow[nfix + k] = s->prow[nfix + p];
-      s->prow[nfix + p] = t;
-    }
-    double piv = ck[k];
+    ipos[p] = k;
+    for (int t = 0; t < na; t++)
+      if (arow[t] == p) { arow[t] = arow[--na]; break; }
+    double piv = ck[p];
     int cnt = 0;
-    for (int i = k + 1; i < sz; i++)
-      if (ck[i] != 0) { ck[i] /= piv; list[cnt++] = i; }
-    if (!cnt) continue;
-    for (int j = k + 1; j < sz; j++) {
+    for (int e = chead[c]; e >= 0; e = s->pcnext[e]) {
+      int i = s->pcrow[e];
+      if (ipos[i] >= 0 || rmk[i] == k || ck[i] == 0) continue;
+      rmk[i] = k;
+      ck[i] /= piv;
+      list[cnt++] = i;
+      rcnt[i]--;
+    }
+    for (int e = rhead[p]; e >= 0; e = s->plnext[e]) {
+      int j = s->plcol[e];
+      if (cstep[j] >= 0 || cmark[j] == k) continue;
+      cmark[j] = k;
       double *cj = W + (size_t)j * sz;
-      double f = cj[k];
+      double f = cj[p];
       if (f == 0) continue;
-      for (int t = 0; t < cnt; t++) cj[list[t]] -= ck[list[t]] * f;
+      ccnt[j]--; /* row p leaves the active rows */
+      fops += cnt;
+      for (int t = 0; t < cnt; t++) {
+        int i = list[t];
+        double o = cj[i], v = o - ck[i] * f;
+        if (o == 0 && v != 0) { rcnt[i]++; ccnt[j]++; ROW_ADD(i, j); }
+        else if (o != 0 && v == 0) { rcnt[i]--; ccnt[j]--; }
+        cj[i] = v;
+      }
     }
   }
+#undef ROW_ADD
+  for (int k = 0; k < sz; k++) {
+    int j = ohead[cperm[k]];
+    s->head[nfix + k] = j;
+    s->pos[j] = nfix + k;
+  }
   /* row positions after the dense pivoting */
+  for (int i = 0; i < sz; i++) s->prow[nfix + ipos[i]] = orow[i];
   for (int k = nfix; k < m; k++) rpos[s->prow[k]] = k;
   /* extract L (below diagonal) and U (entries in earlier rows, then above
-   * the diagonal of the dense block) as sparse columns */
+   * the diagonal of the dense block) as sparse columns, clearing W */
   int nlz = 0, nuz = 0;
   for (int k = 0; k < nl; k++) {
     s->lbeg[k] = 0;
@@ -445,7 +630,7 @@ static int factor(lp_solver *s) {
     }
   }
   for (int k = nfix; k < m; k++) {
-    double *ck = W + (size_t)(k - nfix) * sz;
+    double *ck = W + (size_t)cperm[k - nfix] * sz;
     int j = s->head[k];
     s->lbeg[k] = nlz;
     s->ubeg[k] = nuz;
@@ -456,20 +641,30 @@ static int factor(lp_solver *s) {
         if (!grow2(&s->uidx, &s->uval, &s->ucap, nuz + 1)) return 0;
         s->uidx[nuz] = i; s->uval[nuz++] = s->cval[p];
       }
-    for (int i = 0; i < k - nfix; i++)
-      if (ck[i] != 0) {
+    for (int e = chead[cperm[k - nfix]]; e >= 0; e = s->pcnext[e]) {
+      int i = s->pcrow[e];
+      double v = ck[i];
+      if (v == 0) continue;
+      ck[i] = 0;
+      int r = nfix + ipos[i];
+      if (r == k) s->udiag[k] = v;
+      else if (r < k) {
         if (!grow2(&s->uidx, &s->uval, &s->ucap, nuz + 1)) return 0;
-        s->uidx[nuz] = nfix + i; s->uval[nuz++] = ck[i];
-      }
-    s->udiag[k] = ck[k - nfix];
-    for (int i = k - nfix + 1; i < sz; i++)
-      if (ck[i] != 0) {
+        s->uidx[nuz] = r; s->uval[nuz++] = v;
+      } else {
         if (!grow2(&s->lidx, &s->lval, &s->lcap, nlz + 1)) return 0;
-        s->lidx[nlz] = nfix + i; s->lval[nlz++] = ck[i];
+        s->lidx[nlz] = r; s->lval[nlz++] = v;
       }
+    }
   }
+  s->wdirty = 0;
+  s->fcost = fops + 3.0 * (nlz + nuz);
+  s->ecost = 0;
   s->lbeg[m] = nlz;
   s->ubeg[m] = nuz;
+  if (!transpose(m, s->lbeg, s->lidx, s->lval, s->ltbeg, &s->ltidx, &s->ltval, &s->ltcap, rpos) ||
+      !transpose(m, s->ubeg, s->uidx, s->uval, s->utbeg, &s->utidx, &s->utval, &s->utcap, rpos))
+    return 0;
   s->neta = 0;
   s->ebeg[0] = 0;
   s->need_factor = 0;
@@ -512,15 +707,17 @@ static void btran(lp_solver *s, double *v) {
     for (int p = s->ebeg[e]; p < s->ebeg[e + 1]; p++) sum -= s->eval[p] * v[s->eidx[p]];
     v[r] = sum / s->epiv[e];
   }
+  /* U' then L' in scatter form over the rows of U and L: a zero v[k]
+   * costs nothing, and btran(e_r) stays sparse */
   for (int k = 0; k < m; k++) {
-    double sum = v[k];
-    for (int p = s->ubeg[k]; p < s->ubeg[k + 1]; p++) sum -= s->uval[p] * v[s->uidx[p]];
-    v[k] = sum / s->udiag[k];
+    if (v[k] == 0) continue;
+    double vk = v[k] /= s->udiag[k];
+    for (int p = s->utbeg[k]; p < s->utbeg[k + 1]; p++) v[s->utidx[p]] -= s->utval[p] * vk;
   }
   for (int k = m - 1; k >= 0; k--) {
-    double sum = v[k];
-    for (int p = s->lbeg[k]; p < s->lbeg[k + 1]; p++) sum -= s->lval[p] * v[s->lidx[p]];
-    v[k] = sum;
+    double vk = v[k];
+    if (vk == 0) continue;
+    for (int p = s->ltbeg[k]; p < s->ltbeg[k + 1]; p++) v[s->ltidx[p]] -= s->ltval[p] * vk;
   }
   double *t = s->wb;
   for (int k = 0; k < m; k++) t[s->prow[k]] = v[k];
@@ -544,7 +741,12 @@ static int basis_change(lp_solver *s, int r, int q, const double *alpha) {
   s->head[r] = q;
   s->pos[q] = r;
   s->st[q] = B_BASIC;
-  if (s->neta >= REFACTOR) s->need_factor = 1;
+  /* refactorize when the etas' extra work since the last factorization
+   * (each iteration passes over the eta file in ftran and btran, about
+   * twice and more) exceeds the work of a factorization: that keeps the
+   * total near its minimum over the refactorization interval */
+  s->ecost += 3.0 * s->ebeg[s->neta];
+  if (s->neta >= REFACTOR || s->ecost > ECOST_F * s->fcost) s->need_factor = 1;
   return 1;
 }
 
@@ -585,6 +787,12 @@ static double infeas(const lp_solver *s, int j) {
   if (v < s->lb[j] - TOL_P) return s->lb[j] - v;
   if (v > s->ub[j] + TOL_P) return v - s->ub[j];
   return 0;
+}
+
+/* phase 1 cost of basic variable j: the gradient of its infeasibility */
+static signed char p1cost(const lp_solver *s, int j) {
+  double v = s->x[j];
+  return v < s->lb[j] - TOL_P ? -1 : v > s->ub[j] + TOL_P ? 1 : 0;
 }
 
 /* duals for cost vector: phase1 ? sum-of-infeasibility costs : pcost */
@@ -644,23 +852,72 @@ static void devex_reset(lp_solver *s) {
   for (int j = 0; j < s->N; j++) s->dvx[j] = 1.0;
 }
 
-/* rrow_j = (B^{-1} a_j)_r for the nonbasic j (0 for basic ones), with
- * rho = B^{-T} e_r in s->wb-free workspace `rho` (m). */
+/* rrow_j = rho'[A -I]_j = (B^{-1} a_j)_r for the nonbasic, not fixed j,
+ * listed in rlist[0..rcnt-1] (rrow is zero elsewhere), given
+ * rho = B^{-T} e_r.  When the rows of A that rho touches hold fewer
+ * nonzeros than a fraction of A, the row is accumulated from them (work
+ * proportional to what is touched, and only the touched columns are
+ * listed, so the ratio tests and updates that follow skip the rest);
+ * otherwise by one dot product per column. */
+static void row_alpha(lp_solver *s, const double *rho) {
+  int m = s->m, n = s->n, cnt = 0, nr = 0;
+  long work = 0;
+  for (int t = 0; t < s->rcnt; t++) s->rrow[s->rlist[t]] = 0;
+  for (int i = 0; i < m; i++)
+    if (rho[i] != 0) {
+      s->ilist[nr++] = i;
+      work += s->rbeg[i + 1] - s->rbeg[i];
+    }
+  if (3 * work < (long)s->cbeg[n]) {
+    for (int t = 0; t < nr; t++) {
+      int i = s->ilist[t];
+      double ri = rho[i];
+      for (int p = s->rbeg[i]; p < s->rbeg[i + 1]; p++) {
+        int j = s->rcol[p];
+        if (!s->rmark[j]) { s->rmark[j] = 1; s->rlist[cnt++] = j; }
+        s->rrow[j] += s->rval[p] * ri;
+      }
+      s->rmark[n + i] = 1;
+      s->rlist[cnt++] = n + i;
+      s->rrow[n + i] = -ri;
+    }
+    int k = 0;
+    for (int t = 0; t < cnt; t++) {
+      int j = s->rlist[t];
+      signed char st = s->st[j];
+      s->rmark[j] = 0;
+      if (st == B_BASIC || st == B_FIXED || s->rrow[j] == 0) { s->rrow[j] = 0; continue; }
+      s->rlist[k++] = j;
+    }
+    cnt = k;
+  } else {
+    for (int j = 0; j < s->N; j++) {
+      signed char t = s->st[j];
+      if (t == B_BASIC || t == B_FIXED) continue;
+      double a = dot_col(s, j, rho);
+      if (a != 0) { s->rrow[j] = a; s->rlist[cnt++] = j; }
+    }
+  }
+  s->rcnt = cnt;
+}
+
+/* The primal's pivot row r; rho (m) is workspace. */
 static void pivot_row(lp_solver *s, int r, double *rho) {
   memset(rho, 0, (size_t)s->m * sizeof(double));
   rho[r] = 1.0;
   btran(s, rho);
-  for (int j = 0; j < s->N; j++) {
-    signed char t = s->st[j];
-    s->rrow[j] = (t == B_BASIC || t == B_FIXED) ? 0.0 : dot_col(s, j, rho);
-  }
+  row_alpha(s, rho);
 }
 
 static int primal(lp_solver *s, double deadline, long maxit) {
   int m = s->m;
   double *alpha = s->wa;
   double *rho = malloc((size_t)(m ? m : 1) * sizeof(double));
-  if (!rho) return LPS_ERROR;
+  /* phase 1 costs of the basic variables (-1, 0, +1 by position) for
+   * which d was computed: while a pivot leaves them as they were, d is
+   * updated from the pivot row as in phase 2 instead of recomputed */
+  signed char *p1c = malloc((size_t)(m ? m : 1));
+  if (!rho || !p1c) { free(rho); free(p1c); return LPS_ERROR; }
   int stall = 0, ret = LPS_ERROR;
   int d_ok = 0, last_phase = -1;
   devex_reset(s);
@@ -684,20 +941,31 @@ static int primal(lp_solver *s, double deadline, long maxit) {
       d_ok = 0;
     }
     if (!phase1 && !s->perturbed && stall > 50) { perturb(s); d_ok = 0; }
-    if (phase1 || !d_ok) compute_duals(s, phase1);
-    d_ok = !phase1;
+    if (!d_ok) {
+      compute_duals(s, phase1);
+      if (phase1)
+        for (int k = 0; k < m; k++) p1c[k] = p1cost(s, s->head[k]);
+    }
+    d_ok = 1;
     /* pricing: devex, or Bland (lowest index) when stalling long */
     int q = -1;
     double best = 0;
     int bland = stall > 5000;
+    /* v = the improvement rate of j (positive when attractive); the
+     * comparison v^2 / w > best is made as v^2 > best w, so that the
+     * division is done only for a new best (this loop runs over all N
+     * every iteration) */
     for (int j = 0; j < s->N; j++) {
       signed char t = s->st[j];
-      if (t == B_BASIC || t == B_FIXED) continue;
-      double dj = s->d[j], score = 0;
-      if ((t == B_LOWER || t == B_FREE) && dj < -TOL_D) score = dj * dj / s->dvx[j];
-      if ((t == B_UPPER || t == B_FREE) && dj > TOL_D) score = dj * dj / s->dvx[j];
-      if (score > best) {
-        best = score;
+      double dj = s->d[j], v;
+      if (t == B_LOWER) v = -dj;
+      else if (t == B_UPPER) v = dj;
+      else if (t == B_FREE) v = fabs(dj);
+      else continue;
+      if (v <= TOL_D) continue;
+      double v2 = v * v;
+      if (v2 > best * s->dvx[j]) {
+        best = v2 / s->dvx[j];
         q = j;
         if (bland) break;
       }
@@ -778,6 +1046,7 @@ static int primal(lp_solver *s, double deadline, long maxit) {
       s->x[q] = nb_value(s, q);
       s->iters++;
       stall = 0;
+      if (phase1) d_ok = 0; /* x_B moved: phase 1 costs may have changed */
       continue;
     }
     if (r < 0) {
@@ -797,18 +1066,26 @@ static int primal(lp_solver *s, double deadline, long maxit) {
     double ar = alpha[r];
     /* pivot row: devex weights, and the reduced costs in phase 2 */
     pivot_row(s, r, rho);
-    double wq = s->dvx[q], f = dq / ar;
-    for (int j = 0; j < s->N; j++) {
+    for (int k = 0; k < m; k++) s->x[s->head[k]] -= dir * theta * alpha[k];
+    s->x[q] += dir * theta;
+    s->x[leave] = rbnd;
+    if (phase1) {
+      /* the update holds if no basic variable changed its phase 1 cost,
+       * and the leaving and entering ones have cost 0 on both sides */
+      if (p1c[r] != 0 || p1cost(s, q) != 0) d_ok = 0;
+      for (int k = 0; k < m && d_ok; k++)
+        if (k != r && p1cost(s, s->head[k]) != p1c[k]) d_ok = 0;
+    }
+    double wq = s->dvx[q], f = dq / ar, iar = 1.0 / ar;
+    for (int t = 0; t < s->rcnt; t++) {
+      int j = s->rlist[t];
       double a = s->rrow[j];
-      if (a == 0 || j == q) continue;
-      double w = a / ar;
+      if (j == q) continue;
+      double w = a * iar;
       w = w * w * wq;
       if (w > s->dvx[j]) s->dvx[j] = w;
       if (d_ok) s->d[j] -= f * a;
     }
-    for (int k = 0; k < m; k++) s->x[s->head[k]] -= dir * theta * alpha[k];
-    s->x[q] += dir * theta;
-    s->x[leave] = rbnd;
     if (!basis_change(s, r, q, alpha)) goto out;
     make_nonbasic(s, leave, rbnd);
     {
@@ -823,6 +1100,7 @@ static int primal(lp_solver *s, double deadline, long maxit) {
   }
 out:
   free(rho);
+  free(p1c);
   return ret;
 }
 
@@ -843,9 +1121,13 @@ static int dual(lp_solver *s, double deadline, long maxit) {
   int m = s->m;
   double *rho = s->wa;
   double *alpha = calloc((size_t)(m ? m : 1), sizeof(double));
-  double *arow = calloc((size_t)s->N, sizeof(double));
-  int ret = LPS_ERROR;
-  if (!alpha || !arow) goto out;
+  const double *arow = s->rrow;
+  const int *alist = s->rlist;
+  int *cand = malloc((size_t)(s->N ? s->N : 1) * sizeof(int)); /* Harris candidates */
+  int *flp = malloc((size_t)(s->N ? s->N : 1) * sizeof(int));  /* bound flips */
+  double *fv = malloc((size_t)(m ? m : 1) * sizeof(double));
+  int ret = LPS_ERROR, partial = 0, last_jr = -1;
+  if (!alpha || !cand || !flp || !fv) goto out;
   int stall = 0, d_ok = 0, fresh = 0;
   for (int j = 0; j < s->N; j++) s->dw[j] = 1.0;
   for (long it = 0;; it++) {
@@ -860,11 +1142,15 @@ static int dual(lp_solver *s, double deadline, long maxit) {
       d_ok = 0;
     }
     if (s->need_xb) compute_xb(s);
-    if (!d_ok) compute_duals(s, 0);
+    if (!d_ok) { compute_duals(s, 0); partial = 0; }
     d_ok = 1;
-    /* dual feasibility: flip boxed variables, give up otherwise */
+    /* dual feasibility: flip boxed variables, give up otherwise.  After a
+     * pivot only the reduced costs of the pivot row's variables and of the
+     * one that left changed, so only those are looked at then */
     int flipped = 0;
-    for (int j = 0; j < s->N; j++) {
+    int nchk = partial ? s->rcnt + 1 : s->N;
+    for (int l = 0; l < nchk; l++) {
+      int j = !partial ? l : l < s->rcnt ? alist[l] : last_jr;
       signed char t = s->st[j];
       if (t == B_BASIC || t == B_FIXED) continue;
       double dj = s->d[j];
@@ -875,6 +1161,7 @@ static int dual(lp_solver *s, double deadline, long maxit) {
         } else { ret = -1; goto out; }
       } else if (t == B_FREE && fabs(dj) > TOL_D) { ret = -1; goto out; }
     }
+    partial = 0;
     if (flipped) compute_xb(s);
     int r = -1;
     double worst = 0;
@@ -904,29 +1191,66 @@ static int dual(lp_solver *s, double deadline, long maxit) {
     btran(s, rho);
     /* x_r changes by -t*alpha_rj when z_j changes by t */
     double tmax = HUGE_VAL;
-    for (int j = 0; j < s->N; j++) {
+    row_alpha(s, rho);
+    /* Harris pass 1 over the pivot row keeps the eligible entries in cand
+     * for pass 2; ratios are compared as |d_j| + tol < tmax |a| so that
+     * the division is done only for a new minimum */
+    int ncand = 0;
+    for (int l = 0; l < s->rcnt; l++) {
+      int j = alist[l];
       signed char t = s->st[j];
-      arow[j] = 0;
-      if (t == B_BASIC || t == B_FIXED) continue;
-      double a = arow[j] = dot_col(s, j, rho);
-      if (fabs(a) < TOL_PIV) continue;
+      double a = arow[j];
+      double fa = fabs(a);
+      if (fa < TOL_PIV) continue;
       /* need sign(-t*a) = up ? + : -, i.e. t has sign of (up ? -a : a) */
       double tsign = up ? -a : a;
       if (tsign > 0 && !(t == B_LOWER || t == B_FREE)) continue;
       if (tsign < 0 && !(t == B_UPPER || t == B_FREE)) continue;
-      double ratio = (fabs(s->d[j]) + TOL_D) / fabs(a);
-      if (ratio < tmax) tmax = ratio;
+      cand[ncand++] = j;
+      double num = fabs(s->d[j]) + TOL_D;
+      if (num < tmax * fa) tmax = num / fa;
     }
-    int q = -1;
-    double bigA = 0;
-    for (int j = 0; j < s->N; j++) {
-      double a = arow[j];
-      if (fabs(a) < TOL_PIV) continue;
-      signed char t = s->st[j];
-      double tsign = up ? -a : a;
-      if (tsign > 0 && !(t == B_LOWER || t == B_FREE)) continue;
-      if (tsign < 0 && !(t == B_UPPER || t == B_FREE)) continue;
-      if (fabs(s->d[j]) / fabs(a) <= tmax && fabs(a) > bigA) { bigA = fabs(a); q = j; }
+    /* Bound flipping (long-step) ratio test: the Harris group of the
+     * smallest ratios, if all its variables are boxed and flipping them to
+     * their other bounds leaves x_r still short of its target (the dual
+     * objective still rising along the ray), is flipped instead of entering,
+     * and the next group is examined.  Set partitioning (air04: binaries)
+     * takes many fewer iterations so.  The entering q is the largest |a| of
+     * the group where the slope runs out (or the last group). */
+    int q = -1, nflip = 0;
+    double slope = fabs(s->x[jr] - target);
+    while (ncand > 0) {
+      double bigA = 0, dslope = 0;
+      int g = -1;
+      for (int l = 0; l < ncand; l++) {
+        int j = cand[l];
+        double fa = fabs(arow[j]);
+        if (fabs(s->d[j]) > tmax * fa) continue;
+        dslope += fa * (s->ub[j] - s->lb[j]); /* +inf when not boxed */
+        if (fa > bigA) { bigA = fa; g = j; }
+      }
+      q = g;
+      int rest = 0;
+      for (int l = 0; l < ncand; l++) {
+        int j = cand[l];
+        if (fabs(s->d[j]) > tmax * fabs(arow[j])) rest++;
+      }
+      if (g < 0 || rest == 0 || !(slope - dslope > TOL_P)) break;
+      /* flip the group; the rest forms the next candidates */
+      slope -= dslope;
+      double tnext = HUGE_VAL;
+      int nc2 = 0;
+      for (int l = 0; l < ncand; l++) {
+        int j = cand[l];
+        double fa = fabs(arow[j]);
+        if (fabs(s->d[j]) <= tmax * fa) { flp[nflip++] = j; continue; }
+        cand[nc2++] = j;
+        double num = fabs(s->d[j]) + TOL_D;
+        if (num < tnext * fa) tnext = num / fa;
+      }
+      ncand = nc2;
+      tmax = tnext;
+      q = -1;
     }
     if (q < 0) {
       if (s->neta > 0) { s->need_factor = 1; continue; }
@@ -939,6 +1263,23 @@ static int dual(lp_solver *s, double deadline, long maxit) {
     if (fabs(alpha[r]) < TOL_PIV || fabs(alpha[r] - arow[q]) > 1e-6 * (1 + fabs(alpha[r]))) {
       if (s->neta > 0) { s->need_factor = 1; continue; }
       if (fabs(alpha[r]) < TOL_PIV) { ret = -1; goto out; }
+    }
+    if (nflip > 0) {
+      /* move the flipped variables to their other bounds: x_B changes by
+       * -B^{-1} sum_j a_j delta_j */
+      memset(fv, 0, (size_t)m * sizeof(double));
+      for (int l = 0; l < nflip; l++) {
+        int j = flp[l];
+        double old = s->x[j];
+        s->st[j] = s->st[j] == B_LOWER ? B_UPPER : B_LOWER;
+        s->x[j] = nb_value(s, j);
+        double dl = s->x[j] - old;
+        if (j >= s->n) fv[j - s->n] -= dl;
+        else
+          for (int p = s->cbeg[j]; p < s->cbeg[j + 1]; p++) fv[s->cidx[p]] += s->cval[p] * dl;
+      }
+      ftran(s, fv);
+      for (int k = 0; k < m; k++) s->x[s->head[k]] -= fv[k];
     }
     double ar = alpha[r];
     double t = (s->x[jr] - target) / ar;
@@ -953,8 +1294,7 @@ static int dual(lp_solver *s, double deadline, long maxit) {
       w = w * w * wr;
       if (w > s->dw[s->head[k]]) s->dw[s->head[k]] = w;
     }
-    for (int j = 0; j < s->N; j++)
-      if (arow[j] != 0) s->d[j] -= f * arow[j];
+    for (int l = 0; l < s->rcnt; l++) s->d[alist[l]] -= f * arow[alist[l]];
     s->x[q] += t;
     s->x[jr] = target;
     if (!basis_change(s, r, q, alpha)) goto out;
@@ -965,21 +1305,28 @@ static int dual(lp_solver *s, double deadline, long maxit) {
       double w = wr / (ar * ar);
       s->dw[q] = w > 1.0 ? w : 1.0;
     }
+    last_jr = jr;
+    partial = 1;
     s->iters++;
   }
 out:
   free(alpha);
-  free(arow);
+  free(cand);
+  free(flp);
+  free(fv);
   return ret;
 }
 
 int lps_solve(lp_solver *s, double deadline) {
   long maxit = 20L * (s->N + s->m) + 20000;
   int ret = -1;
-  /* the dual simplex first, also on a fresh solver: a basis installed by
-   * lps_set_basis (root cuts, the search after them) is dual feasible and
-   * only a few rows short of primal feasible; where the basis is not dual
-   * feasible, dual() gives up at once and the primal runs */
+  /* The dual simplex runs first on fresh solves too: the slack basis is
+   * dual feasible whenever every structural's cost sign matches a finite
+   * bound (after flipping boxed ones), as in set partitioning (air04),
+   * and the dual then needs far fewer iterations than primal phase 1.
+   * A basis installed by lps_set_basis (after root cuts) is dual feasible
+   * and a few rows short of primal feasible: the same holds there.
+   * When it is not, dual() gives up at once (-1) and the primal runs. */
   {
     ret = dual(s, deadline, maxit);
     if (ret == LPS_INFEASIBLE || ret == LPS_LIMIT) return s->status = ret;
