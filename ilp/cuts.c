@@ -343,6 +343,7 @@ static int add_cut(twill_ilp *m, int mr, const cutbuf *cb, double d, double p0, 
   ct->lam[0] = lam[0];
   ct->lam[1] = lam[1];
   if (!m->ncut) m->nz_before_cuts = m->nz;
+  ct->nz0 = m->nz;
   char name[32];
   snprintf(name, sizeof name, "gmi%d", m->ncut);
   int row = ilp_add_row_raw(m, name, nnz, idx, val, d, HUGE_VAL);
@@ -376,7 +377,9 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
   int ret = -1, mr0 = m->m;
   signed char *basis = NULL;
   double prev = -HUGE_VAL;
-  int stall = 0;
+  int stall = 0, ncut_before = 0, rolled_back = 0;
+  long it0 = 0;
+  double t0 = 0;
   double sgn = m->maximize ? -1.0 : 1.0;
   for (int round_ = 0; round_ < CUT_ROUNDS; round_++) {
     if (deadline > 0 && lps_clock() > deadline) break;
@@ -446,7 +449,26 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
     int added = 0;
     if (ok && lp) {
       if (basis) lps_set_basis(lp, basis);
-      int lst = lps_solve(lp, deadline);
+      /* after the first round, a warm dual simplex within a budget: on a
+       * very degenerate LP (10teams) it can stall for many thousands of
+       * iterations, and then the last round's cuts are taken back */
+      double ts = lps_clock();
+      int lst = round_ == 0 ? lps_solve(lp, deadline)
+                            : lps_solve_dual_limit(lp, deadline, 3 * it0 + 1000);
+      if (lst == LPS_ERROR && round_ > 0) {
+        /* the dual could not start (the new scaling's tolerances): the
+         * full solve, within a time budget of the same kind */
+        double dl = lps_clock() + 3 * t0 + 0.5;
+        lst = lps_solve(lp, deadline > 0 && deadline < dl ? deadline : dl);
+      }
+      if (round_ == 0) {
+        it0 = lps_iterations(lp);
+        t0 = lps_clock() - ts;
+      }
+      if (round_ > 0 && lst != LPS_OPTIMAL && lst != LPS_INFEASIBLE) {
+        ilp_drop_cuts_from(m, ncut_before);
+        rolled_back = 1;
+      }
       if (lst != LPS_OPTIMAL) stop = 1;
       double z = stop ? 0 : lps_obj(lp);
       if (!stop) {
@@ -558,6 +580,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
         free(score);
       }
     }
+    if (ok && !rolled_back) ncut_before = m->ncut - added;
     if (ok && added && basis) {
       /* the new logicals start basic */
       signed char *b2 = calloc((size_t)(n + m->m) + 1, 1);
@@ -576,6 +599,9 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
     if (stop || !added) break;
   }
   ret = 0;
+  /* after a roll back, the model has the rows of the round before the last
+   * cuts, and the first n + m entries of basis are that round's basis
+   * (later logicals were appended); root_bound is that round's too */
   if (basis) *basis_out = basis;
   basis = NULL;
 done:

@@ -37,19 +37,22 @@ void ilp_clear_results(twill_ilp *m) {
   ilp_drop_cuts(m);
 }
 
-void ilp_drop_cuts(twill_ilp *m) {
-  for (int k = 0; k < m->ncut; k++) {
-    ilp_cut *c = &m->cut[k];
+void ilp_drop_cuts_from(twill_ilp *m, int k) {
+  if (k < 0) k = 0;
+  if (k >= m->ncut) return;
+  for (int t = k; t < m->ncut; t++) {
+    ilp_cut *c = &m->cut[t];
     free(c->pidx); free(c->pval);
     for (int s = 0; s < 2; s++) { free(c->midx[s]); free(c->mval[s]); }
   }
-  for (int i = m->m - m->ncut; i < m->m; i++) free(m->rname[i]);
-  if (m->ncut) {
-    m->m -= m->ncut;
-    m->nz = m->nz_before_cuts;
-  }
-  m->ncut = 0;
+  int drop = m->ncut - k;
+  for (int i = m->m - drop; i < m->m; i++) free(m->rname[i]);
+  m->m -= drop;
+  m->nz = m->cut[k].nz0;
+  m->ncut = k;
 }
+
+void ilp_drop_cuts(twill_ilp *m) { ilp_drop_cuts_from(m, 0); }
 
 void twill_ilp_free(twill_ilp *m) {
   if (!m) return;

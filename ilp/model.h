@@ -43,7 +43,7 @@ typedef struct bb_rec {
  * <= side) plus bounds of single variables, whose multipliers the writer
  * computes exactly as the remainder. */
 typedef struct ilp_cut {
-  int row;
+  int row, nz0; /* its row, and the model's nonzero count before it */
   double lam[2];
   int npi;
   int *pidx;
@@ -96,8 +96,10 @@ void ilp_clear_results(twill_ilp *m);
 /* Append row lo <= a'x <= hi (no checks; cuts.c). Returns its index or -1. */
 int ilp_add_row_raw(twill_ilp *m, const char *name, int nnz, const int *idx,
                     const double *val, double lo, double hi);
-/* Remove the cut rows (and their derivations) from the model. */
+/* Remove the cut rows (and their derivations) from the model: all of them,
+ * or those from cut k on. */
 void ilp_drop_cuts(twill_ilp *m);
+void ilp_drop_cuts_from(twill_ilp *m, int k);
 /* Root cutting rounds (cuts.c): appends cut rows to m; *basis (n + m
  * entries after the cuts, malloc'd) is the last LP basis, or NULL.
  * Returns 0, or -1 when out of memory. */
