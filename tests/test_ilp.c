@@ -154,6 +154,46 @@ static twill_ilp *knapsack(void) {
   return m;
 }
 
+START_TEST(mip_gomory_closes_root) {
+  /* max x2, 3x1 + 2x2 <= 6, -3x1 + 2x2 <= 0, x integer >= 0.  LP optimum
+   * (1, 3/2).  Its tableau row for x2 is x2 + s1/4 + s2/4 = 3/2 with the
+   * slacks s1 = 6 - 3x1 - 2x2, s2 = 3x1 - 2x2 integer (integer rows), so
+   * f0 = 1/2, f = 1/4 <= f0 and the Gomory cut is s1/2 + s2/2 >= 1, i.e.
+   * 3 - 2x2 >= 1, x2 <= 1: after it the root bound is the optimum 1 (by
+   * hand), and the certificate derives the cut. */
+  twill_ilp *m = twill_ilp_new();
+  twill_ilp_add_var(m, "x1", TWILL_ILP_INTEGER, 0, 10, 0);
+  twill_ilp_add_var(m, "x2", TWILL_ILP_INTEGER, 0, 10, 1);
+  twill_ilp_set_maximize(m, 1);
+  row(m, 2, (double[]){3, 2}, 'L', 6, 0);
+  row(m, 2, (double[]){-3, 2}, 'L', 0, 0);
+  twill_ilp_set_certify(m, 1);
+  ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_OPTIMAL);
+  ck_assert_double_eq_tol(twill_ilp_objective(m), 1, 1e-9);
+  twill_ilp_stats st;
+  twill_ilp_get_stats(m, &st);
+  ck_assert_int_ge(st.cuts, 1);
+  ck_assert_double_eq_tol(st.root_bound, 1, 1e-6);
+  ck_assert_int_eq(twill_ilp_num_rows(m), 2); /* the cuts are not the user's */
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  ck_assert_int_eq(twill_ilp_write_vipr(m, f), 0);
+  fclose(f);
+  ck_assert_ptr_nonnull(strstr(buf, "{ uns")); /* the cut's split */
+  char msg[256];
+  ck_assert_int_eq(twill_vipr_check_mem("gomory", buf, len, msg, sizeof msg), 0);
+  free(buf);
+  /* without cuts: none reported, the same optimum */
+  twill_ilp_set_cuts(m, 0);
+  ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_OPTIMAL);
+  twill_ilp_get_stats(m, &st);
+  ck_assert_int_eq(st.cuts, 0);
+  ck_assert_double_eq_tol(twill_ilp_objective(m), 1, 1e-9);
+  twill_ilp_free(m);
+}
+END_TEST
+
 START_TEST(mip_knapsack) {
   twill_ilp *m = knapsack();
   ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_OPTIMAL);
@@ -454,6 +494,7 @@ static Suite *make_suite(void) {
   tc = tcase_create("mip");
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, mip_knapsack);
+  tcase_add_test(tc, mip_gomory_closes_root);
   tcase_add_test(tc, mip_start);
   tcase_add_test(tc, mip_infeasible_parity);
   tcase_add_test(tc, mip_node_limit);
