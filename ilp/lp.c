@@ -891,11 +891,23 @@ static void row_alpha(lp_solver *s, const double *rho) {
     }
     cnt = k;
   } else {
-    for (int j = 0; j < s->N; j++) {
-      signed char t = s->st[j];
+    /* structurals by dot products (inline: this loop is a fifth of
+     * air04's time), then the logicals, whose row entry is -rho_i */
+    const int *cb = s->cbeg, *ci = s->cidx;
+    const double *cv = s->cval;
+    const signed char *st = s->st;
+    for (int j = 0; j < n; j++) {
+      signed char t = st[j];
       if (t == B_BASIC || t == B_FIXED) continue;
-      double a = dot_col(s, j, rho);
+      double a = 0;
+      for (int p = cb[j]; p < cb[j + 1]; p++) a += cv[p] * rho[ci[p]];
       if (a != 0) { s->rrow[j] = a; s->rlist[cnt++] = j; }
+    }
+    for (int i = 0; i < m; i++) {
+      signed char t = st[n + i];
+      if (t == B_BASIC || t == B_FIXED || rho[i] == 0) continue;
+      s->rrow[n + i] = -rho[i];
+      s->rlist[cnt++] = n + i;
     }
   }
   s->rcnt = cnt;
