@@ -1129,7 +1129,22 @@ out:
  * w_i := max(w_i, (alpha_i/alpha_r)^2 w_r), w_entering := max(w_r /
  * alpha_r^2, 1)).  Reduced costs are updated from the pivot row between
  * refactorizations. */
-static int dual(lp_solver *s, double deadline, long maxit) {
+/* Cost perturbation for the dual simplex: only nonbasic costs move, each
+ * away from zero reduced cost on its feasible side (up at lower, down at
+ * upper), so that the basis stays dual feasible while ties break. */
+static void dual_perturb(lp_solver *s) {
+  for (int j = 0; j < s->N; j++) {
+    double c = s->cost[j];
+    double e = (1e-7 + 1e-6 * fabs(c)) * (0.5 + 0.5 * urand(s));
+    s->pcost[j] = s->st[j] == B_LOWER ? c + e : s->st[j] == B_UPPER ? c - e : c;
+  }
+  s->perturbed = 1;
+}
+
+/* can_perturb: the dual may perturb the costs when it stalls (then an
+ * optimum it reports is for the perturbed costs, s->perturbed tells; the
+ * caller finishes with the primal on the true costs). */
+static int dual(lp_solver *s, double deadline, long maxit, int can_perturb) {
   int m = s->m;
   double *rho = s->wa;
   double *alpha = calloc((size_t)(m ? m : 1), sizeof(double));
@@ -1144,6 +1159,11 @@ static int dual(lp_solver *s, double deadline, long maxit) {
   for (int j = 0; j < s->N; j++) s->dw[j] = 1.0;
   for (long it = 0;; it++) {
     if (stall > 300) { ret = -1; goto out; } /* degenerate: let the primal finish */
+    if (can_perturb && !s->perturbed && stall > 50) {
+      dual_perturb(s);
+      d_ok = 0;
+      stall = 0;
+    }
     if (it > maxit) { ret = LPS_LIMIT; goto out; }
     if ((it & 63) == 0 && (lps_stop_all || (deadline > 0 && lps_clock() > deadline))) {
       ret = LPS_LIMIT;
@@ -1338,13 +1358,17 @@ int lps_solve(lp_solver *s, double deadline) {
    * and the dual then needs far fewer iterations than primal phase 1.
    * When it is not, dual() gives up at once (-1) and the primal runs. */
   {
-    ret = dual(s, deadline, maxit);
-    if (ret == LPS_INFEASIBLE || ret == LPS_LIMIT) return s->status = ret;
-    if (ret == LPS_OPTIMAL) {
+    ret = dual(s, deadline, maxit, 1);
+    if (ret == LPS_INFEASIBLE || ret == LPS_LIMIT) {
+      unperturb(s); /* a Farkas ray does not depend on the costs */
+      return s->status = ret;
+    }
+    if (ret == LPS_OPTIMAL && !s->perturbed) {
       /* the dual declares optimality only on x_B and duals recomputed
        * from the factorization, with primal and dual feasibility checked
-       * on the true costs (it never perturbs), so a primal pass to confirm
-       * it would only refactorize */
+       * on the true costs, so a primal pass to confirm it would only
+       * refactorize.  After a perturbation, the primal (phase 2: the
+       * basis is primal feasible) finishes on the true costs. */
       return s->status = ret;
     }
   }
@@ -1356,7 +1380,9 @@ int lps_solve(lp_solver *s, double deadline) {
 }
 
 int lps_solve_dual_limit(lp_solver *s, double deadline, long maxit) {
-  int ret = s->iters > 0 ? dual(s, deadline, maxit) : -1;
+  /* no perturbation: lps_obj after LPS_LIMIT must be a bound for the
+   * true costs */
+  int ret = s->iters > 0 ? dual(s, deadline, maxit, 0) : -1;
   if (ret < 0 || ret == LPS_ERROR) ret = LPS_ERROR;
   return s->status = ret;
 }
