@@ -59,7 +59,7 @@ struct lp_solver {
   double *eval, *epiv;
   int need_factor;
   int need_xb;          /* nonbasic values changed: recompute x_B */
-  int *rpos, *flist;    /* factor work, m and 14 m */
+  int *rpos, *flist;    /* factor work, m and 16 m + 1 */
   int *plnext, *plcol, *pcnext, *pcrow, plcap; /* factor: nucleus lists */
   int wdirty;           /* W not all zero (see factor) */
   double fcost, ecost;  /* work of the last factor, of the etas since */
@@ -212,7 +212,7 @@ lp_solver *lps_new(const lp_input *in) {
   s->rrow = xcalloc((size_t)N, sizeof(double));
   s->dw = xcalloc((size_t)N, sizeof(double));
   s->rpos = xcalloc((size_t)m, sizeof(int));
-  s->flist = xcalloc(14 * (size_t)m, sizeof(int));
+  s->flist = xcalloc(16 * (size_t)m + 1, sizeof(int));
   s->plcap = 4 * m + 16;
   s->plnext = xcalloc((size_t)s->plcap, sizeof(int));
   s->plcol = xcalloc((size_t)s->plcap, sizeof(int));
@@ -466,9 +466,10 @@ static int factor(lp_solver *s) {
    * either, unless an allocation failure left it dirty. */
   int *rcnt = list + m, *ccnt = list + 2 * m, *orow = list + 3 * m;
   int *ipos = list + 4 * m, *arow = list + 5 * m, *ohead = list + 6 * m;
-  int *cperm = list + 7 * m, *acol = list + 8 * m, *rhead = list + 9 * m;
+  int *cperm = list + 7 * m, *bnext = list + 8 * m, *rhead = list + 9 * m;
   int *cmark = list + 10 * m, *cstep = list + 11 * m;
   int *chead = list + 12 * m, *rmk = list + 13 * m;
+  int *bprev = list + 14 * m, *bhead = list + 15 * m; /* bhead: m + 1 */
   if (s->wdirty) memset(W, 0, (size_t)m * (size_t)m * sizeof(double));
   s->wdirty = 1;
   for (int i = 0; i < sz; i++) {
@@ -478,7 +479,6 @@ static int factor(lp_solver *s) {
     rcnt[i] = 0;
     rhead[i] = -1;
     ohead[i] = s->head[nfix + i];
-    acol[i] = i;
     cmark[i] = -1;
     cstep[i] = -1;
     chead[i] = -1;
@@ -508,7 +508,7 @@ static int factor(lp_solver *s) {
     chead[c_] = np;                                                         \
     rhead[i_] = np++;                                                       \
   } while (0)
-  int na = sz, nc = sz;
+  int na = sz;
   double fops = (double)m + np; /* the work of this factorization, see fcost */
   for (int c = 0; c < sz; c++) {
     int j = ohead[c], cc = 0;
@@ -523,15 +523,32 @@ static int factor(lp_solver *s) {
     }
     ccnt[c] = cc;
   }
+  /* the active columns in buckets by count (doubly linked), so that the
+   * sparsest one is found without a scan; bmin bounds the smallest count */
+#define B_OUT(c_)                                                           \
+  do {                                                                      \
+    int c0_ = (c_);                                                         \
+    if (bprev[c0_] >= 0) bnext[bprev[c0_]] = bnext[c0_];                   \
+    else bhead[ccnt[c0_]] = bnext[c0_];                                     \
+    if (bnext[c0_] >= 0) bprev[bnext[c0_]] = bprev[c0_];                   \
+  } while (0)
+#define B_IN(c_)                                                            \
+  do {                                                                      \
+    int c0_ = (c_), n0_ = ccnt[c0_];                                        \
+    bprev[c0_] = -1;                                                        \
+    bnext[c0_] = bhead[n0_];                                                \
+    if (bhead[n0_] >= 0) bprev[bhead[n0_]] = c0_;                           \
+    bhead[n0_] = c0_;                                                       \
+    if (n0_ < bmin) bmin = n0_;                                             \
+  } while (0)
+  int bmin = sz;
+  for (int t = 0; t <= sz; t++) bhead[t] = -1;
+  for (int c = sz - 1; c >= 0; c--) B_IN(c);
   for (int k = 0; k < sz; k++) {
-    int c, ct = 0;
-    c = acol[0];
-    for (int t = 1; t < nc; t++) {
-      int j = acol[t];
-      if (ccnt[j] < ccnt[c] || (ccnt[j] == ccnt[c] && j < c)) { c = j; ct = t; }
-    }
-    acol[ct] = acol[--nc];
-    fops += nc + na;
+    while (bhead[bmin] < 0) bmin++;
+    int c = bhead[bmin];
+    B_OUT(c);
+    fops += na;
     cperm[k] = c;
     cstep[c] = k;
     double *ck = W + (size_t)c * sz;
@@ -589,6 +606,7 @@ static int factor(lp_solver *s) {
       double *cj = W + (size_t)j * sz;
       double f = cj[p];
       if (f == 0) continue;
+      B_OUT(j);
       ccnt[j]--; /* row p leaves the active rows */
       fops += cnt;
       for (int t = 0; t < cnt; t++) {
@@ -598,9 +616,12 @@ static int factor(lp_solver *s) {
         else if (o != 0 && v == 0) { rcnt[i]--; ccnt[j]--; }
         cj[i] = v;
       }
+      B_IN(j);
     }
   }
 #undef ROW_ADD
+#undef B_OUT
+#undef B_IN
   for (int k = 0; k < sz; k++) {
     int j = ohead[cperm[k]];
     s->head[nfix + k] = j;
@@ -658,7 +679,9 @@ static int factor(lp_solver *s) {
     }
   }
   s->wdirty = 0;
-  s->fcost = fops + 3.0 * (nlz + nuz);
+  /* with what follows every factorization: x_B and the duals recomputed
+   * (a pass over A each) */
+  s->fcost = fops + 3.0 * (nlz + nuz) + 2.0 * s->cbeg[n];
   s->ecost = 0;
   s->lbeg[m] = nlz;
   s->ubeg[m] = nuz;
