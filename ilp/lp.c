@@ -7,10 +7,13 @@
  * For a logical n+i the column is -e_i, so d_{n+i} = y_i.
  * Optimality (minimize): d_j >= 0 at lower, d_j <= 0 at upper, d_j = 0 free.
  *
- * Factorization: P B = L U computed in a dense m x m workspace with partial
- * pivoting, stored as sparse columns; updates B_k = B_0 E_1 ... E_k in
- * product form (E_t the identity with column r replaced by alpha = B^{-1}a_q),
- * refactorized every REFACTOR updates.
+ * Factorization: P B Q = L U; basic logicals and column singletons are
+ * pivoted first, the remaining nucleus is eliminated in a dense workspace
+ * with Markowitz-style threshold pivoting (see factor), and L and U are
+ * stored as sparse columns and again as sparse rows (btran); updates
+ * B_k = B_0 E_1 ... E_k in product form (E_t the identity with column r
+ * replaced by alpha = B^{-1}a_q), refactorized when the etas' work exceeds
+ * the factorization's (at most every REFACTOR updates).
  */
 #include "lp.h"
 #include "twill/ilp.h"
