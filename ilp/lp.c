@@ -7,10 +7,13 @@
  * For a logical n+i the column is -e_i, so d_{n+i} = y_i.
  * Optimality (minimize): d_j >= 0 at lower, d_j <= 0 at upper, d_j = 0 free.
  *
- * Factorization: P B = L U computed in a dense m x m workspace with partial
- * pivoting, stored as sparse columns; updates B_k = B_0 E_1 ... E_k in
- * product form (E_t the identity with column r replaced by alpha = B^{-1}a_q),
- * refactorized every REFACTOR updates.
+ * Factorization: P B Q = L U; basic logicals and column singletons are
+ * pivoted first, the remaining nucleus is eliminated in a dense workspace
+ * with Markowitz-style threshold pivoting (see factor), and L and U are
+ * stored as sparse columns and again as sparse rows (btran); updates
+ * B_k = B_0 E_1 ... E_k in product form (E_t the identity with column r
+ * replaced by alpha = B^{-1}a_q), refactorized when the etas' work exceeds
+ * the factorization's (at most every REFACTOR updates).
  */
 #include "lp.h"
 #include "twill/ilp.h"
@@ -59,7 +62,7 @@ struct lp_solver {
   double *eval, *epiv;
   int need_factor;
   int need_xb;          /* nonbasic values changed: recompute x_B */
-  int *rpos, *flist;    /* factor work, m and 14 m */
+  int *rpos, *flist;    /* factor work, m and 16 m + 1 */
   int *plnext, *plcol, *pcnext, *pcrow, plcap; /* factor: nucleus lists */
   int wdirty;           /* W not all zero (see factor) */
   double fcost, ecost;  /* work of the last factor, of the etas since */
@@ -212,7 +215,7 @@ lp_solver *lps_new(const lp_input *in) {
   s->rrow = xcalloc((size_t)N, sizeof(double));
   s->dw = xcalloc((size_t)N, sizeof(double));
   s->rpos = xcalloc((size_t)m, sizeof(int));
-  s->flist = xcalloc(14 * (size_t)m, sizeof(int));
+  s->flist = xcalloc(16 * (size_t)m + 1, sizeof(int));
   s->plcap = 4 * m + 16;
   s->plnext = xcalloc((size_t)s->plcap, sizeof(int));
   s->plcol = xcalloc((size_t)s->plcap, sizeof(int));
@@ -466,9 +469,10 @@ static int factor(lp_solver *s) {
    * either, unless an allocation failure left it dirty. */
   int *rcnt = list + m, *ccnt = list + 2 * m, *orow = list + 3 * m;
   int *ipos = list + 4 * m, *arow = list + 5 * m, *ohead = list + 6 * m;
-  int *cperm = list + 7 * m, *acol = list + 8 * m, *rhead = list + 9 * m;
+  int *cperm = list + 7 * m, *bnext = list + 8 * m, *rhead = list + 9 * m;
   int *cmark = list + 10 * m, *cstep = list + 11 * m;
   int *chead = list + 12 * m, *rmk = list + 13 * m;
+  int *bprev = list + 14 * m, *bhead = list + 15 * m; /* bhead: m + 1 */
   if (s->wdirty) memset(W, 0, (size_t)m * (size_t)m * sizeof(double));
   s->wdirty = 1;
   for (int i = 0; i < sz; i++) {
@@ -478,7 +482,6 @@ static int factor(lp_solver *s) {
     rcnt[i] = 0;
     rhead[i] = -1;
     ohead[i] = s->head[nfix + i];
-    acol[i] = i;
     cmark[i] = -1;
     cstep[i] = -1;
     chead[i] = -1;
@@ -508,7 +511,7 @@ static int factor(lp_solver *s) {
     chead[c_] = np;                                                         \
     rhead[i_] = np++;                                                       \
   } while (0)
-  int na = sz, nc = sz;
+  int na = sz;
   double fops = (double)m + np; /* the work of this factorization, see fcost */
   for (int c = 0; c < sz; c++) {
     int j = ohead[c], cc = 0;
@@ -523,15 +526,32 @@ static int factor(lp_solver *s) {
     }
     ccnt[c] = cc;
   }
+  /* the active columns in buckets by count (doubly linked), so that the
+   * sparsest one is found without a scan; bmin bounds the smallest count */
+#define B_OUT(c_)                                                           \
+  do {                                                                      \
+    int c0_ = (c_);                                                         \
+    if (bprev[c0_] >= 0) bnext[bprev[c0_]] = bnext[c0_];                   \
+    else bhead[ccnt[c0_]] = bnext[c0_];                                     \
+    if (bnext[c0_] >= 0) bprev[bnext[c0_]] = bprev[c0_];                   \
+  } while (0)
+#define B_IN(c_)                                                            \
+  do {                                                                      \
+    int c0_ = (c_), n0_ = ccnt[c0_];                                        \
+    bprev[c0_] = -1;                                                        \
+    bnext[c0_] = bhead[n0_];                                                \
+    if (bhead[n0_] >= 0) bprev[bhead[n0_]] = c0_;                           \
+    bhead[n0_] = c0_;                                                       \
+    if (n0_ < bmin) bmin = n0_;                                             \
+  } while (0)
+  int bmin = sz;
+  for (int t = 0; t <= sz; t++) bhead[t] = -1;
+  for (int c = sz - 1; c >= 0; c--) B_IN(c);
   for (int k = 0; k < sz; k++) {
-    int c, ct = 0;
-    c = acol[0];
-    for (int t = 1; t < nc; t++) {
-      int j = acol[t];
-      if (ccnt[j] < ccnt[c] || (ccnt[j] == ccnt[c] && j < c)) { c = j; ct = t; }
-    }
-    acol[ct] = acol[--nc];
-    fops += nc + na;
+    while (bhead[bmin] < 0) bmin++;
+    int c = bhead[bmin];
+    B_OUT(c);
+    fops += na;
     cperm[k] = c;
     cstep[c] = k;
     double *ck = W + (size_t)c * sz;
@@ -589,6 +609,7 @@ static int factor(lp_solver *s) {
       double *cj = W + (size_t)j * sz;
       double f = cj[p];
       if (f == 0) continue;
+      B_OUT(j);
       ccnt[j]--; /* row p leaves the active rows */
       fops += cnt;
       for (int t = 0; t < cnt; t++) {
@@ -598,9 +619,12 @@ static int factor(lp_solver *s) {
         else if (o != 0 && v == 0) { rcnt[i]--; ccnt[j]--; }
         cj[i] = v;
       }
+      B_IN(j);
     }
   }
 #undef ROW_ADD
+#undef B_OUT
+#undef B_IN
   for (int k = 0; k < sz; k++) {
     int j = ohead[cperm[k]];
     s->head[nfix + k] = j;
@@ -658,7 +682,9 @@ static int factor(lp_solver *s) {
     }
   }
   s->wdirty = 0;
-  s->fcost = fops + 3.0 * (nlz + nuz);
+  /* with what follows every factorization: x_B and the duals recomputed
+   * (a pass over A each) */
+  s->fcost = fops + 3.0 * (nlz + nuz) + 2.0 * s->cbeg[n];
   s->ecost = 0;
   s->lbeg[m] = nlz;
   s->ubeg[m] = nuz;
@@ -891,11 +917,23 @@ static void row_alpha(lp_solver *s, const double *rho) {
     }
     cnt = k;
   } else {
-    for (int j = 0; j < s->N; j++) {
-      signed char t = s->st[j];
+    /* structurals by dot products (inline: this loop is a fifth of
+     * air04's time), then the logicals, whose row entry is -rho_i */
+    const int *cb = s->cbeg, *ci = s->cidx;
+    const double *cv = s->cval;
+    const signed char *st = s->st;
+    for (int j = 0; j < n; j++) {
+      signed char t = st[j];
       if (t == B_BASIC || t == B_FIXED) continue;
-      double a = dot_col(s, j, rho);
+      double a = 0;
+      for (int p = cb[j]; p < cb[j + 1]; p++) a += cv[p] * rho[ci[p]];
       if (a != 0) { s->rrow[j] = a; s->rlist[cnt++] = j; }
+    }
+    for (int i = 0; i < m; i++) {
+      signed char t = st[n + i];
+      if (t == B_BASIC || t == B_FIXED || rho[i] == 0) continue;
+      s->rrow[n + i] = -rho[i];
+      s->rlist[cnt++] = n + i;
     }
   }
   s->rcnt = cnt;
@@ -1117,7 +1155,22 @@ out:
  * w_i := max(w_i, (alpha_i/alpha_r)^2 w_r), w_entering := max(w_r /
  * alpha_r^2, 1)).  Reduced costs are updated from the pivot row between
  * refactorizations. */
-static int dual(lp_solver *s, double deadline, long maxit) {
+/* Cost perturbation for the dual simplex: only nonbasic costs move, each
+ * away from zero reduced cost on its feasible side (up at lower, down at
+ * upper), so that the basis stays dual feasible while ties break. */
+static void dual_perturb(lp_solver *s) {
+  for (int j = 0; j < s->N; j++) {
+    double c = s->cost[j];
+    double e = (1e-7 + 1e-6 * fabs(c)) * (0.5 + 0.5 * urand(s));
+    s->pcost[j] = s->st[j] == B_LOWER ? c + e : s->st[j] == B_UPPER ? c - e : c;
+  }
+  s->perturbed = 1;
+}
+
+/* can_perturb: the dual may perturb the costs when it stalls (then an
+ * optimum it reports is for the perturbed costs, s->perturbed tells; the
+ * caller finishes with the primal on the true costs). */
+static int dual(lp_solver *s, double deadline, long maxit, int can_perturb) {
   int m = s->m;
   double *rho = s->wa;
   double *alpha = calloc((size_t)(m ? m : 1), sizeof(double));
@@ -1132,6 +1185,11 @@ static int dual(lp_solver *s, double deadline, long maxit) {
   for (int j = 0; j < s->N; j++) s->dw[j] = 1.0;
   for (long it = 0;; it++) {
     if (stall > 300) { ret = -1; goto out; } /* degenerate: let the primal finish */
+    if (can_perturb && !s->perturbed && stall > 50) {
+      dual_perturb(s);
+      d_ok = 0;
+      stall = 0;
+    }
     if (it > maxit) { ret = LPS_LIMIT; goto out; }
     if ((it & 63) == 0 && (lps_stop_all || (deadline > 0 && lps_clock() > deadline))) {
       ret = LPS_LIMIT;
@@ -1328,13 +1386,17 @@ int lps_solve(lp_solver *s, double deadline) {
    * and a few rows short of primal feasible: the same holds there.
    * When it is not, dual() gives up at once (-1) and the primal runs. */
   {
-    ret = dual(s, deadline, maxit);
-    if (ret == LPS_INFEASIBLE || ret == LPS_LIMIT) return s->status = ret;
-    if (ret == LPS_OPTIMAL) {
+    ret = dual(s, deadline, maxit, 1);
+    if (ret == LPS_INFEASIBLE || ret == LPS_LIMIT) {
+      unperturb(s); /* a Farkas ray does not depend on the costs */
+      return s->status = ret;
+    }
+    if (ret == LPS_OPTIMAL && !s->perturbed) {
       /* the dual declares optimality only on x_B and duals recomputed
        * from the factorization, with primal and dual feasibility checked
-       * on the true costs (it never perturbs), so a primal pass to confirm
-       * it would only refactorize */
+       * on the true costs, so a primal pass to confirm it would only
+       * refactorize.  After a perturbation, the primal (phase 2: the
+       * basis is primal feasible) finishes on the true costs. */
       return s->status = ret;
     }
   }
@@ -1346,7 +1408,9 @@ int lps_solve(lp_solver *s, double deadline) {
 }
 
 int lps_solve_dual_limit(lp_solver *s, double deadline, long maxit) {
-  int ret = s->iters > 0 ? dual(s, deadline, maxit) : -1;
+  /* no perturbation: lps_obj after LPS_LIMIT must be a bound for the
+   * true costs */
+  int ret = s->iters > 0 ? dual(s, deadline, maxit, 0) : -1;
   if (ret < 0 || ret == LPS_ERROR) ret = LPS_ERROR;
   return s->status = ret;
 }

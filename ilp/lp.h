@@ -13,14 +13,18 @@
  * The solver keeps a basis (m basic variables) between calls, so that after
  * bound changes (branch and bound) a re-solve starts from the previous basis
  * and runs the dual simplex (the basis stays dual feasible: reduced costs do
- * not depend on bounds).  A fresh solve runs the primal simplex, phase 1
- * (minimize the sum of infeasibilities) then phase 2.
+ * not depend on bounds).  A fresh solve runs the dual simplex too when the
+ * slack basis is dual feasible (after flipping boxed variables), else the
+ * primal simplex, phase 1 (minimize the sum of infeasibilities) then
+ * phase 2; a dual that stalls hands over to the primal.
  *
- * Numerics: powers-of-two geometric scaling (exact), dense-workspace LU with
- * partial pivoting stored sparse, product-form eta updates with periodic
- * refactorization, devex pricing (primal: entering column; dual: leaving
- * row), Harris two-pass ratio tests, cost perturbation against
- * stalling (removed before the final optimality check).
+ * Numerics: powers-of-two geometric scaling (exact), LU with a dense
+ * nucleus (Markowitz-style threshold pivoting) stored sparse by columns and
+ * rows, product-form eta updates with refactorization by cost, devex
+ * pricing (primal: entering column; dual: leaving row), Harris two-pass
+ * ratio tests (the dual's with bound flipping), pivot rows from a row copy
+ * of A when sparse, cost perturbation against stalling (removed before the
+ * final optimality check).
  */
 #ifndef TWILL_ILP_LP_H
 #define TWILL_ILP_LP_H
