@@ -175,6 +175,22 @@ static char *drop_branch(const char *c) {
   return out;
 }
 
+/* A copy of c with the number at [p, e) replaced by x + add + rel |x|. */
+static char *splice_number(const char *c, const char *p, const char *e, double add, double rel) {
+  char val[128];
+  snprintf(val, sizeof val, "%.*s", (int)(e - p), p);
+  double x = strtod(val, NULL);
+  char nv[160];
+  snprintf(nv, sizeof nv, "%.17g", x + add + rel * fabs(x));
+  size_t k = (size_t)(p - c), n = strlen(c);
+  char *out = malloc(n + strlen(nv) + 1);
+  ck_assert_ptr_nonnull(out);
+  memcpy(out, c, k);
+  strcpy(out + k, nv);
+  strcat(out, e);
+  return out;
+}
+
 /* Change the first value of the first solution by +1/2 (an integer
  * variable then has a fractional value). */
 static char *bad_solution(const char *c) {
@@ -190,16 +206,7 @@ static char *bad_solution(const char *c) {
   while (*p == ' ') p++;
   const char *e = p;
   while (*e && *e != ' ' && *e != '\n') e++;
-  char val[128];
-  snprintf(val, sizeof val, "%.*s", (int)(e - p), p);
-  char nv[160];
-  snprintf(nv, sizeof nv, "%.17g", strtod(val, NULL) + 0.5);
-  size_t k = (size_t)(p - c), n = strlen(c);
-  char *out = malloc(n + strlen(nv) + 1);
-  memcpy(out, c, k);
-  strcpy(out + k, nv);
-  strcat(out, e);
-  return out;
+  return splice_number(c, p, e, 0.5, 0);
 }
 
 /* Raise the right-hand side of the first root cut (a C... line, `uns` of
@@ -217,17 +224,7 @@ static char *bad_cut(const char *c) {
   v++;
   const char *e = strchr(v, ' ');
   if (!e) return NULL;
-  char val[128];
-  snprintf(val, sizeof val, "%.*s", (int)(e - v), v);
-  double x = strtod(val, NULL);
-  char nv[160];
-  snprintf(nv, sizeof nv, "%.17g", x + 1e-3 * fabs(x) + 1e-3);
-  size_t k = (size_t)(v - c), n = strlen(c);
-  char *out = malloc(n + strlen(nv) + 1);
-  memcpy(out, c, k);
-  strcpy(out + k, nv);
-  strcat(out, e);
-  return out;
+  return splice_number(c, v, e, 1e-3, 1e-3);
 }
 
 static int corrupt_all(const char *c, const char *what, int sol) {
