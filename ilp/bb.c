@@ -458,7 +458,8 @@ static int choose_branch(const twill_ilp *m, lp_solver *lp, const double *x, dou
 static int polish(twill_ilp *m, const double *c) {
   int n = m->n, mr = m->m - m->ncut, ncont = 0;
   for (int j = 0; j < n; j++) ncont += m->vtype[j] == TWILL_ILP_CONTINUOUS;
-  if (!m->has_sol || !ncont || !mr) return 0;
+  /* (an LP's solution is its own LP optimum: nothing to polish) */
+  if (!m->has_sol || !ncont || ncont == n || !mr) return 0;
   int *cbeg = NULL, *cidx = NULL, ret = -1;
   double *cval = NULL;
   double *lb = calloc((size_t)(n + mr) + 1, sizeof(double));
