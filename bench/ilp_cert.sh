@@ -1,0 +1,35 @@
+#!/bin/sh
+# bench/ilp_cert.sh: every instance of the MIP suite's answers.tsv through
+# `twill ilp --cert` (search time limit TLIM) and, when it reports optimal,
+# `twill vipr-check` on the certificate.  One line per instance:
+#   name  status  objective  solve+write_s  verified(1/0/-)  check_s  cert_bytes
+#   sh bench/ilp_cert.sh [INSTANCE...]        (default: every file)
+# Env: TWILL (default build/bin/twill), SHARED (default ../shared), TLIM (60),
+# TMP (default /tmp): the certificate is written there and removed after.
+set -u
+TWILL=${TWILL:-build/bin/twill}
+SHARED=${SHARED:-../shared}
+TLIM=${TLIM:-60}
+TMP=${TMP:-/tmp}
+dir=$SHARED/suites/mip
+files="$*"
+[ -z "$files" ] && files=$(cut -f1 "$dir/answers.tsv" | grep -v '^file$')
+w=$TMP/twill-ilp-cert.$$
+for f in $files; do
+  b=${f%.mps}
+  /usr/bin/time -o "$w.t" -f "%e" "$TWILL" ilp "$dir/$b.mps" --time-limit "$TLIM" \
+    --cert "$w.vipr" > "$w.out" 2>/dev/null
+  st=$(grep '^status' "$w.out" | cut -d' ' -f2)
+  obj=$(grep '^objective' "$w.out" | cut -d' ' -f2)
+  chk=-; cs=-
+  if [ "$st" = optimal ]; then
+    /usr/bin/time -o "$w.k" -f "%e" "$TWILL" vipr-check "$w.vipr" > "$w.chk" 2>&1
+    chk=0
+    grep -q '^s VERIFIED' "$w.chk" && chk=1
+    cs=$(tail -1 "$w.k")
+  fi
+  sz=$(stat -c %s "$w.vipr" 2>/dev/null || echo 0)
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$b" "${st:-error}" "$obj" "$(tail -1 "$w.t")" "$chk" "$cs" "$sz"
+  rm -f "$w.vipr"
+done
+rm -f "$w.t" "$w.k" "$w.out" "$w.chk"
