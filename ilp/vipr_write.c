@@ -1094,7 +1094,12 @@ static void derive_cuts(W *w) {
 
 static void name_out(FILE *f, const char *s) {
   if (!*s) { fputc('_', f); return; }
-  for (; *s; s++) fputc((*s == ' ' || *s == '\t') ? '_' : *s, f);
+  /* a name is one token: no white space, no control character, and no
+   * '%', which starts a comment in VIPR (a fuzzed MPS name had one) */
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    fputc(ch <= ' ' || ch == 127 || ch == '%' ? '_' : ch, f);
+  }
 }
 
 /* Implied bounds, derived once before the tree: a variable with an
@@ -1269,8 +1274,12 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
   if (m->status == TWILL_ILP_OPTIMAL && absurd) goto done;
 
   /* header */
-  fprintf(f, "%% twill ilp certificate%s%s\nVER 1.0\nVAR %d\n", m->name ? ": " : "",
-          m->name ? m->name : "", n);
+  fprintf(f, "%% twill ilp certificate");
+  if (m->name) {
+    fputs(": ", f);
+    name_out(f, m->name);
+  }
+  fprintf(f, "\nVER 1.0\nVAR %d\n", n);
   for (int j = 0; j < n; j++) {
     name_out(f, m->vname[j]);
     fputc(j + 1 < n ? ' ' : '\n', f);

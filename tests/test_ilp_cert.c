@@ -490,6 +490,23 @@ START_TEST(miplib_certified) {
 }
 END_TEST
 
+/* Names that are not one VIPR token: white space, a control character, and
+ * '%' (a comment in VIPR; fuzz_mps found a certificate that the checker
+ * rejected for it).  The writer prints them as one token each. */
+START_TEST(odd_names_certified) {
+  twill_ilp *m = twill_ilp_new();
+  twill_ilp_set_name(m, "model\nname % x");
+  twill_ilp_add_var(m, "a%b", TWILL_ILP_INTEGER, 0, 5, -1);
+  twill_ilp_add_var(m, "c d\te", TWILL_ILP_INTEGER, 0, 5, -1);
+  ck_assert_int_ge(twill_ilp_add_row(m, NULL, 2, (int[]){0, 1}, (double[]){2, 2}, 'L', 7, 0), 0);
+  char *c = certify(m, TWILL_ILP_OPTIMAL, "odd names"); /* max a + b, 2a + 2b <= 7: 3 */
+  ck_assert_double_eq_tol(twill_ilp_objective(m), -3, 1e-9);
+  ck_assert_ptr_nonnull(strstr(c, "a_b c_d_e"));
+  free(c);
+  twill_ilp_free(m);
+}
+END_TEST
+
 /* ---- infeasible MIPs ---- */
 START_TEST(infeasible_certified) {
   /* 2x - 2y = 1 over the integers (parity): LP feasible, no integer point */
@@ -622,6 +639,7 @@ static Suite *make_suite(void) {
   tcase_add_loop_test(tc, random_mixed_certified, 0, 2);
   tcase_add_loop_test(tc, random_lp_unbounded_vars_certified, 0, 2);
   tcase_add_test(tc, infeasible_certified);
+  tcase_add_test(tc, odd_names_certified);
   suite_add_tcase(s, tc);
   tc = tcase_create("miplib");
   /* mod008 writes and checks a 50 MB certificate: under the sanitizers on
