@@ -227,37 +227,22 @@ static char *bad_cut(const char *c) {
   return splice_number(c, v, e, 1e-3, 1e-3);
 }
 
-static int corrupt_all(const char *c, const char *what, int sol) {
-  int k = 0;
+/* b (a corrupted certificate, or NULL when c had nothing of that kind)
+ * must be rejected; it is freed.  Returns 1 when there was one. */
+static int rejected(char *b, const char *what, const char *kind) {
+  if (!b) return 0;
   char name[160];
-  char *b = bad_multiplier(c);
-  if (b) {
-    snprintf(name, sizeof name, "%s (multiplier)", what);
-    expect_rejected(b, name);
-    free(b);
-    k++;
-  }
-  b = drop_branch(c);
-  if (b) {
-    snprintf(name, sizeof name, "%s (branch dropped)", what);
-    expect_rejected(b, name);
-    free(b);
-    k++;
-  }
-  b = bad_cut(c);
-  if (b) {
-    snprintf(name, sizeof name, "%s (cut too strong)", what);
-    expect_rejected(b, name);
-    free(b);
-    k++;
-  }
-  b = sol ? bad_solution(c) : NULL;
-  if (b) {
-    snprintf(name, sizeof name, "%s (solution)", what);
-    expect_rejected(b, name);
-    free(b);
-    k++;
-  }
+  snprintf(name, sizeof name, "%s (%s)", what, kind);
+  expect_rejected(b, name);
+  free(b);
+  return 1;
+}
+
+static int corrupt_all(const char *c, const char *what, int sol) {
+  int k = rejected(bad_multiplier(c), what, "multiplier");
+  k += rejected(drop_branch(c), what, "branch dropped");
+  k += rejected(bad_cut(c), what, "cut too strong");
+  k += rejected(sol ? bad_solution(c) : NULL, what, "solution");
   return k;
 }
 
