@@ -45,6 +45,7 @@
 #define CUT_MIN_F 0.01
 #define CUT_EFFICACY 1e-4
 #define CUT_MIR_ROWS 300
+#define CUT_MAX_PARALLEL 0.99
 
 typedef struct cand {
   double eff;
@@ -237,64 +238,157 @@ static void find_vubs(const twill_ilp *m, int mr, const int *rbeg, const int *rc
   }
 }
 
-/* Mixed-integer rounding on row i of the model (side 0: its <= side, 1:
- * its >= side), as the identity  a_i'x - z_{n+i} = 0  with z_{n+i} at that
- * side, so that gmi_core derives it like a tableau row (Marchand-Wolsey
- * c-MIR): a continuous x_j whose variable upper bound is tight at x* is
- * replaced through it (the bound's row joins the identity, its logical at
- * its <= side), every other variable is complemented at the bound nearer
- * to x* (integer ones at the upper when past the middle), and the row is
- * divided by delta.  delta <= 0 asks for the candidates instead: up to
- * DMAX distinct |coefficients| of integer variables strictly inside their
- * bounds go to dl[], their count is returned.  Otherwise returns gmi_core's
- * result. */
+/* Mixed-integer rounding on an aggregation of the model's rows (Marchand-
+ * Wolsey c-MIR).  The base is row i (side 0: its <= side, 1: its >= side)
+ * as the identity  a_i'x - z_{n+i} = 0  with z_{n+i} at that side, so that
+ * gmi_core derives the cut like a tableau row.  Then, up to MIR_AGGR times:
+ * a continuous x_j whose variable upper bound is tight at x* is replaced
+ * through it (the bound's row joins the identity, its logical at its <=
+ * side); of the continuous variables left strictly inside their bounds at
+ * x*, the one farthest from them is eliminated with the shortest other
+ * user row tight at x* that holds it (that row joins the identity, its
+ * logical at the tight side: a flow conservation row carries the cut along
+ * a path, which is how c-MIR finds flow covers).  Every other variable is
+ * complemented at the bound nearer to x* (integer ones at the upper when
+ * past the middle), and the row is divided by delta.  delta <= 0 asks for
+ * the candidates instead: up to DMAX distinct |coefficients| of integer
+ * variables strictly inside their bounds go to dl[], their count is
+ * returned.  Otherwise returns gmi_core's result. */
 #define DMAX 6
-static int mir(const twill_ilp *m, int mr, int i, int side, double delta, const double *x,
-               const double *lb, const double *ub, const char *rint, const int *rbeg,
-               const int *rcol, const double *rval, const int *vub, double *alpha, signed char *sg,
-               double *bnd, cutbuf *cb, double *d, double *p0, double lam[2], double *dl) {
-  int n = m->n, N = n + mr;
+#define MIR_AGGR 5
+typedef struct mirctx {
+  const twill_ilp *m;
+  int mr, mr0;
+  const double *x, *lb, *ub;
+  const char *rint;
+  const int *rbeg, *rcol, *cbeg, *cidx, *vub;
+  const double *rval, *cval;
+  double *alpha, *bnd;
+  signed char *sg;
+  int *sup, nsup; /* structurals alpha has touched */
+  char *insup;
+  int naggr, aggr; /* aggregations asked for, done */
+} mirctx;
+
+/* alpha += w (a_r'x - z_{n+r}), z_{n+r} complemented at its bound h
+ * (sign s: +1 lower, -1 upper). */
+static void mir_add_row(mirctx *cx, int r, double w, int s, double h) {
+  int n = cx->m->n;
+  for (int q = cx->rbeg[r]; q < cx->rbeg[r + 1]; q++) {
+    int j = cx->rcol[q];
+    cx->alpha[j] += w * cx->rval[q];
+    if (!cx->insup[j]) { cx->insup[j] = 1; cx->sup[cx->nsup++] = j; }
+  }
+  cx->alpha[n + r] -= w;
+  cx->sg[n + r] = (signed char)s;
+  cx->bnd[n + r] = h;
+}
+
+static int row_tight(const mirctx *cx, int r, int *side, double *h) {
+  int n = cx->m->n;
+  double v = cx->x[n + r], lo = cx->lb[n + r], hi = cx->ub[n + r];
+  if (!isinf(hi) && fabs(v - hi) <= 1e-6 * (1 + fabs(hi))) { *side = -1; *h = hi; return 1; }
+  if (!isinf(lo) && fabs(v - lo) <= 1e-6 * (1 + fabs(lo))) { *side = 1; *h = lo; return 1; }
+  return 0;
+}
+
+/* Distance at x* from continuous x_j to its variable upper bound (row
+ * vub[j], unused so far), in units of x_j; HUGE_VAL when there is none. */
+static double vub_dist(const mirctx *cx, int j, int *pj) {
+  int n = cx->m->n, r = cx->vub[j];
+  if (r < 0 || cx->sg[n + r]) return HUGE_VAL;
+  *pj = cx->rbeg[r] + (cx->rcol[cx->rbeg[r]] == j ? 0 : 1);
+  return fmax(0, (cx->ub[n + r] - cx->x[n + r]) / cx->rval[*pj]);
+}
+
+/* Replace each continuous variable by its variable upper bound when that
+ * is at least as near to x* as its lower bound (the nearest bound is the
+ * one to complement at: Marchand-Wolsey's bound substitution). */
+static void mir_vubs(mirctx *cx) {
+  int n = cx->m->n;
+  for (int t = 0; t < cx->nsup; t++) {
+    int j = cx->sup[t], pj = 0;
+    if (cx->alpha[j] == 0 || cx->m->vtype[j] != TWILL_ILP_CONTINUOUS) continue;
+    double dv = vub_dist(cx, j, &pj);
+    if (isinf(dv) || dv > cx->x[j] - cx->lb[j] + 1e-9) continue;
+    int r = cx->vub[j];
+    mir_add_row(cx, r, -cx->alpha[j] / cx->rval[pj], -1, cx->ub[n + r]);
+    cx->alpha[j] = 0;
+  }
+}
+
+/* One aggregation step; 1 when a row was added. */
+static int mir_aggregate(mirctx *cx) {
+  const twill_ilp *m = cx->m;
+  int n = m->n, bj = -1;
+  double bd = 1e-6, amax = 0;
+  for (int t = 0; t < cx->nsup; t++) amax = fmax(amax, fabs(cx->alpha[cx->sup[t]]));
+  for (int t = 0; t < cx->nsup; t++) {
+    int j = cx->sup[t];
+    if (fabs(cx->alpha[j]) <= 1e-9 * amax) { cx->alpha[j] = 0; continue; }
+    if (m->vtype[j] != TWILL_ILP_CONTINUOUS) continue;
+    int pj;
+    double dist = fmin(fmin(cx->x[j] - cx->lb[j], cx->ub[j] - cx->x[j]), vub_dist(cx, j, &pj));
+    if (dist > bd || (dist == bd && bj >= 0 && j < bj)) { bd = dist; bj = j; }
+  }
+  if (bj < 0) return 0;
+  int br = -1, blen = 0, bside = 0;
+  double bh = 0, ba = 0;
+  for (int p = cx->cbeg[bj]; p < cx->cbeg[bj + 1]; p++) {
+    int r = cx->cidx[p], side, len;
+    double h;
+    if (r >= cx->mr0 || cx->sg[n + r] || fabs(cx->cval[p]) < 1e-9) continue;
+    len = cx->rbeg[r + 1] - cx->rbeg[r];
+    if (len > 1000 || (br >= 0 && len >= blen) || !row_tight(cx, r, &side, &h)) continue;
+    br = r; blen = len; bside = side; bh = h; ba = cx->cval[p];
+  }
+  if (br < 0) return 0;
+  mir_add_row(cx, br, -cx->alpha[bj] / ba, bside, bh);
+  cx->alpha[bj] = 0;
+  return 1;
+}
+
+static int mir(mirctx *cx, int i, int side, double delta, cutbuf *cb, double *d, double *p0,
+               double lam[2], double *dl) {
+  const twill_ilp *m = cx->m;
+  int n = m->n, N = n + cx->mr;
+  double *alpha = cx->alpha, *bnd = cx->bnd;
+  const double *lb = cx->lb, *ub = cx->ub;
+  signed char *sg = cx->sg;
   memset(alpha, 0, (size_t)N * sizeof(double));
   memset(sg, 0, (size_t)N);
   memset(bnd, 0, (size_t)N * sizeof(double));
-  alpha[n + i] = -1;
-  sg[n + i] = side ? 1 : -1;
-  bnd[n + i] = side ? lb[n + i] : ub[n + i];
-  if (isinf(bnd[n + i])) return 0;
-  for (int q = rbeg[i]; q < rbeg[i + 1]; q++) alpha[rcol[q]] += rval[q];
-  for (int q = rbeg[i]; q < rbeg[i + 1]; q++) {
-    int j = rcol[q], r = vub[j];
-    if (r < 0 || r == i || alpha[j] == 0 || sg[n + r]) continue;
-    double h = ub[n + r];
-    if (x[n + r] < h - 1e-6 * (1 + fabs(h))) continue; /* not tight */
-    int pj = rbeg[r] + (rcol[rbeg[r]] == j ? 0 : 1), pk = rbeg[r] + (rcol[rbeg[r]] == j ? 1 : 0);
-    double f = -alpha[j] / rval[pj];
-    alpha[j] = 0;
-    alpha[rcol[pk]] += f * rval[pk];
-    alpha[n + r] -= f; /* + f (a_r'x - z_{n+r}) */
-    sg[n + r] = -1;
-    bnd[n + r] = h;
+  for (int t = 0; t < cx->nsup; t++) cx->insup[cx->sup[t]] = 0;
+  cx->nsup = 0;
+  double h = side ? lb[n + i] : ub[n + i];
+  if (isinf(h)) return 0;
+  mir_add_row(cx, i, 1, side ? 1 : -1, h);
+  for (cx->aggr = 0;; cx->aggr++) {
+    mir_vubs(cx);
+    if (cx->aggr == cx->naggr || !mir_aggregate(cx)) break;
   }
   int nd = 0;
-  for (int j = 0; j < n; j++) {
+  for (int t = 0; t < cx->nsup; t++) {
+    int j = cx->sup[t];
     if (alpha[j] == 0) continue;
-    double l = lb[j], u = ub[j];
+    double l = lb[j], u = ub[j], xj = cx->x[j];
     int isint = m->vtype[j] != TWILL_ILP_CONTINUOUS;
-    if (isint && delta <= 0 && dl && x[j] > l + 1e-6 && x[j] < u - 1e-6 && nd < DMAX) {
+    if (isint && delta <= 0 && dl && xj > l + 1e-6 && xj < u - 1e-6 && nd < DMAX) {
       double a = fabs(alpha[j]);
       int dup = 0;
-      for (int t = 0; t < nd; t++) dup |= dl[t] == a;
+      for (int k = 0; k < nd; k++) dup |= dl[k] == a;
       if (!dup) dl[nd++] = a;
     }
-    int up = isint ? (!isinf(u) && (isinf(l) || x[j] > 0.5 * (l + u)))
-                   : (!isinf(u) && (isinf(l) || u - x[j] < x[j] - l));
+    int up = isint ? (!isinf(u) && (isinf(l) || xj > 0.5 * (l + u)))
+                   : (!isinf(u) && (isinf(l) || u - xj < xj - l));
     if (isinf(up ? u : l)) return 0;
     sg[j] = up ? -1 : 1;
     bnd[j] = up ? u : l;
   }
   if (delta <= 0) return nd;
   for (int v = 0; v < N; v++) alpha[v] /= delta;
-  return gmi_core(m, mr, alpha, sg, bnd, lb, ub, rint, rbeg, rcol, rval, cb, d, p0, lam);
+  return gmi_core(m, cx->mr, alpha, sg, bnd, lb, ub, cx->rint, cx->rbeg, cx->rcol, cx->rval, cb,
+                  d, p0, lam);
 }
 
 /* Violation of c'x >= d at x, over |c|. */
@@ -302,6 +396,28 @@ static double efficacy(const cutbuf *cb, int n, const double *x, double d) {
   double act = 0, nrm = 0;
   for (int j = 0; j < n; j++) { act += cb->c[j] * x[j]; nrm += cb->c[j] * cb->c[j]; }
   return nrm > 0 ? (d - act) / sqrt(nrm) : 0;
+}
+
+/* Whether the cut in cb is more parallel than par (cosine) to one of the
+ * k cuts in kept (unit vectors, n each); if not, it joins them there.
+ * idx: n scratch. */
+static int too_parallel(const cutbuf *cb, int n, double *kept, int k, double par, int *idx) {
+  int nz = 0;
+  double nrm = 0;
+  for (int j = 0; j < n; j++)
+    if (cb->c[j] != 0) { idx[nz++] = j; nrm += cb->c[j] * cb->c[j]; }
+  nrm = sqrt(nrm);
+  if (nrm == 0) return 1;
+  for (int t = 0; t < k; t++) {
+    const double *w = kept + (size_t)t * (size_t)n;
+    double dot = 0;
+    for (int q = 0; q < nz; q++) dot += w[idx[q]] * cb->c[idx[q]];
+    if (dot / nrm > par) return 1;
+  }
+  double *w = kept + (size_t)k * (size_t)n;
+  memset(w, 0, (size_t)n * sizeof(double));
+  for (int q = 0; q < nz; q++) w[idx[q]] = cb->c[idx[q]] / nrm;
+  return 0;
 }
 
 /* Append the cut in cb as a model row with its derivation. */
@@ -394,7 +510,8 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
     double *alpha = calloc((size_t)N + 1, sizeof(double));
     double *bndv = calloc((size_t)N + 1, sizeof(double));
     signed char *sgv = calloc((size_t)N + 1, 1);
-    int *vub = calloc((size_t)n + 1, sizeof(int));
+    int *vub = calloc((size_t)n + 1, sizeof(int)), *sup = calloc((size_t)n + 1, sizeof(int));
+    char *insup = calloc((size_t)n + 1, 1);
     signed char *st = calloc((size_t)N + 1, 1);
     int *rbeg = calloc((size_t)mr + 2, sizeof(int));
     char *rint = calloc((size_t)mr + 1, 1), *box = calloc((size_t)n + 1, 1);
@@ -406,7 +523,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
     int *rcol = NULL;
     double *rval = NULL;
     lp_solver *lp = NULL;
-    int ok = c && lb && ub && x && u && alpha && bndv && sgv && vub && st && rbeg && rint && box && cands && idx &&
+    int ok = c && lb && ub && x && u && alpha && bndv && sgv && vub && sup && insup && st && rbeg && rint && box && cands && idx &&
              val && cb.c && cb.pi && cb.mu0 && cb.mu1 && ilp_build_csc(m, &cbeg, &cidx, &cval);
     if (ok) {
       int nz = cbeg[n];
@@ -498,8 +615,8 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
         qsort(cands, (size_t)nc, sizeof *cands, cmp_cand);
         if (nc > CUT_CANDS) nc = CUT_CANDS;
         /* generate, score by efficacy, keep the best CUT_PER_ROUND */
-        typedef struct { double eff, delta; int kind, k, side; } sc;
-        int scap = nc + 2 * CUT_MIR_ROWS + 1, ns = 0;
+        typedef struct { double eff, delta; int kind, k, side, naggr; } sc;
+        int scap = nc + 2 * CUT_MIR_ROWS * (MIR_AGGR + 1) + 1, ns = 0;
         sc *score = calloc((size_t)scap, sizeof *score);
         if (!score) ok = 0;
         for (int t = 0; ok && t < nc; t++) {
@@ -512,41 +629,45 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
           if (m->certify && !derivable(m, mr, &cb, rbeg, rcol, box)) continue;
           double eff = efficacy(&cb, n, x, d);
           if (!(eff > CUT_EFFICACY)) continue;
-          score[ns++] = (sc){eff, 0, 0, k, 0};
+          score[ns++] = (sc){eff, 0, 0, k, 0, 0};
         }
         /* MIR on the user's rows that are tight at x* (in row order) */
+        mirctx cx = {m, mr, mr0, x, lb, ub, rint, rbeg, rcol, cbeg, cidx, vub, rval, cval,
+                     alpha, bndv, sgv, sup, 0, insup, 0, 0};
         for (int i = 0, rows = 0; ok && i < mr0 && rows < CUT_MIR_ROWS; i++) {
           if (rbeg[i + 1] - rbeg[i] < 2 || rbeg[i + 1] - rbeg[i] > 1000) continue;
           for (int side = 0; side < 2; side++) {
             double h = side ? lb[n + i] : ub[n + i];
             if (isinf(h) || fabs(x[n + i] - h) > 1e-6 * (1 + fabs(h))) continue;
-            double dl[DMAX], d, p0, lam[2], best = CUT_EFFICACY, bdelta = 0;
-            int nd = mir(m, mr, i, side, 0, x, lb, ub, rint, rbeg, rcol, rval, vub, alpha, sgv,
-                         bndv, &cb, &d, &p0, lam, dl);
-            if (nd <= 0) continue; /* no integer variable inside its bounds */
-            rows++;
-            for (int t = 0; t < nd; t++) {
-              if (!mir(m, mr, i, side, dl[t], x, lb, ub, rint, rbeg, rcol, rval, vub, alpha, sgv,
-                       bndv, &cb, &d, &p0, lam, NULL))
-                continue;
-              if (m->certify && !derivable(m, mr, &cb, rbeg, rcol, box)) continue;
-              double eff = efficacy(&cb, n, x, d);
-              if (eff > best) { best = eff; bdelta = dl[t]; }
-            }
-            if (bdelta > 0 && best > CUT_EFFICACY && ns < scap) {
+            /* the best cut of each aggregation level is a candidate: the
+             * row alone often gives the strongest (a knapsack), the path
+             * through other rows the one a flow structure needs */
+            int counted = 0;
+            for (int a = 0; a <= MIR_AGGR; a++) {
+              double dl[DMAX], d, p0, lam[2], best = CUT_EFFICACY, bdelta = 0;
+              cx.naggr = a;
+              int nd = mir(&cx, i, side, 0, &cb, &d, &p0, lam, dl);
+              if (cx.aggr < a) break; /* nothing more to aggregate */
+              if (nd <= 0) continue;  /* no integer variable inside its bounds */
+              if (!counted++) rows++;
+              for (int t = 0; t < nd; t++) {
+                if (!mir(&cx, i, side, dl[t], &cb, &d, &p0, lam, NULL)) continue;
+                if (m->certify && !derivable(m, mr, &cb, rbeg, rcol, box)) continue;
+                double eff = efficacy(&cb, n, x, d);
+                if (eff > best) { best = eff; bdelta = dl[t]; }
+              }
+              if (!(bdelta > 0 && best > CUT_EFFICACY)) continue;
               /* the best delta and its halves were tried: keep the best one */
               double bd = bdelta, be = -1;
               for (int t = 1; t < 4; t++) {
                 double delta = bdelta / (double)(1 << t);
-                if (!mir(m, mr, i, side, delta, x, lb, ub, rint, rbeg, rcol, rval, vub, alpha,
-                         sgv, bndv, &cb, &d, &p0, lam, dl))
-                  continue;
+                if (!mir(&cx, i, side, delta, &cb, &d, &p0, lam, dl)) continue;
                 if (m->certify && !derivable(m, mr, &cb, rbeg, rcol, box)) continue;
                 double eff = efficacy(&cb, n, x, d);
                 if (eff > be) { be = eff; bd = delta; }
               }
               if (best >= be) { be = best; bd = bdelta; }
-              if (be > CUT_EFFICACY) score[ns++] = (sc){be, bd, 1, i, side};
+              if (be > CUT_EFFICACY && ns < scap) score[ns++] = (sc){be, bd, 1, i, side, a};
             }
           }
         }
@@ -560,23 +681,28 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
             if (!before) break;
             sc t = *p; *p = *q; *q = t;
           }
-        if (ns > CUT_PER_ROUND) ns = CUT_PER_ROUND;
         /* the rows the derivations use are those of this round's LP: cut
-         * rows added in this round must not shift them, and do not */
-        for (int t = 0; ok && t < ns; t++) {
+         * rows added in this round must not shift them, and do not.  A cut
+         * nearly parallel to one already taken this round is passed over
+         * (it would cut off much the same). */
+        double *kept = ns ? malloc((size_t)CUT_PER_ROUND * (size_t)n * sizeof(double)) : NULL;
+        if (ns && !kept) ok = 0;
+        for (int t = 0; ok && t < ns && added < CUT_PER_ROUND; t++) {
           double d, p0, lam[2], dl[DMAX];
           int got;
           if (score[t].kind == 0)
             got = lps_tableau_row(lp, score[t].k, u, alpha) &&
                   gmi(m, mr, score[t].k, alpha, st, lb, ub, rint, rbeg, rcol, rval, &cb, sgv,
                       bndv, &d, &p0, lam);
-          else
-            got = mir(m, mr, score[t].k, score[t].side, score[t].delta, x, lb, ub, rint, rbeg,
-                      rcol, rval, vub, alpha, sgv, bndv, &cb, &d, &p0, lam, dl);
-          if (!got) continue;
+          else {
+            cx.naggr = score[t].naggr;
+            got = mir(&cx, score[t].k, score[t].side, score[t].delta, &cb, &d, &p0, lam, dl);
+          }
+          if (!got || too_parallel(&cb, n, kept, added, CUT_MAX_PARALLEL, idx)) continue;
           if (add_cut(m, mr, &cb, d, p0, lam, idx, val) < 0) ok = 0;
           else added++;
         }
+        free(kept);
         free(score);
       }
     }
@@ -593,7 +719,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
     }
     lps_free(lp);
     free(cbeg); free(cidx); free(cval); free(c); free(lb); free(ub); free(x); free(u);
-    free(alpha); free(bndv); free(sgv); free(vub); free(st); free(rbeg); free(rint); free(box); free(cands); free(idx); free(val);
+    free(alpha); free(bndv); free(sgv); free(vub); free(sup); free(insup); free(st); free(rbeg); free(rint); free(box); free(cands); free(idx); free(val);
     free(cb.c); free(cb.pi); free(cb.mu0); free(cb.mu1); free(rcol); free(rval);
     if (!ok) goto done;
     if (stop || !added) break;
