@@ -26,6 +26,7 @@
 
 #define INT_TOL 1e-6
 #define DIVE_FREQ 64
+#define FIX_TERMS 20000000L /* certified reduced-cost fixings: their terms in all */
 
 typedef struct node {
   int rec;         /* tree record */
@@ -549,6 +550,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       !ilp_build_csc(m, &cbeg, &cidx, &cval))
     goto done;
   int nint = 0, objint = 1;
+  long fix_terms = 0;
   for (int j = 0; j < n; j++) {
     c[j] = sgn * m->obj[j];
     lb[j] = m->vlb[j];
@@ -845,21 +847,55 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
     }
     }
     if (!cur) continue;
-    /* reduced-cost fixing, inherited by both children */
+    /* reduced-cost fixing, inherited by both children:  z + d_j (x_j -
+     * l_j) <= inc  bounds x_j above (d_j < 0 at the upper bound: below).
+     * With a certificate, each fixing is a derived line (vipr_write.c's
+     * derive_rcfix, from this node's multipliers and the incumbent's
+     * cutoff), so the bound is taken with a margin for the exact
+     * recomputation: the bound the rounded multipliers prove is within
+     * about 1e-9 |z| of z.  The cutoff there is the SOL section's
+     * solution, which must be exactly feasible: with continuous variables
+     * it often is not (a row met to 1e-12), so certified fixing is for
+     * pure integer programs.  The certificate spends about terms (every
+     * multiplier and remainder of the node) plus 2 sqrt(terms) a fixing
+     * (vipr_write.c's derive_rcfix), so the certified fixings stop at
+     * FIX_TERMS terms in all (about 20 bytes each); the first, at the
+     * root and near it, are those that fix the most. */
     lps_get_basis(lp, basis);
-    if (!m->certify && inc < HUGE_VAL) {
+    if (inc < HUGE_VAL && (!m->certify || (nint == n && fix_terms < FIX_TERMS))) {
       lps_get_dual(lp, NULL, dred);
-      double gap = inc - z;
-      for (int j = 0; j < n; j++) {
+      double gap = inc - z, eps = 1e-9, dmin = 1e-7;
+      long terms = 0; /* the size of one fixing's line in the certificate */
+      if (m->certify) {
+        gap += 1e-6 * (1 + fabs(z)) + 1e-6 * (1 + fabs(inc));
+        eps = 1e-3;
+        dmin = 1e-5;
+        for (int j = 0; j < n; j++) terms += dred[j] != 0;
+        for (int k = 0; k < mlp && rec->y; k++) terms += rec->y[lprow[k]] != 0;
+      }
+      int nfixed = 0;
+      for (int j = 0; j < n && fix_terms < FIX_TERMS; j++) {
         if (m->vtype[j] == TWILL_ILP_CONTINUOUS || basis[j] == 0) continue;
         double l, u;
         lps_get_bounds(lp, j, &l, &u);
         double nl = l, nu = u;
-        if (basis[j] == 1 && dred[j] > 1e-7 && u - l > gap / dred[j] + 1e-9)
-          nu = l + floor(gap / dred[j] + 1e-9);
-        else if (basis[j] == 2 && dred[j] < -1e-7 && u - l > gap / -dred[j] + 1e-9)
-          nl = u - floor(gap / -dred[j] + 1e-9);
+        if (basis[j] == 1 && dred[j] > dmin && u - l > gap / dred[j] + eps)
+          nu = l + floor(gap / dred[j] + eps);
+        else if (basis[j] == 2 && dred[j] < -dmin && u - l > gap / -dred[j] + eps)
+          nl = u - floor(gap / -dred[j] + eps);
         if (nl == l && nu == u) continue;
+        if (m->certify) {
+          bb_prop *pp = realloc(rec->prop, (size_t)(rec->nprop + 1) * sizeof *pp);
+          if (!pp) goto done;
+          rec->prop = pp;
+          pp[rec->nprop].var = j;
+          pp[rec->nprop].row = -1;
+          pp[rec->nprop].up = nu < u;
+          pp[rec->nprop].side = 0;
+          pp[rec->nprop++].val = nu < u ? nu : nl;
+          /* a block line per sqrt(terms) fixings, and their own lines */
+          fix_terms += (long)(2 * sqrt((double)terms)) + (nfixed++ == 0 ? terms : 0);
+        }
         int *cv = realloc(cur->cvar, (size_t)(cur->nchg + 1) * sizeof(int));
         if (!cv) goto done;
         cur->cvar = cv;

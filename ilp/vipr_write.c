@@ -21,6 +21,7 @@
  * Inner nodes: OBJ >= min(beta_0, beta_1) by `uns` of the two children.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -283,6 +284,8 @@ typedef struct {
   int objint;
   int fail;
   int *rbeg, *rcol, *rpos; /* the rows: columns and CSC positions */
+  int solidx; /* the line  c'x <= best (min; >= for max) from SOL, or -1 */
+  dec best;   /* the incumbent's exact objective value */
 } W;
 
 /* print y/q (q a positive integer; "y" alone when q = 1) */
@@ -566,6 +569,60 @@ done:
   return ok;
 }
 
+/* The exact combination behind a node's LP multipliers y (times sg):
+ * rounded multipliers yr over the integer denominator q (project and
+ * repair), the remainders w->r = q s c - A'yr (Farkas: -A'yr), yc[i] the
+ * row side each multiplier uses (-1: none), and *b the rows' part of the
+ * bound, sum yr_i (side value).  Returns 1, 0 when no exact combination
+ * was found, -1 when out of memory. */
+static int dual_combination(W *w, const double *y, double sg, int farkas, dec *yr, int *yc,
+                            dec *q, dec *b) {
+  const twill_ilp *m = w->m;
+  int n = m->n, mr = m->m;
+  dzero(b);
+  dparse(q, "1");
+  for (int j = 0; j < n; j++) {
+    if (farkas) dzero(&w->r[j]);
+    else {
+      w->r[j] = w->cobj[j];
+      if (w->s < 0) dneg(&w->r[j]);
+    }
+  }
+  for (int i = 0; i < mr; i++) {
+    double v = sg * y[i];
+    dzero(&yr[i]);
+    yc[i] = -1;
+    if (fabs(v) < 1e-13) continue;
+    if (v > 0 && w->rG[i] < 0) continue;
+    if (v < 0 && w->rL[i] < 0) continue;
+    dround(&yr[i], v, 12);
+    yc[i] = 0;
+  }
+  /* r = s c - A'y (column by column) */
+  for (int j = 0; j < n; j++)
+    for (int p = w->cbeg[j]; p < w->cbeg[j + 1]; p++) {
+      int i = w->cidx[p];
+      if (yc[i] < 0) continue;
+      dec t;
+      dmul(&t, &yr[i], &w->aval[p]);
+      dneg(&t);
+      dadd(&w->r[j], &w->r[j], &t);
+    }
+  project(w, yr, q, y, farkas);
+  int ok = repair(w, yr, yc, q);
+  /* the side each multiplier uses, and its part of the bound */
+  for (int i = 0; i < mr && ok; i++) {
+    int sgn = dsign(&yr[i]);
+    yc[i] = sgn > 0 ? w->rG[i] : sgn < 0 ? w->rL[i] : -1;
+    if (sgn && yc[i] < 0) ok = 0;
+    if (yc[i] < 0) continue;
+    dec t;
+    dmul(&t, &yr[i], sgn > 0 ? &w->rl[i] : &w->rh[i]);
+    dadd(b, b, &t);
+  }
+  return ok;
+}
+
 /* Derive the leaf bound from multipliers y (LP at proof node). Returns the
  * derived index; *absurd set for Farkas; *beta the min-form bound. */
 static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
@@ -574,50 +631,10 @@ static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
   for (int attempt = 0; attempt < (farkas ? 2 : 1); attempt++) {
     double sg = attempt ? -1.0 : 1.0;
     dec b, q;
-    dzero(&b);
-    dparse(&q, "1");
-    for (int j = 0; j < n; j++) {
-      if (farkas) dzero(&w->r[j]);
-      else {
-        w->r[j] = w->cobj[j];
-        if (w->s < 0) dneg(&w->r[j]);
-      }
-    }
-    /* rows */
     dec *yr = calloc((size_t)mr + 1, sizeof(dec));
     int *yc = calloc((size_t)mr + 1, sizeof(int));
     if (!yr || !yc) { free(yr); free(yc); w->fail = 1; return -1; }
-    for (int i = 0; i < mr; i++) {
-      double v = sg * y[i];
-      yc[i] = -1;
-      if (fabs(v) < 1e-13) continue;
-      if (v > 0 && w->rG[i] < 0) continue;
-      if (v < 0 && w->rL[i] < 0) continue;
-      dround(&yr[i], v, 12);
-      yc[i] = 0;
-    }
-    /* r = s c - A'y (column by column) */
-    for (int j = 0; j < n; j++)
-      for (int p = w->cbeg[j]; p < w->cbeg[j + 1]; p++) {
-        int i = w->cidx[p];
-        if (yc[i] < 0) continue;
-        dec t;
-        dmul(&t, &yr[i], &w->aval[p]);
-        dneg(&t);
-        dadd(&w->r[j], &w->r[j], &t);
-      }
-    project(w, yr, &q, y, farkas);
-    int ok = repair(w, yr, yc, &q);
-    /* the side each multiplier uses, and its part of the bound */
-    for (int i = 0; i < mr && ok; i++) {
-      int sgn = dsign(&yr[i]);
-      yc[i] = sgn > 0 ? w->rG[i] : sgn < 0 ? w->rL[i] : -1;
-      if (sgn && yc[i] < 0) ok = 0;
-      if (yc[i] < 0) continue;
-      dec t;
-      dmul(&t, &yr[i], sgn > 0 ? &w->rl[i] : &w->rh[i]);
-      dadd(&b, &b, &t);
-    }
+    int ok = dual_combination(w, y, sg, farkas, yr, yc, &q, &b);
     for (int j = 0; j < n && ok; j++) {
       int sgn = dsign(&w->r[j]);
       if (!sgn) continue;
@@ -858,6 +875,145 @@ static int derive_conflict(W *w, int i, int side, dec *beta) {
 
 static int walk(W *w, int v, dec *beta, int *absurd);
 
+/* Reduced-cost fixings at node v, from its LP multipliers y.  With the
+ * exact combination  q s c'x = yr'Ax + sum_k r_k x_k  (dual_combination),
+ * the incumbent's cutoff  s c'x <= s best  (the `sol` line) and the rows
+ * give  r'x <= q s best - yr'(sides).  For a fixing of x_j (r_j > 0 at its
+ * lower bound: x_j <= val; r_j < 0 at its upper: x_j >= val) the bounds of
+ * every other x_k then give  r_j x_j <= G_j,  rounded.  Listing all those
+ * bounds in each fixing's line costs n terms a fixing (cap6000: 6000 x
+ * thousands), so the fixings go in blocks of about sqrt(n): one `lin` line
+ * per block, H_b:  sum_{j in b} r_j x_j <= G_b,  takes the sol line, the
+ * rows and the bounds outside the block; each fixing is then a `rnd` of
+ * H_b over r_j and the bounds of the rest of its block.  out[t] gets the
+ * line of fixing t.  Returns 0, -1 when some fixing is not implied. */
+static int rcfix_block(W *w, const dec *yr, const int *yc, const dec *q, const dec *brow,
+                       const bb_prop *fx, int nb, int *out, char *inb) {
+  const twill_ilp *m = w->m;
+  int n = m->n, mr = m->m, cnt = 1;
+  dec G, t;
+  dec sbest = w->best;
+  if (w->s < 0) dneg(&sbest);
+  dmul(&G, q, &sbest);
+  dec nb_ = *brow;
+  dneg(&nb_);
+  dadd(&G, &G, &nb_);
+  for (int t2 = 0; t2 < nb; t2++) inb[fx[t2].var] = 1;
+  for (int i = 0; i < mr; i++) cnt += yc[i] >= 0;
+  for (int k = 0; k < n; k++) {
+    int sgn = dsign(&w->r[k]);
+    if (inb[k] || !sgn) continue;
+    if ((sgn > 0 ? w->lidx[k] : w->uidx[k]) < 0) return -1;
+    dec bv;
+    dfrom(&bv, sgn > 0 ? w->curl[k] : w->curu[k]);
+    dmul(&t, &w->r[k], &bv);
+    dneg(&t);
+    dadd(&G, &G, &t);
+    cnt++;
+  }
+  if (overflow) return -1;
+  int h = w->base + w->nder++;
+  fprintf(w->out, "D%d L ", h);
+  dprint(w->out, &G);
+  fprintf(w->out, " %d", nb);
+  for (int t2 = 0; t2 < nb; t2++) {
+    fprintf(w->out, "  %d ", fx[t2].var);
+    dprint(w->out, &w->r[fx[t2].var]);
+  }
+  fprintf(w->out, " { lin %d  %d ", cnt, w->solidx);
+  dparse(&t, w->s < 0 ? "-1" : "1"); /* s q */
+  dmul(&t, &t, q);
+  dprint(w->out, &t);
+  for (int i = 0; i < mr; i++) {
+    if (yc[i] < 0) continue;
+    t = yr[i];
+    dneg(&t);
+    fprintf(w->out, "  %d ", yc[i]);
+    dprint(w->out, &t);
+  }
+  for (int k = 0; k < n; k++) {
+    int sgn = dsign(&w->r[k]);
+    if (inb[k] || !sgn) continue;
+    t = w->r[k];
+    dneg(&t);
+    fprintf(w->out, "  %d ", sgn > 0 ? w->lidx[k] : w->uidx[k]);
+    dprint(w->out, &t);
+  }
+  fprintf(w->out, " } -1\n");
+  /* each fixing of the block */
+  for (int a = 0; a < nb; a++) {
+    int j = fx[a].var, up = fx[a].up, rs = dsign(&w->r[j]);
+    dec Gj = G, A, ten, v, one;
+    for (int c = 0; c < nb; c++) {
+      int k = fx[c].var, sgn = dsign(&w->r[k]);
+      if (c == a) continue;
+      if ((sgn > 0 ? w->lidx[k] : w->uidx[k]) < 0) return -1;
+      dec bv;
+      dfrom(&bv, sgn > 0 ? w->curl[k] : w->curu[k]);
+      dmul(&t, &w->r[k], &bv);
+      dneg(&t);
+      dadd(&Gj, &Gj, &t);
+    }
+    /* Gj against (val + 1) r_j (up) or (val - 1) r_j */
+    dparse(&one, up ? "1" : "-1");
+    dfrom(&v, fx[a].val);
+    dadd(&v, &v, &one);
+    dmul(&t, &v, &w->r[j]);
+    if (dcmp(&Gj, &t) >= 0 || overflow) return -1;
+    /* the multipliers over r_j = sign 10^-e A: numerators times sign 10^e */
+    int e;
+    dmant(&A, &e, &w->r[j]);
+    dparse(&ten, "1");
+    mag_scale(&ten, e);
+    if (rs < 0) dneg(&ten);
+    out[a] = w->base + w->nder++;
+    dfrom(&v, fx[a].val);
+    fprintf(w->out, "D%d %s ", out[a], up ? "L" : "G");
+    dprint(w->out, &v);
+    fprintf(w->out, " 1 %d 1 { rnd %d  %d ", j, nb, h);
+    dprint_frac(w->out, &ten, &A);
+    for (int c = 0; c < nb; c++) {
+      int k = fx[c].var, sgn = dsign(&w->r[k]);
+      if (c == a) continue;
+      dmul(&t, &w->r[k], &ten);
+      dneg(&t);
+      fprintf(w->out, "  %d ", sgn > 0 ? w->lidx[k] : w->uidx[k]);
+      dprint_frac(w->out, &t, &A);
+    }
+    fprintf(w->out, " } -1\n");
+  }
+  return 0;
+}
+
+static int derive_rcfix(W *w, const double *y, const bb_prop *fx, int nf, int *out) {
+  const twill_ilp *m = w->m;
+  int n = m->n, mr = m->m, ret = -1;
+  if (w->solidx < 0 || !y) return -1;
+  dec *yr = calloc((size_t)mr + 1, sizeof(dec));
+  int *yc = calloc((size_t)mr + 1, sizeof(int));
+  char *inb = calloc((size_t)n + 1, 1);
+  dec q, b;
+  if (!yr || !yc || !inb) goto out;
+  if (dual_combination(w, y, 1.0, 0, yr, yc, &q, &b) != 1) goto out;
+  int nr = 0;
+  for (int k = 0; k < n; k++) nr += dsign(&w->r[k]) != 0;
+  for (int t = 0; t < nf; t++)
+    if (dsign(&w->r[fx[t].var]) != (fx[t].up ? 1 : -1)) goto out;
+  int B = (int)sqrt((double)nr) + 1;
+  for (int t = 0; t < nf; t += B) {
+    int nb = nf - t < B ? nf - t : B;
+    int rc = rcfix_block(w, yr, yc, &q, &b, fx + t, nb, out + t, inb);
+    for (int c = 0; c < nb; c++) inb[fx[t + c].var] = 0;
+    if (rc < 0) goto out;
+  }
+  ret = 0;
+out:
+  free(yr);
+  free(yc);
+  free(inb);
+  return ret;
+}
+
 /* walk() at a node with propagated bounds: derive them in order (they
  * hold in the node's whole subtree), then restore the bounds after. */
 static int walk_node(W *w, int v, dec *beta, int *absurd) {
@@ -867,11 +1023,24 @@ static int walk_node(W *w, int v, dec *beta, int *absurd) {
   int *sidx = malloc(((size_t)np + 1) * sizeof(int));
   double *sval = malloc(((size_t)np + 1) * sizeof(double));
   if (!sidx || !sval) { free(sidx); free(sval); w->fail = 1; return -1; }
-  int k = 0;
+  int k = 0, *fixd = NULL;
   for (; k < np; k++) {
     const bb_prop *p = &r->prop[k];
-    int j = p->var;
-    int d = derive_bound(w, p->row, p->side, j, p->up, p->val, 1);
+    int j = p->var, d;
+    if (p->row >= 0) {
+      d = derive_bound(w, p->row, p->side, j, p->up, p->val, 1);
+    } else {
+      /* the reduced-cost fixings: the node's last entries, derived
+       * together from the bounds before them */
+      if (!fixd) {
+        int nseg = 0;
+        while (k + nseg < np && r->prop[k + nseg].row < 0) nseg++;
+        fixd = malloc((size_t)np * sizeof(int));
+        if (!fixd || derive_rcfix(w, r->y, p, nseg, fixd + k) < 0) { w->fail = 1; break; }
+        for (int t = k + nseg; t < np; t++) fixd[t] = -1; /* (bb.c appends them last) */
+      }
+      d = fixd[k];
+    }
     if (d < 0) { w->fail = 1; break; }
     sidx[k] = p->up ? w->uidx[j] : w->lidx[j];
     sval[k] = p->up ? w->curu[j] : w->curl[j];
@@ -894,6 +1063,7 @@ static int walk_node(W *w, int v, dec *beta, int *absurd) {
   }
   free(sidx);
   free(sval);
+  free(fixd);
   return w->fail ? -1 : ret;
 }
 
@@ -1092,6 +1262,65 @@ static void derive_cuts(W *w) {
   }
 }
 
+/* The tree walk recurses once per level, a few KB a level (dec values on
+ * the stack): a dive 3800 deep (mitre) overflows the default 8 MB stack.
+ * So it runs on a thread whose stack is sized by the tree's depth. */
+typedef struct walk_job {
+  W *w;
+  dec *beta;
+  int *absurd, last;
+} walk_job;
+
+static void *walk_main(void *p) {
+  walk_job *j = p;
+  j->last = walk_node(j->w, 0, j->beta, j->absurd);
+  return NULL;
+}
+
+static int walk_tree(W *w, dec *beta, int *absurd) {
+  const twill_ilp *m = w->m;
+  int *depth = malloc(((size_t)m->nrec + 1) * sizeof(int)), maxd = 0;
+  if (!depth) { w->fail = 1; return -1; }
+  for (int v = 0; v < m->nrec; v++) { /* a parent comes before its children */
+    int p = m->rec[v].parent;
+    depth[v] = p >= 0 && p < v ? depth[p] + 1 : 0;
+    if (depth[v] > maxd) maxd = depth[v];
+  }
+  free(depth);
+  walk_job job = {w, beta, absurd, -1};
+  pthread_attr_t at;
+  pthread_t th;
+  size_t stack = ((size_t)maxd + 64) * 32768;
+  if (pthread_attr_init(&at) != 0) { w->fail = 1; return -1; }
+  int ok = pthread_attr_setstacksize(&at, stack) == 0 && pthread_create(&th, &at, walk_main, &job) == 0;
+  pthread_attr_destroy(&at);
+  if (!ok) { w->fail = 1; return -1; }
+  pthread_join(th, NULL);
+  return job.last;
+}
+
+/* When the search fixed variables by reduced cost, the cutoff they use:
+ * c'x <= best (>= for max) by `sol`, best the incumbent's exact value. */
+static void sol_line(W *w) {
+  const twill_ilp *m = w->m;
+  int any = 0;
+  w->solidx = -1;
+  for (int v = 0; v < m->nrec && !any; v++)
+    for (int k = 0; k < m->rec[v].nprop && !any; k++) any = m->rec[v].prop[k].row < 0;
+  if (!any || m->status != TWILL_ILP_OPTIMAL || !m->has_sol) return;
+  dzero(&w->best);
+  for (int j = 0; j < m->n; j++) {
+    dec xv, t;
+    dfrom(&xv, m->sol[j]);
+    dmul(&t, &xv, &w->cobj[j]);
+    dadd(&w->best, &w->best, &t);
+  }
+  w->solidx = w->base + w->nder++;
+  fprintf(w->out, "D%d %s ", w->solidx, w->s < 0 ? "G" : "L");
+  dprint(w->out, &w->best);
+  fprintf(w->out, " OBJ { sol } -1\n");
+}
+
 static void name_out(FILE *f, const char *s) {
   if (!*s) { fputc('_', f); return; }
   /* a name is one token: no white space, no control character, and no
@@ -1261,7 +1490,8 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
   memcpy(ocuru, w.curu, (size_t)n * sizeof(double));
   implied_bounds(&w, cval);
   derive_cuts(&w);
-  int last = walk_node(&w, 0, &beta, &absurd);
+  sol_line(&w);
+  int last = walk_tree(&w, &beta, &absurd);
   memcpy(w.lidx, olidx, (size_t)n * sizeof(int));
   memcpy(w.uidx, ouidx, (size_t)n * sizeof(int));
   memcpy(w.curl, ocurl, (size_t)n * sizeof(double));
@@ -1374,6 +1604,12 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
         }
         if (w.rG[i] >= 0 && dcmp(&act, &w.rl[i]) < 0) solok = 0;
         if (w.rL[i] >= 0 && dcmp(&act, &w.rh[i]) > 0) solok = 0;
+      }
+      if (w.solidx >= 0 && (!solok || dcmp(&solobj, &w.best) != 0)) {
+        /* the fixings' cutoff must be the SOL section's */
+        free(xv);
+        free(rcnt); free(rbeg); free(rcol); free(rpos);
+        goto done;
       }
       if (m->status == TWILL_ILP_OPTIMAL) {
         if (m->status == TWILL_ILP_OPTIMAL && !overflow) {

@@ -227,6 +227,19 @@ static char *bad_cut(const char *c) {
   return splice_number(c, v, e, 1e-3, 1e-3);
 }
 
+/* Make the incumbent's cutoff (the `{ sol }` line that reduced-cost
+ * fixings start from) stronger than the solution allows: lower its
+ * right-hand side (a <= for min) by 1 plus 1/1000 of its magnitude, or
+ * raise it (>= for max). */
+static char *bad_cutoff(const char *c) {
+  const char *q = strstr(c, " OBJ { sol }");
+  if (!q) return NULL;
+  const char *p = q;
+  while (p > c && p[-1] != ' ') p--; /* the right-hand side */
+  int le = p >= c + 2 && p[-2] == 'L';
+  return splice_number(c, p, q, le ? -1 : 1, le ? -1e-3 : 1e-3);
+}
+
 /* b (a corrupted certificate, or NULL when c had nothing of that kind)
  * must be rejected; it is freed.  Returns 1 when there was one. */
 static int rejected(char *b, const char *what, const char *kind) {
@@ -243,6 +256,7 @@ static int corrupt_all(const char *c, const char *what, int sol) {
   k += rejected(drop_branch(c), what, "branch dropped");
   k += rejected(bad_cut(c), what, "cut too strong");
   k += rejected(sol ? bad_solution(c) : NULL, what, "solution");
+  k += rejected(bad_cutoff(c), what, "cutoff too strong");
   return k;
 }
 
@@ -255,7 +269,7 @@ static int rnd(int lo, int hi) {
 
 START_TEST(random_mips_certified) {
   int rounds = tu_under_valgrind() ? 10 : 400;
-  int nopt = 0, ninf = 0, nuns = 0, nrej = 0, ncuts = 0;
+  int nopt = 0, ninf = 0, nuns = 0, nrej = 0, ncuts = 0, nfix = 0;
   rng_state = 987654321ull + (unsigned long long)_i;
   for (int t = 0; t < rounds; t++) {
     int n = rnd(2, 5), r = rnd(1, 4), U = rnd(1, 4);
@@ -314,6 +328,7 @@ START_TEST(random_mips_certified) {
                     what, twill_ilp_objective(m), best);
     }
     if (strstr(cert, "{ uns ")) nuns++;
+    if (strstr(cert, "{ sol }")) nfix++;
     twill_ilp_stats st;
     twill_ilp_get_stats(m, &st);
     if (st.cuts > 0) ncuts++;
@@ -322,7 +337,8 @@ START_TEST(random_mips_certified) {
     twill_ilp_free(m);
   }
   fprintf(stderr, "random MIPs (variant %d): %d optimal, %d infeasible, %d with a split (branching "
-          "or cut), %d with root cuts, %d corruptions rejected\n", _i, nopt, ninf, nuns, ncuts, nrej);
+          "or cut), %d with root cuts, %d with reduced-cost fixings, %d corruptions rejected\n",
+          _i, nopt, ninf, nuns, ncuts, nfix, nrej);
   ck_assert_int_gt(nopt, 0);
   ck_assert_int_gt(ncuts, 0); /* the cuts met the brute-force optimum, certified */
   ck_assert_int_gt(ninf, 0);
@@ -470,6 +486,31 @@ START_TEST(miplib_certified) {
     int k = corrupt_all(cert, mip_files[_i], 1);
     ck_assert_int_ge(k, 2); /* flugpl's SOL is not exact (continuous values) */
   }
+  /* p0033 and lseu are pure binary: the search fixes by reduced cost, and
+   * the certificate derives each fixing from the incumbent's cutoff */
+  if (_i == 0 || _i == 2) ck_assert_ptr_nonnull(strstr(cert, " OBJ { sol }"));
+  free(cert);
+  twill_ilp_free(m);
+}
+END_TEST
+
+/* lseu as a maximization (objective negated, published optimum 1120):
+ * the reduced-cost fixings' cutoff is then  c'x >= best  and the fixing
+ * lines' multipliers change sign; the certificate must still verify, and
+ * a cutoff made stronger must be rejected. */
+START_TEST(rc_fixing_maximize_certified) {
+  char err[512];
+  char *path = tu_shared_path("suites/mip/lseu.mps");
+  twill_ilp *m = twill_ilp_read_mps(path, err, sizeof err);
+  free(path);
+  ck_assert_msg(m != NULL, "%s", err);
+  for (int j = 0; j < twill_ilp_num_vars(m); j++) twill_ilp_set_obj(m, j, -twill_ilp_obj_coef(m, j));
+  twill_ilp_set_maximize(m, 1);
+  twill_ilp_set_time_limit(m, 120);
+  char *cert = certify(m, TWILL_ILP_OPTIMAL, "lseu maximized");
+  ck_assert(fabs(twill_ilp_objective(m) + 1120) < 1e-6);
+  ck_assert_ptr_nonnull(strstr(cert, "G -1120 OBJ { sol }"));
+  ck_assert_int_eq(rejected(bad_cutoff(cert), "lseu maximized", "cutoff too strong"), 1);
   free(cert);
   twill_ilp_free(m);
 }
@@ -632,6 +673,7 @@ static Suite *make_suite(void) {
    * measurement, stop 15), so a case gets 900 s */
   tcase_set_timeout(tc, 900);
   tcase_add_loop_test(tc, miplib_certified, 0, (int)(sizeof mip_files / sizeof *mip_files));
+  tcase_add_test(tc, rc_fixing_maximize_certified);
   suite_add_tcase(s, tc);
   tc = tcase_create("modulo");
   tcase_set_timeout(tc, 120);
