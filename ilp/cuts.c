@@ -473,20 +473,15 @@ static int add_cut(twill_ilp *m, int mr, const cutbuf *cb, double d, double p0, 
   return 0;
 }
 
-/* Every variable the derivation touches must be boxed (see boxed()), but
- * for one in the cut itself a single bound will do: the writer moves the
- * cut's coefficient by the remainder toward the bound there is
- * (vipr_write.c's loosen_cut). */
+/* Every variable the derivation touches must be boxed (see boxed()). */
 static int derivable(const twill_ilp *m, int mr, const cutbuf *cb, const int *rbeg, const int *rcol,
                      const char *box) {
-  for (int j = 0; j < m->n; j++) {
-    if (box[j]) continue;
-    if (cb->c[j] != 0 ? isinf(m->vlb[j]) && isinf(m->vub[j]) : cb->pi[j] != 0) return 0;
-  }
+  for (int j = 0; j < m->n; j++)
+    if ((cb->c[j] != 0 || cb->pi[j] != 0) && !box[j]) return 0;
   for (int i = 0; i < mr; i++)
     if (cb->mu0[i] != 0 || cb->mu1[i] != 0)
       for (int q = rbeg[i]; q < rbeg[i + 1]; q++)
-        if (!box[rcol[q]] && cb->c[rcol[q]] == 0) return 0;
+        if (!box[rcol[q]]) return 0;
   return 1;
 }
 

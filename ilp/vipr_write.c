@@ -1233,50 +1233,6 @@ static int cut_side(W *w, const ilp_cut *ct, int side, int print, int *aidx, dec
  * its row usable: c'x >= min(D_0, D_1) by `uns` of the two sides.  A cut
  * that cannot be derived stays unusable (its multipliers are dropped at
  * the leaves, which then may fail to close). */
-/* A cut whose derivation leaves a remainder r_j on a bound x_j does not
- * have (floating-point noise on a variable bounded on one side only) is
- * stated with c_j moved by that remainder, toward the side x_j has: up by
- * -min(r_0j, r_1j) when x_j has only a lower bound (both sides' remainders
- * then land on it), down by max(r_0j, r_1j) when only an upper.  The cut
- * row, as the certificate states it and the tree's leaves use it, is then
- * c' = c + delta, weaker than c by delta_j x_j >= delta_j l_j.  Returns 1
- * when the row was changed, 0 when some x_j has no bound at all or the
- * sides fail for another reason. */
-static int loosen_cut(W *w, const ilp_cut *ct) {
-  const twill_ilp *m = w->m;
-  int n = m->n, row = ct->row, ok = 1, changed = 0, ai;
-  dec D, t;
-  dec *r0 = malloc(((size_t)n + 1) * sizeof(dec));
-  char *in = calloc((size_t)n + 1, 1);
-  if (!r0 || !in) { free(r0); free(in); return 0; }
-  cut_side(w, ct, 0, 0, &ai, &D); /* (w->r is set even when it fails) */
-  memcpy(r0, w->r, (size_t)n * sizeof(dec));
-  cut_side(w, ct, 1, 0, &ai, &D);
-  for (int q = w->rbeg[row]; q < w->rbeg[row + 1]; q++) in[w->rcol[q]] = 1;
-  /* every remainder must have a bound to land on, once moved */
-  for (int j = 0; j < n && ok; j++) {
-    int lo = w->lidx[j] >= 0, hi = w->uidx[j] >= 0;
-    for (int sd = 0; sd < 2 && ok; sd++) {
-      int sg = dsign(sd ? &w->r[j] : &r0[j]);
-      if (sg && (sg > 0 ? !lo : !hi) && (!in[j] || (!lo && !hi))) ok = 0;
-    }
-  }
-  for (int q = w->rbeg[row]; q < w->rbeg[row + 1] && ok; q++) {
-    int j = w->rcol[q], lo = w->lidx[j] >= 0, hi = w->uidx[j] >= 0;
-    int small = dcmp(&r0[j], &w->r[j]) <= 0;
-    const dec *rmin = small ? &r0[j] : &w->r[j], *rmax = small ? &w->r[j] : &r0[j];
-    if (!hi && dsign(rmin) < 0) t = *rmin;      /* up by -rmin */
-    else if (!lo && dsign(rmax) > 0) t = *rmax; /* down by rmax */
-    else continue;
-    dneg(&t);
-    dadd(&w->aval[w->rpos[q]], &w->aval[w->rpos[q]], &t);
-    changed = 1;
-  }
-  free(r0);
-  free(in);
-  return ok && changed && !overflow;
-}
-
 static void derive_cuts(W *w) {
   const twill_ilp *m = w->m;
   for (int k = 0; k < m->ncut; k++) {
@@ -1285,12 +1241,8 @@ static void derive_cuts(W *w) {
     dec D[2];
     /* a dry run of both sides first: nothing is printed for a cut that
      * fails */
-    if (cut_side(w, ct, 0, 0, &a[0], &D[0]) < 0 || cut_side(w, ct, 1, 0, &a[1], &D[1]) < 0) {
-      if (!loosen_cut(w, ct)) continue;
-      if (getenv("TWILL_ILP_DEBUG")) fprintf(stderr, "cut %d stated loosened\n", k);
-      if (cut_side(w, ct, 0, 0, &a[0], &D[0]) < 0 || cut_side(w, ct, 1, 0, &a[1], &D[1]) < 0)
-        continue;
-    }
+    if (cut_side(w, ct, 0, 0, &a[0], &D[0]) < 0 || cut_side(w, ct, 1, 0, &a[1], &D[1]) < 0)
+      continue;
     d[0] = cut_side(w, ct, 0, 1, &a[0], &D[0]);
     d[1] = cut_side(w, ct, 1, 1, &a[1], &D[1]);
     if (d[0] < 0 || d[1] < 0) { w->fail = 1; return; }
