@@ -862,7 +862,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
      * FIX_TERMS terms in all (about 20 bytes each); the first, at the
      * root and near it, are those that fix the most. */
     lps_get_basis(lp, basis);
-    if (inc < HUGE_VAL && (!m->certify || (nint == n && fix_terms < FIX_TERMS))) {
+    if (inc < HUGE_VAL && !m->norcfix && (!m->certify || (nint == n && fix_terms < FIX_TERMS))) {
       lps_get_dual(lp, NULL, dred);
       double gap = inc - z, eps = 1e-9, dmin = 1e-7;
       long terms = 0; /* the size of one fixing's line in the certificate */

@@ -34,6 +34,14 @@ static void json_num(FILE *f, double v) {
   else fprintf(f, "%.17g", v);
 }
 
+/* Whether the search tree holds a reduced-cost fixing (a certified one). */
+static int has_rcfix_lines(const twill_ilp *m) {
+  for (int v = 0; v < m->nrec; v++)
+    for (int k = 0; k < m->rec[v].nprop; k++)
+      if (m->rec[v].prop[k].row < 0) return 1;
+  return 0;
+}
+
 static int parse_double(const char *s, double *v) {
   char *end;
   errno = 0;
@@ -160,7 +168,25 @@ int twill_cmd_ilp(int argc, char **argv) {
       fprintf(stderr, "twill ilp: cannot write %s: %s\n", cert, strerror(errno));
       rc = 1;
     } else {
-      if (twill_ilp_write_vipr(m, f) != 0) {
+      int w = twill_ilp_write_vipr(m, f);
+      if (w != 0 && st == TWILL_ILP_OPTIMAL && has_rcfix_lines(m)) {
+        /* a fixing was not derivable (the SOL solution is not exactly
+         * feasible, say): the same search without reduced-cost fixing */
+        fprintf(stderr, "twill ilp: the certificate could not derive the reduced-cost fixings; "
+                        "solving again without them\n");
+        twill_ilp_set_rcfix(m, 0);
+        if (twill_ilp_solve(m) == st) {
+          fclose(f);
+          f = fopen(cert, "w");
+          if (!f) {
+            fprintf(stderr, "twill ilp: cannot write %s: %s\n", cert, strerror(errno));
+            twill_ilp_free(m);
+            return 1;
+          }
+          w = twill_ilp_write_vipr(m, f);
+        }
+      }
+      if (w != 0) {
         fprintf(stderr, "twill ilp: no certificate could be written for this result\n");
         if (rc == 0 || rc == 2) rc = 1;
       }

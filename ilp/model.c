@@ -198,6 +198,7 @@ void twill_ilp_set_certify(twill_ilp *m, int on) { m->certify = !!on; }
 void twill_ilp_set_time_limit(twill_ilp *m, double seconds) { m->time_limit = seconds; }
 void twill_ilp_set_node_limit(twill_ilp *m, long nodes) { m->node_limit = nodes; }
 void twill_ilp_set_cuts(twill_ilp *m, int on) { m->nocuts = !on; }
+void twill_ilp_set_rcfix(twill_ilp *m, int on) { m->norcfix = !on; }
 
 int twill_ilp_set_start(twill_ilp *m, const double *x) {
   double *s = malloc((size_t)(m->n ? m->n : 1) * sizeof *s);

@@ -71,6 +71,7 @@ struct twill_ilp {
   long node_limit;
   int certify;
   int nocuts;      /* twill_ilp_set_cuts(m, 0) */
+  int norcfix;     /* twill_ilp_set_rcfix(m, 0) */
   double *start;  /* a known solution to start from (MIP start), or NULL */
   /* results */
   twill_ilp_status status;

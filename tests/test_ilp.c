@@ -393,6 +393,85 @@ START_TEST(cli_text_and_json) {
 }
 END_TEST
 
+/* A pure integer program (a random one, coefficients like 5/3 written to
+ * 12 digits) whose optimum is not exactly feasible in the certificate's
+ * exact arithmetic, so the cutoff that reduced-cost fixings derive from
+ * cannot be stated: `twill ilp --cert` solves again without the fixings,
+ * and the certificate it writes then verifies. */
+static const char *inexact_ip =
+    "NAME r131\n"
+    "ROWS\n"
+    " N obj\n"
+    " G c0\n"
+    " E c1\n"
+    " G c2\n"
+    "COLUMNS\n"
+    "    M1 'MARKER' 'INTORG'\n"
+    "    x0 obj 5\n"
+    "    x0 c0 0.666666666667\n"
+    "    x0 c1 3.5\n"
+    "    x0 c2 3\n"
+    "    x1 obj 2\n"
+    "    x1 c0 2\n"
+    "    x1 c1 1.66666666667\n"
+    "    x1 c2 -1.5\n"
+    "    x2 obj 5\n"
+    "    x2 c0 -5\n"
+    "    x2 c1 -0.666666666667\n"
+    "    x2 c2 3\n"
+    "    x3 obj 8\n"
+    "    x3 c0 2\n"
+    "    x3 c1 -1.5\n"
+    "    x3 c2 -1.66666666667\n"
+    "    x4 obj 3\n"
+    "    x4 c0 2.33333333333\n"
+    "    x4 c2 -5\n"
+    "    x5 obj 5\n"
+    "    x5 c0 -1.33333333333\n"
+    "    x5 c1 2\n"
+    "    x5 c2 -2\n"
+    "    x6 obj 1\n"
+    "    x6 c0 1\n"
+    "    x6 c1 5\n"
+    "    x6 c2 -2\n"
+    "    M2 'MARKER' 'INTEND'\n"
+    "RHS\n"
+    "    rhs c0 4\n"
+    "    rhs c1 24\n"
+    "    rhs c2 9\n"
+    "BOUNDS\n"
+    " PL bnd x0\n"
+    " PL bnd x1\n"
+    " PL bnd x2\n"
+    " PL bnd x3\n"
+    " PL bnd x4\n"
+    " PL bnd x5\n"
+    " PL bnd x6\n"
+    "ENDATA\n"
+    ;
+
+START_TEST(cli_cert_without_rcfix) {
+  char *path = write_tmp(inexact_ip);
+  char cert[64];
+  snprintf(cert, sizeof cert, "/tmp/twill-rcfix-%d.vipr", (int)getpid());
+  char *out = NULL, *err = NULL;
+  const char *args[] = {"ilp", path, "--cert", cert, NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, args), 0);
+  ck_assert_ptr_nonnull(strstr(out, "status: optimal"));
+  ck_assert_ptr_nonnull(strstr(err, "solving again without them"));
+  free(out);
+  free(err);
+  const char *chk[] = {"vipr-check", cert, NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, chk), 0);
+  ck_assert_ptr_nonnull(strstr(out, "s VERIFIED"));
+  free(out);
+  free(err);
+  unlink(cert);
+  unlink(path);
+  free(path);
+}
+END_TEST
+
 START_TEST(cli_exit_codes) {
   char *out = NULL, *err = NULL;
   /* infeasible: x >= 2 and x <= 1 -> exit 2 */
@@ -504,6 +583,7 @@ static Suite *make_suite(void) {
   tcase_set_timeout(tc, 30);
   tcase_add_test(tc, cli_text_and_json);
   tcase_add_test(tc, cli_exit_codes);
+  tcase_add_test(tc, cli_cert_without_rcfix);
   tcase_add_test(tc, vipr_written);
   suite_add_tcase(s, tc);
   return s;

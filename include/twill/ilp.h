@@ -100,6 +100,12 @@ void twill_ilp_set_node_limit(twill_ilp *m, long nodes);
 /* Gomory mixed-integer cuts at the root (on by default; each is derived
  * in the certificate). */
 void twill_ilp_set_cuts(twill_ilp *m, int on);
+/* Reduced-cost fixing (on by default).  Under certify it is done for pure
+ * integer programs only, and each fixing is derived in the certificate
+ * from the incumbent's cutoff, which needs the SOL solution to be exactly
+ * feasible; when the certificate cannot be written, solve again with it
+ * off (the `twill ilp` front end does). */
+void twill_ilp_set_rcfix(twill_ilp *m, int on);
 /* A known solution (one value per variable, copied) to start the search
  * from: if it meets every bound, integrality and row, it is the first
  * incumbent (node 0 in the history), as good as one the search found,
