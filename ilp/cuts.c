@@ -57,6 +57,23 @@ typedef struct cutbuf {
   double *c, *pi, *mu0, *mu1; /* dense: n, n, m, m */
 } cutbuf;
 
+/* A scored cut candidate: a GMI cut (kind 0) of basic variable k, or a
+ * MIR cut (kind 1) of row k's side at aggregation level naggr with its
+ * delta. */
+typedef struct sc {
+  double eff, delta;
+  int kind, k, side, naggr;
+} sc;
+
+static int cmp_score(const void *a, const void *b) {
+  const sc *p = a, *q = b;
+  if (p->eff != q->eff) return p->eff > q->eff ? -1 : 1;
+  if (p->kind != q->kind) return p->kind - q->kind;
+  if (p->k != q->k) return p->k - q->k;
+  if (p->side != q->side) return p->side - q->side;
+  return p->naggr - q->naggr;
+}
+
 static int cmp_cand(const void *a, const void *b) {
   const cand *x = a, *y = b;
   if (x->eff != y->eff) return x->eff < y->eff ? -1 : 1; /* most fractional first */
@@ -615,7 +632,6 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
         qsort(cands, (size_t)nc, sizeof *cands, cmp_cand);
         if (nc > CUT_CANDS) nc = CUT_CANDS;
         /* generate, score by efficacy, keep the best CUT_PER_ROUND */
-        typedef struct { double eff, delta; int kind, k, side, naggr; } sc;
         int scap = nc + 2 * CUT_MIR_ROWS * (MIR_AGGR + 1) + 1, ns = 0;
         sc *score = calloc((size_t)scap, sizeof *score);
         if (!score) ok = 0;
@@ -671,16 +687,9 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
             }
           }
         }
-        /* best first (ties: GMI before MIR, lower index, side), deterministic */
-        for (int a = 1; a < ns; a++)
-          for (int b2 = a; b2 > 0; b2--) {
-            sc *p = &score[b2 - 1], *q = &score[b2];
-            int before = q->eff > p->eff ||
-                         (q->eff == p->eff && (q->kind < p->kind || (q->kind == p->kind &&
-                          (q->k < p->k || (q->k == p->k && q->side < p->side)))));
-            if (!before) break;
-            sc t = *p; *p = *q; *q = t;
-          }
+        /* best first (ties: GMI before MIR, lower index, side, level): a
+         * total order, so the same on every platform's qsort */
+        qsort(score, (size_t)ns, sizeof *score, cmp_score);
         /* the rows the derivations use are those of this round's LP: cut
          * rows added in this round must not shift them, and do not.  A cut
          * nearly parallel to one already taken this round is passed over
