@@ -804,10 +804,15 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
     int anyfrac = ncand > 0;
     if (!anyfrac) {
       /* integral LP optimum: new incumbent */
-      for (int j = 0; j < n; j++)
+      /* the incumbent's value is that of the rounded point (the LP's z
+       * carries the integers' rounding error: 70.9999999999 for 71) */
+      double zr = 0;
+      for (int j = 0; j < n; j++) {
         xr[j] = m->vtype[j] == TWILL_ILP_CONTINUOUS ? x[j] : round(x[j]);
-      if (z < inc) {
-        inc = z;
+        zr += c[j] * xr[j];
+      }
+      if (zr < inc) {
+        inc = zr;
         free(m->sol);
         m->sol = malloc((size_t)(n ? n : 1) * sizeof(double));
         if (!m->sol) goto done;

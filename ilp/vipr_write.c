@@ -371,6 +371,36 @@ static int repair(W *w, dec *yr, int *yc, dec *q) {
   return 0;
 }
 
+#define PROJ_MAX 6
+/* det of the nt x nt matrix M, its column rc (if >= 0) replaced by v, by
+ * Laplace expansion along the last row over column subsets:
+ *   g(S) = sum_{j in S} (-1)^{#(S above j)} M[|S|-1][j] g(S - j),  g({}) = 1,
+ * det = g(all).  Exact, division free, and the digits grow only linearly
+ * (a product of nt entries per term), unlike plain elimination, whose
+ * cross-multiplied entries double their length at every pivot.  g is
+ * scratch of 2^nt entries; nt <= PROJ_MAX keeps that at 64. */
+static void det_subsets(dec (*M)[PROJ_MAX], int nt, int rc, const dec *v, dec *g, dec *det) {
+  unsigned full = (1u << nt) - 1;
+  dparse(&g[0], "1");
+  for (unsigned S = 1; S <= full; S++) {
+    int k = -1, above = 0;
+    for (unsigned b = S; b; b &= b - 1) k++;
+    dzero(&g[S]);
+    for (int j = nt - 1; j >= 0; j--) {
+      if (!(S >> j & 1)) continue;
+      const dec *e = j == rc ? &v[k] : &M[k][j];
+      if (dsign(e)) {
+        dec t;
+        dmul(&t, e, &g[S & ~(1u << j)]);
+        if (above & 1) dneg(&t);
+        dadd(&g[S], &g[S], &t);
+      }
+      above++;
+    }
+  }
+  *det = g[full];
+}
+
 /* Exact projection for the variables with an infinite bound (free, or
  * one-sided), done before repair():  T = those whose residual r_j is on a
  * side with no bound, or tiny (it could land there); when some are bad, the
@@ -378,15 +408,15 @@ static int repair(W *w, dec *yr, int *yc, dec *q) {
  * multiplier is clearly nonzero first, then two-sided rows, others last)
  * get a shift dy solving  M dy = r_T  exactly, M_kl = a_{R_l, T_k}, so that
  * every r_j, j in T, becomes exactly 0 while the other reduced costs move
- * by tiny amounts (their bounds absorb them).  The solve is division free:
- * Gauss-Jordan on [M | I] with row_k := m_pp row_k - m_kp row_p ends in
- * [diag(d) | C], C M = diag(d), so with D = prod d_l the numerators over
- * the new denominator q |D| are  y_R |D| + sgn(D) (C r_T)_l prod_{m != l} d_m
- * (all times 10^e when D = +-A 10^-e, so that the denominator stays an
- * integer).
+ * by tiny amounts (their bounds absorb them).  The solve is division free,
+ * by Cramer's rule: with D = det M and N_l = det M with column l := r_T,
+ * the numerators over the new denominator q |D| are  y_R |D| + sgn(D) N_l
+ * (N_l times 10^e when D = +-A 10^-e, so that the denominator stays an
+ * integer).  (Gauss-Jordan without division, as first written here,
+ * squared the entries' length at each pivot and overflowed the 432 digits
+ * of a dec at four rows of 12-digit coefficients.)
  * Returns 1 when nothing was bad or the projection left nothing bad (state
  * committed), 0 when it did not apply (state untouched). */
-#define PROJ_MAX 6
 static int project(W *w, dec *yr, dec *q, const double *yf, int farkas) {
   const twill_ilp *m = w->m;
   int n = m->n, mr = m->m;
@@ -470,45 +500,26 @@ static int project(W *w, dec *yr, dec *q, const double *yf, int farkas) {
       R[nr++] = i;
     }
   if (nr < nt) return 0;
-  /* exact [M | I] */
-  dec (*M)[2 * PROJ_MAX] = calloc(PROJ_MAX, sizeof *M);
+  /* exact M, then Cramer: D = det M, N_l = det M with column l := r_T */
+  dec (*M)[PROJ_MAX] = calloc(PROJ_MAX, sizeof *M);
   dec *ny = calloc((size_t)mr + 1, sizeof(dec));
   dec *nrj = calloc((size_t)n + 1, sizeof(dec));
-  if (!M || !ny || !nrj) { free(M); free(ny); free(nrj); return 0; }
+  dec *g = calloc((size_t)1 << PROJ_MAX, sizeof(dec));
+  if (!M || !ny || !nrj || !g) { free(M); free(ny); free(nrj); free(g); return 0; }
   int saved_overflow = overflow, ok = 0;
   overflow = 0;
+  dec rT[PROJ_MAX], N[PROJ_MAX], D;
   for (int k = 0; k < nt; k++) {
+    rT[k] = w->r[T[k]];
     for (int l = 0; l < nt; l++) {
       dzero(&M[k][l]);
       for (int p = w->cbeg[T[k]]; p < w->cbeg[T[k] + 1]; p++)
         if (w->cidx[p] == R[l]) M[k][l] = w->aval[p];
-      dzero(&M[k][nt + l]);
     }
-    dparse(&M[k][nt + k], "1");
   }
-  for (int p = 0; p < nt; p++) {
-    int pr = -1;
-    for (int k = p; k < nt && pr < 0; k++)
-      if (dsign(&M[k][p])) pr = k;
-    if (pr < 0) goto done;
-    if (pr != p)
-      for (int l = 0; l < 2 * nt; l++) { dec t = M[p][l]; M[p][l] = M[pr][l]; M[pr][l] = t; }
-    for (int k = 0; k < nt; k++) {
-      if (k == p || !dsign(&M[k][p])) continue;
-      dec f = M[k][p], g = M[p][p];
-      for (int l = 0; l < 2 * nt; l++) {
-        dec a, b;
-        dmul(&a, &g, &M[k][l]);
-        dmul(&b, &f, &M[p][l]);
-        dneg(&b);
-        dadd(&M[k][l], &a, &b);
-      }
-    }
-    if (overflow) goto done;
-  }
-  dec D;
-  dparse(&D, "1");
-  for (int l = 0; l < nt; l++) dmul(&D, &D, &M[l][l]);
+  det_subsets(M, nt, -1, rT, g, &D);
+  for (int l = 0; l < nt; l++) det_subsets(M, nt, l, rT, g, &N[l]);
+  if (!dsign(&D) || overflow) goto done;
   int dneg_ = dsign(&D) < 0;
   /* the new denominator must stay an integer: |D| 10^e(D) */
   int eD = D.e;
@@ -517,17 +528,9 @@ static int project(W *w, dec *yr, dec *q, const double *yf, int farkas) {
   if (dneg_) dneg(&aD);
   for (int i = 0; i < mr; i++) dmul(&ny[i], &yr[i], &aD);
   for (int l = 0; l < nt; l++) {
-    dec cr, t;
-    dzero(&cr);
-    for (int k = 0; k < nt; k++) {
-      dmul(&t, &M[l][nt + k], &w->r[T[k]]);
-      dadd(&cr, &cr, &t);
-    }
-    for (int k = 0; k < nt; k++)
-      if (k != l) dmul(&cr, &cr, &M[k][k]);
+    dec cr = N[l];
     if (dneg_) dneg(&cr);
     mag_scale(&cr, eD);
-    /* row l of C M = d_l e_l: the unknown of row l is R[l] */
     dadd(&ny[R[l]], &ny[R[l]], &cr);
   }
   dec nq;
@@ -566,6 +569,7 @@ done:
   free(M);
   free(ny);
   free(nrj);
+  free(g);
   return ok;
 }
 
@@ -623,6 +627,26 @@ static int dual_combination(W *w, const double *y, double sg, int farkas, dec *y
   return ok;
 }
 
+/* TWILL_ILP_DEBUG: why a leaf found no exact combination (to stderr). */
+static void leaf_why(const W *w, int farkas) {
+  const twill_ilp *m = w->m;
+  fprintf(stderr, "vipr: no exact %s combination at a leaf:", farkas ? "Farkas" : "dual");
+  if (overflow) fprintf(stderr, " a number exceeded %d digits;", 9 * DL);
+  int shown = 0;
+  for (int j = 0; j < m->n && shown < 8; j++) {
+    int sgn = dsign(&w->r[j]);
+    if (sgn && (sgn > 0 ? w->lidx[j] : w->uidx[j]) < 0) {
+      fprintf(stderr, " x%d needs %s bound (remainder numerator %.3g);", j, sgn > 0 ? "a lower" : "an upper",
+              dto_double(&w->r[j]));
+      shown++;
+    }
+  }
+  if (!shown && !overflow)
+    fprintf(stderr, farkas ? " its right-hand side is not positive;"
+                           : " its bound could not be stated over the denominator;");
+  fprintf(stderr, "\n");
+}
+
 /* Derive the leaf bound from multipliers y (LP at proof node). Returns the
  * derived index; *absurd set for Farkas; *beta the min-form bound. */
 static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
@@ -663,6 +687,7 @@ static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
     }
     if (ok && farkas && dsign(&b) <= 0) ok = 0;
     if (!ok || overflow) {
+      if (attempt == (farkas ? 1 : 0) && getenv("TWILL_ILP_DEBUG")) leaf_why(w, farkas);
       free(yr);
       free(yc);
       continue;

@@ -472,6 +472,129 @@ START_TEST(cli_cert_without_rcfix) {
 }
 END_TEST
 
+/* r12 of the same family: at one leaf, the rounded multipliers leave
+ * reduced costs of -6e-12 and -2e-11 on x1 and x4, which have no upper
+ * bound; the exact projection then solves a 4 x 4 system with 12-digit
+ * entries.  Elimination without division overflowed the writer's 432
+ * digits there and no certificate came out; Cramer's rule stays within 60.
+ * The optimum 71 = 4*5 + 5*3 + 5*4 + 8*2 (x0 5, x2 3, x4 4, x6 2) cannot
+ * be the certificate's upper end: the solution misses row c3 by 1e-11 in
+ * exact arithmetic (2*5 + 1.66666666667*3 - 4 + 6*2 = 23.00000000001), so
+ * the checker verifies the range [71, inf). */
+static const char *projection_ip =
+    "NAME r12\n"
+    "ROWS\n"
+    " N obj\n"
+    " G c0\n"
+    " E c1\n"
+    " G c2\n"
+    " E c3\n"
+    " G c4\n"
+    " G c5\n"
+    "COLUMNS\n"
+    "    M1 'MARKER' 'INTORG'\n"
+    "    x0 obj 4\n"
+    "    x0 c0 2\n"
+    "    x0 c1 4\n"
+    "    x0 c2 0.666666666667\n"
+    "    x0 c3 2\n"
+    "    x0 c4 -0.5\n"
+    "    x0 c5 -1.5\n"
+    "    x1 obj 8\n"
+    "    x1 c0 5\n"
+    "    x1 c1 1.66666666667\n"
+    "    x1 c2 -5\n"
+    "    x1 c3 3\n"
+    "    x1 c4 0.5\n"
+    "    x1 c5 -0.5\n"
+    "    x2 obj 5\n"
+    "    x2 c0 -1.66666666667\n"
+    "    x2 c1 7\n"
+    "    x2 c2 1.66666666667\n"
+    "    x2 c3 1.66666666667\n"
+    "    x2 c4 -1\n"
+    "    x2 c5 1.33333333333\n"
+    "    x3 obj 9\n"
+    "    x3 c0 1.25\n"
+    "    x3 c1 -4\n"
+    "    x3 c2 5\n"
+    "    x3 c3 -1\n"
+    "    x3 c4 2.5\n"
+    "    x3 c5 -3\n"
+    "    x4 obj 5\n"
+    "    x4 c0 2\n"
+    "    x4 c1 -5\n"
+    "    x4 c2 1\n"
+    "    x4 c3 -1\n"
+    "    x4 c4 7\n"
+    "    x4 c5 2\n"
+    "    x5 obj 8\n"
+    "    x5 c0 -1\n"
+    "    x5 c1 2.5\n"
+    "    x5 c2 -1.25\n"
+    "    x5 c3 -1\n"
+    "    x5 c4 4\n"
+    "    x5 c5 1\n"
+    "    x6 obj 8\n"
+    "    x6 c0 2.33333333333\n"
+    "    x6 c1 -1\n"
+    "    x6 c2 7\n"
+    "    x6 c3 6\n"
+    "    x6 c4 -1.33333333333\n"
+    "    x6 c5 5\n"
+    "    M2 'MARKER' 'INTEND'\n"
+    "RHS\n"
+    "    rhs c0 9\n"
+    "    rhs c1 19\n"
+    "    rhs c2 -2\n"
+    "    rhs c3 23\n"
+    "    rhs c4 12\n"
+    "    rhs c5 1\n"
+    "BOUNDS\n"
+    " PL bnd x0\n"
+    " PL bnd x1\n"
+    " PL bnd x2\n"
+    " PL bnd x3\n"
+    " PL bnd x4\n"
+    " PL bnd x5\n"
+    " PL bnd x6\n"
+    "ENDATA\n"
+    ;
+
+/* Run `twill ilp PATH --cert C` then `twill vipr-check C`; returns the
+ * checker's output (malloc'd); asserts that both succeed. */
+static char *solve_and_check(const char *text, const char *tag, char **solve_out) {
+  char *path = write_tmp(text);
+  char cert[64];
+  snprintf(cert, sizeof cert, "/tmp/twill-%s-%d.vipr", tag, (int)getpid());
+  char *out = NULL, *err = NULL;
+  const char *args[] = {"ilp", path, "--cert", cert, "--json", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, args), 0);
+  free(err);
+  *solve_out = out;
+  const char *chk[] = {"vipr-check", cert, NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, chk), 0);
+  free(err);
+  unlink(cert);
+  unlink(path);
+  free(path);
+  return out;
+}
+
+START_TEST(cli_cert_exact_projection) {
+  char *sol = NULL;
+  char *chk = solve_and_check(projection_ip, "proj", &sol);
+  ck_assert_ptr_nonnull(strstr(sol, "\"status\": \"optimal\", \"objective\": 71,"));
+  /* the incumbent's value is that of the rounded point, not the LP's
+   * 70.99999999993 */
+  ck_assert_ptr_nonnull(strstr(sol, "\"incumbents\": [{\"objective\": 71,"));
+  ck_assert_ptr_nonnull(strstr(chk, "range [71, inf) verified"));
+  ck_assert_ptr_nonnull(strstr(chk, "s VERIFIED"));
+  free(sol);
+  free(chk);
+}
+END_TEST
+
 START_TEST(cli_exit_codes) {
   char *out = NULL, *err = NULL;
   /* infeasible: x >= 2 and x <= 1 -> exit 2 */
@@ -584,6 +707,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, cli_text_and_json);
   tcase_add_test(tc, cli_exit_codes);
   tcase_add_test(tc, cli_cert_without_rcfix);
+  tcase_add_test(tc, cli_cert_exact_projection);
   tcase_add_test(tc, vipr_written);
   suite_add_tcase(s, tc);
   return s;
