@@ -46,6 +46,9 @@
 #define CUT_EFFICACY 1e-4
 #define CUT_MIR_ROWS 300
 #define CUT_MAX_PARALLEL 0.99
+#ifndef FLAT_ROUNDS
+#define FLAT_ROUNDS 3
+#endif
 
 typedef struct cand {
   double eff;
@@ -408,6 +411,100 @@ static int mir(mirctx *cx, int i, int side, double delta, cutbuf *cb, double *d,
                   d, p0, lam);
 }
 
+/* Knapsack cover cuts.  Row i's side (side 0: a'x <= h, side 1: a'x >= h,
+ * taken as -a'x <= -h) is relaxed to a knapsack over its binaries: every
+ * other variable goes to the bound that makes the row loosest, and a
+ * binary with a negative coefficient is complemented, y_j = 1 - x_j, so
+ * that  sum_j w_j y_j <= b  with w_j > 0.  A cover C (w(C) > b) gives
+ * sum_C y_j <= |C| - 1; C is chosen greedily by (1 - y*_j) / w_j, made
+ * minimal, and extended to E = C + {j : w_j >= max_C w} (still at most
+ * |C| - 1 of E fit).  The cut is a split on pi = the y_j of E:
+ *   side 0,  sum_E y <= |C| - 1: the cut itself (lam 1);
+ *   side 1,  sum_E y >= |C|:  t lam' (sum_E y >= |C|) + t (b - w'y >= 0)
+ *            with lam' = max_C w leaves on each j in C a remainder
+ *            -1 - t (lam' - w_j) <= -1 (its upper bound 1), on E - C
+ *            one >= -1, so the side proves  -sum_E y >= t (w(C) - b) - |E|,
+ *            which beats the cut's -(|C| - 1) once t >= (|E| + 1) / (w(C) - b).
+ * In x the side's y_j is +-x_j (+ a constant), so pi is +-1 and the writer
+ * derives both sides as it does for a MIR cut.  Returns 1 with the cut in
+ * cb, 0 when the row side gives no violated cover.  it, wt, yv, key: scratch
+ * of the row's length. */
+typedef struct covitem {
+  double key;
+  int k;
+} covitem;
+
+static int cmp_covitem(const void *a, const void *b) {
+  const covitem *p = a, *q = b;
+  if (p->key != q->key) return p->key < q->key ? -1 : 1;
+  return p->k - q->k;
+}
+
+static int cover(const twill_ilp *m, int mr, int i, int side, const double *x, const double *lb,
+                 const double *ub, const int *rbeg, const int *rcol, const double *rval,
+                 int *it, double *wt, double *yv, covitem *ord, char *inc, cutbuf *cb, double *d,
+                 double *p0, double lam[2]) {
+  int n = m->n, k = 0;
+  double h = side ? lb[n + i] : ub[n + i];
+  if (isinf(h)) return 0;
+  double s = side ? -1 : 1, b = s * h;
+  for (int q = rbeg[i]; q < rbeg[i + 1]; q++) {
+    int j = rcol[q];
+    double a = s * rval[q];
+    if (a == 0) continue;
+    if (m->vtype[j] != TWILL_ILP_CONTINUOUS && lb[j] == 0 && ub[j] == 1) {
+      if (a < 0) b -= a; /* a x = a - a y */
+      it[k] = a > 0 ? j : -j - 1; /* complemented: -j - 1 */
+      wt[k] = fabs(a);
+      yv[k] = a > 0 ? x[j] : 1 - x[j];
+      k++;
+    } else {
+      double bd = a > 0 ? lb[j] : ub[j];
+      if (isinf(bd)) return 0;
+      b -= a * bd;
+    }
+  }
+  if (k < 2 || b < 0) return 0;
+  for (int t = 0; t < k; t++) ord[t] = (covitem){(1 - yv[t]) / wt[t], t};
+  qsort(ord, (size_t)k, sizeof *ord, cmp_covitem);
+  double tol = 1e-6 * (1 + fabs(b)), w = 0;
+  int nc = 0;
+  memset(inc, 0, (size_t)k);
+  while (nc < k && w <= b + tol) { inc[ord[nc].k] = 1; w += wt[ord[nc++].k]; }
+  if (w <= b + tol) return 0;
+  /* minimal: drop the costliest members the cover can spare */
+  for (int t = nc - 1; t >= 0; t--) {
+    int e = ord[t].k;
+    if (w - wt[e] > b + tol) { inc[e] = 0; w -= wt[e]; }
+  }
+  int size = 0;
+  double lhs = 0, wmax = 0;
+  for (int t = 0; t < k; t++)
+    if (inc[t]) { size++; lhs += yv[t]; wmax = fmax(wmax, wt[t]); }
+  if (size < 2 || lhs <= size - 1 + 1e-6) return 0;
+  memset(cb->c, 0, (size_t)n * sizeof(double));
+  memset(cb->pi, 0, (size_t)n * sizeof(double));
+  memset(cb->mu0, 0, (size_t)mr * sizeof(double));
+  memset(cb->mu1, 0, (size_t)mr * sizeof(double));
+  int ne = 0, nneg = 0;
+  for (int t = 0; t < k; t++) {
+    if (!inc[t] && wt[t] < wmax) continue;
+    int j = it[t] >= 0 ? it[t] : -it[t] - 1;
+    cb->pi[j] = it[t] >= 0 ? 1 : -1;
+    cb->c[j] = -cb->pi[j];
+    nneg += it[t] < 0;
+    ne++;
+  }
+  *p0 = size - 1 - nneg;
+  *d = -*p0;
+  double tt = 2.0 * (ne + 1) / (w - b);
+  lam[0] = 1;
+  lam[1] = tt * wmax;
+  if (side) cb->mu1[i] = tt;
+  else cb->mu1[i] = -tt;
+  return 1;
+}
+
 /* Violation of c'x >= d at x, over |c|. */
 static double efficacy(const cutbuf *cb, int n, const double *x, double d) {
   double act = 0, nrm = 0;
@@ -439,7 +536,7 @@ static int too_parallel(const cutbuf *cb, int n, double *kept, int k, double par
 
 /* Append the cut in cb as a model row with its derivation. */
 static int add_cut(twill_ilp *m, int mr, const cutbuf *cb, double d, double p0, const double lam[2],
-                   int *idx, double *val) {
+                   const char *kind, int *idx, double *val) {
   int n = m->n, nnz = 0;
   for (int j = 0; j < n; j++)
     if (cb->c[j] != 0) { idx[nnz] = j; val[nnz++] = cb->c[j]; }
@@ -478,7 +575,7 @@ static int add_cut(twill_ilp *m, int mr, const cutbuf *cb, double d, double p0, 
   if (!m->ncut) m->nz_before_cuts = m->nz;
   ct->nz0 = m->nz;
   char name[32];
-  snprintf(name, sizeof name, "gmi%d", m->ncut);
+  snprintf(name, sizeof name, "%s%d", kind, m->ncut);
   int row = ilp_add_row_raw(m, name, nnz, idx, val, d, HUGE_VAL);
   if (row < 0) {
     free(ct->pidx); free(ct->pval);
@@ -507,10 +604,15 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
   int n = m->n, nint = 0;
   for (int j = 0; j < n; j++) nint += m->vtype[j] != TWILL_ILP_CONTINUOUS;
   if (!nint || !m->m || m->nocuts || getenv("TWILL_ILP_NOCUTS")) return 0;
+  /* TWILL_ILP_CUTS=gmi,mir,cover (any subset) limits the separators: to
+   * compare them, and for tests that need one kind alone */
+  const char *only = getenv("TWILL_ILP_CUTS");
+  int use_gmi = !only || strstr(only, "gmi"), use_mir = !only || strstr(only, "mir");
+  int use_cover = !only || strstr(only, "cover");
   int ret = -1, mr0 = m->m;
   signed char *basis = NULL;
   double prev = -HUGE_VAL;
-  int stall = 0, ncut_before = 0, rolled_back = 0;
+  int stall = 0, flat = 0, ncut_before = 0, rolled_back = 0;
   long it0 = 0;
   double t0 = 0;
   double sgn = m->maximize ? -1.0 : 1.0;
@@ -535,13 +637,17 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
     cand *cands = calloc((size_t)n + 1, sizeof(cand));
     int *idx = calloc((size_t)n + 1, sizeof(int));
     double *val = calloc((size_t)n + 1, sizeof(double));
+    int *cit = calloc((size_t)n + 1, sizeof(int));
+    double *cwt = calloc((size_t)n + 1, sizeof(double)), *cyv = calloc((size_t)n + 1, sizeof(double));
+    covitem *cord = calloc((size_t)n + 1, sizeof(covitem));
+    char *cinc = calloc((size_t)n + 1, 1);
     cutbuf cb = {n, calloc((size_t)n + 1, sizeof(double)), calloc((size_t)n + 1, sizeof(double)),
                  calloc((size_t)mr + 1, sizeof(double)), calloc((size_t)mr + 1, sizeof(double))};
     int *rcol = NULL;
     double *rval = NULL;
     lp_solver *lp = NULL;
     int ok = c && lb && ub && x && u && alpha && bndv && sgv && vub && sup && insup && st && rbeg && rint && box && cands && idx &&
-             val && cb.c && cb.pi && cb.mu0 && cb.mu1 && ilp_build_csc(m, &cbeg, &cidx, &cval);
+             val && cit && cwt && cyv && cord && cinc && cb.c && cb.pi && cb.mu0 && cb.mu1 && ilp_build_csc(m, &cbeg, &cidx, &cval);
     if (ok) {
       int nz = cbeg[n];
       rcol = malloc(((size_t)nz + 1) * sizeof(int));
@@ -606,8 +712,12 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
       if (lst != LPS_OPTIMAL) stop = 1;
       double z = stop ? 0 : lps_obj(lp);
       if (!stop) {
-        if (round_ > 0 && z - prev <= 1e-6 * fmax(1.0, fabs(z))) stop = 1;
-        else if (round_ > 0 && z - prev <= 1e-3 * fmax(1.0, fabs(z)) && ++stall >= 3) stop = 1;
+        if (round_ > 0 && z - prev <= 1e-6 * fmax(1.0, fabs(z))) {
+          if (++flat >= FLAT_ROUNDS) stop = 1;
+        } else {
+          flat = 0;
+          if (round_ > 0 && z - prev <= 1e-3 * fmax(1.0, fabs(z)) && ++stall >= 3) stop = 1;
+        }
         if (getenv("TWILL_ILP_DEBUG"))
           fprintf(stderr, "cut round %d: %d rows, bound %.10g, %ld iterations\n", round_, mr,
                   sgn * z + m->c0, lps_iterations(lp));
@@ -632,10 +742,10 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
         qsort(cands, (size_t)nc, sizeof *cands, cmp_cand);
         if (nc > CUT_CANDS) nc = CUT_CANDS;
         /* generate, score by efficacy, keep the best CUT_PER_ROUND */
-        int scap = nc + 2 * CUT_MIR_ROWS * (MIR_AGGR + 1) + 1, ns = 0;
+        int scap = nc + 2 * CUT_MIR_ROWS * (MIR_AGGR + 1) + 2 * mr0 + 1, ns = 0;
         sc *score = calloc((size_t)scap, sizeof *score);
         if (!score) ok = 0;
-        for (int t = 0; ok && t < nc; t++) {
+        for (int t = 0; ok && use_gmi && t < nc; t++) {
           int k = cands[t].k;
           double d, p0, lam[2];
           if (!lps_tableau_row(lp, k, u, alpha)) continue;
@@ -650,7 +760,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
         /* MIR on the user's rows that are tight at x* (in row order) */
         mirctx cx = {m, mr, mr0, x, lb, ub, rint, rbeg, rcol, cbeg, cidx, vub, rval, cval,
                      alpha, bndv, sgv, sup, 0, insup, 0, 0};
-        for (int i = 0, rows = 0; ok && i < mr0 && rows < CUT_MIR_ROWS; i++) {
+        for (int i = 0, rows = 0; ok && use_mir && i < mr0 && rows < CUT_MIR_ROWS; i++) {
           if (rbeg[i + 1] - rbeg[i] < 2 || rbeg[i + 1] - rbeg[i] > 1000) continue;
           for (int side = 0; side < 2; side++) {
             double h = side ? lb[n + i] : ub[n + i];
@@ -687,6 +797,19 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
             }
           }
         }
+        /* knapsack covers on the user's rows */
+        for (int i = 0; ok && use_cover && i < mr0; i++) {
+          if (rbeg[i + 1] - rbeg[i] < 2 || rbeg[i + 1] - rbeg[i] > 1000) continue;
+          for (int side = 0; side < 2; side++) {
+            double d, p0, lam[2];
+            if (!cover(m, mr, i, side, x, lb, ub, rbeg, rcol, rval, cit, cwt, cyv, cord, cinc, &cb,
+                       &d, &p0, lam))
+              continue;
+            if (m->certify && !derivable(m, mr, &cb, rbeg, rcol, box)) continue;
+            double eff = efficacy(&cb, n, x, d);
+            if (eff > CUT_EFFICACY && ns < scap) score[ns++] = (sc){eff, 0, 2, i, side, 0};
+          }
+        }
         /* best first (ties: GMI before MIR, lower index, side, level): a
          * total order, so the same on every platform's qsort */
         qsort(score, (size_t)ns, sizeof *score, cmp_score);
@@ -703,12 +826,16 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
             got = lps_tableau_row(lp, score[t].k, u, alpha) &&
                   gmi(m, mr, score[t].k, alpha, st, lb, ub, rint, rbeg, rcol, rval, &cb, sgv,
                       bndv, &d, &p0, lam);
+          else if (score[t].kind == 2)
+            got = cover(m, mr, score[t].k, score[t].side, x, lb, ub, rbeg, rcol, rval, cit, cwt,
+                        cyv, cord, cinc, &cb, &d, &p0, lam);
           else {
             cx.naggr = score[t].naggr;
             got = mir(&cx, score[t].k, score[t].side, score[t].delta, &cb, &d, &p0, lam, dl);
           }
           if (!got || too_parallel(&cb, n, kept, added, CUT_MAX_PARALLEL, idx)) continue;
-          if (add_cut(m, mr, &cb, d, p0, lam, idx, val) < 0) ok = 0;
+          static const char *kinds[] = {"gmi", "mir", "cover"};
+          if (add_cut(m, mr, &cb, d, p0, lam, kinds[score[t].kind], idx, val) < 0) ok = 0;
           else added++;
         }
         free(kept);
@@ -730,6 +857,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
     free(cbeg); free(cidx); free(cval); free(c); free(lb); free(ub); free(x); free(u);
     free(alpha); free(bndv); free(sgv); free(vub); free(sup); free(insup); free(st); free(rbeg); free(rint); free(box); free(cands); free(idx); free(val);
     free(cb.c); free(cb.pi); free(cb.mu0); free(cb.mu1); free(rcol); free(rval);
+    free(cit); free(cwt); free(cyv); free(cord); free(cinc);
     if (!ok) goto done;
     if (stop || !added) break;
   }

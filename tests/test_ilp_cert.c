@@ -516,6 +516,42 @@ START_TEST(rc_fixing_maximize_certified) {
 }
 END_TEST
 
+/* Knapsack covers (ilp/cuts.c), by hand:
+ *   max a + b + c + d + e - f/2,  binaries,
+ *   3a + 3b + 3c <= 7            cover {a,b,c}:  a + b + c <= 2
+ *   -4d - 4e + 4f >= -5          as 4d + 4e + 4(1 - f) <= 9, cover
+ *                                {d, e, 1 - f}:  d + e - f <= 1.
+ * The LP optimum is 7/3 + 13/8 (a = b = 1, c = 1/3; d = e = 1, f = 3/4);
+ * with both covers it is 2 + 3/2 = 7/2, the integer optimum (a = b = 1,
+ * d = e = f = 1), so the root bound after the cuts must be 7/2.  With the
+ * cover separator alone, the certificate must derive exactly these two
+ * cuts, the second from a >= row with a complemented variable. */
+START_TEST(cover_cuts_certified) {
+  twill_ilp *m = twill_ilp_new();
+  const char *names[] = {"a", "b", "c", "d", "e", "f"};
+  const double obj[] = {1, 1, 1, 1, 1, -0.5};
+  for (int j = 0; j < 6; j++) twill_ilp_add_var(m, names[j], TWILL_ILP_BINARY, 0, 1, obj[j]);
+  twill_ilp_set_maximize(m, 1);
+  ck_assert_int_ge(twill_ilp_add_row(m, "k1", 3, (int[]){0, 1, 2}, (double[]){3, 3, 3}, 'L', 7, 0), 0);
+  ck_assert_int_ge(twill_ilp_add_row(m, "k2", 3, (int[]){3, 4, 5}, (double[]){-4, -4, 4}, 'G', -5, 0), 0);
+  setenv("TWILL_ILP_CUTS", "cover", 1); /* GMI finds these two as well */
+  char *c = certify(m, TWILL_ILP_OPTIMAL, "covers");
+  unsetenv("TWILL_ILP_CUTS");
+  ck_assert_double_eq_tol(twill_ilp_objective(m), 3.5, 1e-9);
+  twill_ilp_stats st;
+  twill_ilp_get_stats(m, &st);
+  ck_assert_double_eq_tol(st.root_bound, 3.5, 1e-9);
+  ck_assert_int_eq(st.cuts, 2);
+  /* the two covers as the certificate derives them (c'x >= d) */
+  ck_assert_ptr_nonnull(strstr(c, " G -2 3  0 -1  1 -1  2 -1 { uns "));
+  ck_assert_ptr_nonnull(strstr(c, " G -1 3  3 -1  4 -1  5 1 { uns "));
+  ck_assert_int_eq(rejected(bad_cut(c), "covers", "cut too strong"), 1);
+  ck_assert_int_eq(rejected(bad_multiplier(c), "covers", "multiplier"), 1);
+  free(c);
+  twill_ilp_free(m);
+}
+END_TEST
+
 /* Names that are not one VIPR token: white space, a control character, and
  * '%' (a comment in VIPR; fuzz_mps found a certificate that the checker
  * rejected for it).  The writer prints them as one token each. */
@@ -666,6 +702,7 @@ static Suite *make_suite(void) {
   tcase_add_loop_test(tc, random_lp_unbounded_vars_certified, 0, 2);
   tcase_add_test(tc, infeasible_certified);
   tcase_add_test(tc, odd_names_certified);
+  tcase_add_test(tc, cover_cuts_certified);
   suite_add_tcase(s, tc);
   tc = tcase_create("miplib");
   /* mod008 writes and checks a 50 MB certificate: under the sanitizers on

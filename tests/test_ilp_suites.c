@@ -167,7 +167,7 @@ END_TEST
  * certificate (twill_vipr_check_mem).  Solved too, but slower than that
  * here with a certificate (tens of MB): dcmulti, gen, mod010, p0548,
  * l152lav, gt2, bell3a, blend2, dsbmip, qnet1, qnet1_o. */
-static const char *mip_cert[] = {"p0282.mps", "egout.mps", "misc06.mps", "vpm1.mps"};
+static const char *mip_cert[] = {"p0282.mps", "egout.mps", "misc06.mps", "vpm1.mps", "p2756.mps"};
 
 START_TEST(miplib_certified) {
   answer all[128];
