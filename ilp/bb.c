@@ -664,9 +664,13 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   double root_bound = -HUGE_VAL;
   double global_bound = -HUGE_VAL;
   long dive_iters = 0;
+  int plunge = 0, plunge_max = 2 * nint + 100;
 
   while (cur || nopen) {
-    if (!cur) cur = heap_pop(open, &nopen); /* best bound */
+    if (!cur) {
+      cur = heap_pop(open, &nopen); /* best bound */
+      plunge = 0;
+    }
     double cutoff = inc < HUGE_VAL ? (objint ? inc - 1 + 1e-6 : inc - 1e-9 * (1 + fabs(inc))) : HUGE_VAL;
     if (cur->bound >= cutoff) {
       /* pruned by the parent's bound: the parent's multipliers prove it */
@@ -978,7 +982,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       memcpy(k->basis, basis, (size_t)Nlp);
     }
     int first = f < 0.5 ? 0 : 1;
-    if (nopen == opencap) {
+    if (nopen + 2 > opencap) {
       int nc = opencap ? 2 * opencap : 64;
       node **o = realloc(open, (size_t)nc * sizeof *o);
       if (!o) { node_free(kid[0]); node_free(kid[1]); goto done; }
@@ -988,6 +992,15 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
     heap_push(open, &nopen, kid[1 - first]);
     node_free(cur);
     cur = kid[first];
+    /* a plunge deeper than the binaries allow is walking along an
+     * unbounded integer direction (x <= 44 | x >= 45, then 52, 60, ...,
+     * the bound rising each level and no incumbent to stop it): back to
+     * the best bound.  Each node holds its path's changes, so an endless
+     * plunge would also use memory quadratic in its depth. */
+    if (++plunge > plunge_max) {
+      heap_push(open, &nopen, cur);
+      cur = NULL;
+    }
     /* diving: at the root, then every DIVE_FREQ nodes, within a share of
      * the LP iterations so far (all deterministic) */
     if (nodes == 1 || nodes % DIVE_FREQ == 0) {

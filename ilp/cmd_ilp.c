@@ -169,22 +169,30 @@ int twill_cmd_ilp(int argc, char **argv) {
       rc = 1;
     } else {
       int w = twill_ilp_write_vipr(m, f);
-      if (w != 0 && st == TWILL_ILP_OPTIMAL && has_rcfix_lines(m)) {
-        /* a fixing was not derivable (the SOL solution is not exactly
-         * feasible, say): the same search without reduced-cost fixing */
-        fprintf(stderr, "twill ilp: the certificate could not derive the reduced-cost fixings; "
-                        "solving again without them\n");
+      /* When the certificate cannot be written, the same search again
+       * without what it could not derive: first the reduced-cost fixings
+       * (a cutoff from a SOL solution that is not exactly feasible), then
+       * the cuts (a leaf whose rounded multipliers on cut rows leave a
+       * remainder where a variable has no bound) */
+      for (int retry = 0; retry < 2 && w != 0; retry++) {
+        if (st != TWILL_ILP_OPTIMAL && st != TWILL_ILP_INFEASIBLE) break;
+        if (retry == 0 && !(st == TWILL_ILP_OPTIMAL && has_rcfix_lines(m))) continue;
+        if (retry == 1 && (nocuts || !s.cuts)) continue;
+        fprintf(stderr, retry == 0 ? "twill ilp: the certificate could not derive the "
+                                     "reduced-cost fixings; solving again without them\n"
+                                   : "twill ilp: the certificate could not be written with the "
+                                     "cuts; solving again without cuts\n");
         twill_ilp_set_rcfix(m, 0);
-        if (twill_ilp_solve(m) == st) {
-          fclose(f);
-          f = fopen(cert, "w");
-          if (!f) {
-            fprintf(stderr, "twill ilp: cannot write %s: %s\n", cert, strerror(errno));
-            twill_ilp_free(m);
-            return 1;
-          }
-          w = twill_ilp_write_vipr(m, f);
+        if (retry == 1) twill_ilp_set_cuts(m, 0);
+        if (twill_ilp_solve(m) != st) break;
+        fclose(f);
+        f = fopen(cert, "w");
+        if (!f) {
+          fprintf(stderr, "twill ilp: cannot write %s: %s\n", cert, strerror(errno));
+          twill_ilp_free(m);
+          return 1;
         }
+        w = twill_ilp_write_vipr(m, f);
       }
       if (w != 0) {
         fprintf(stderr, "twill ilp: no certificate could be written for this result\n");

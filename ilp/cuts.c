@@ -587,15 +587,44 @@ static int add_cut(twill_ilp *m, int mr, const cutbuf *cb, double d, double p0, 
   return 0;
 }
 
-/* Every variable the derivation touches must be boxed (see boxed()). */
-static int derivable(const twill_ilp *m, int mr, const cutbuf *cb, const int *rbeg, const int *rcol,
-                     const char *box) {
-  for (int j = 0; j < m->n; j++)
-    if ((cb->c[j] != 0 || cb->pi[j] != 0) && !box[j]) return 0;
-  for (int i = 0; i < mr; i++)
-    if (cb->mu0[i] != 0 || cb->mu1[i] != 0)
-      for (int q = rbeg[i]; q < rbeg[i + 1]; q++)
-        if (!box[rcol[q]]) return 0;
+/* Make the cut in cb derivable by the certificate writer, or say it is not.
+ * The writer derives each side as  lam side + sum mu_i a_i + bounds  and
+ * puts each variable's exact remainder r_j = c_j - lam pi_j - sum mu_i a_ij
+ * on the bound of its sign.  A boxed variable (see boxed()) has both.  One
+ * with a single bound in the model has a remainder of the right sign in
+ * exact arithmetic (the cut complements it at that bound) but the floating
+ * -point cut can leave it -1e-17 on the other side; so its cut coefficient
+ * moves by a margin toward that bound, which weakens the cut by a hair:
+ *   lower bound only:  c_j += e, d += e l_j   (e x_j >= e l_j)
+ *   upper bound only:  c_j -= e, d -= e u_j   (-e x_j >= -e u_j),
+ * e = 1e-8 (1 + |c_j| + |lam| |pi_j| + sum_i |mu_i a_ij|), far above the
+ * tableau's and the writer's rounding.  The search's LP gets the cut as
+ * moved, so it is the same row the certificate derives.  A variable with no
+ * bound at all needs a remainder of exactly 0: such cuts are not taken.
+ * acc: n scratch.  Returns 1 (the cut in cb, *d, adjusted) or 0. */
+static int certifiable(const twill_ilp *m, int mr, cutbuf *cb, double *d, const double lam[2],
+                       const int *rbeg, const int *rcol, const double *rval, const char *box,
+                       double *acc) {
+  int n = m->n;
+  memset(acc, 0, (size_t)n * sizeof(double));
+  for (int i = 0; i < mr; i++) {
+    double mu = fabs(cb->mu0[i]) + fabs(cb->mu1[i]);
+    if (mu == 0) continue;
+    for (int q = rbeg[i]; q < rbeg[i + 1]; q++) {
+      int j = rcol[q];
+      if (!box[j] && isinf(m->vlb[j]) && isinf(m->vub[j])) return 0;
+      acc[j] += mu * fabs(rval[q]);
+    }
+  }
+  double lm = fabs(lam[0]) + fabs(lam[1]);
+  for (int j = 0; j < n; j++) {
+    if (box[j] || (cb->c[j] == 0 && cb->pi[j] == 0 && acc[j] == 0)) continue;
+    int lo = !isinf(m->vlb[j]), hi = !isinf(m->vub[j]);
+    if (!lo && !hi) return 0;
+    double e = 1e-8 * (1 + fabs(cb->c[j]) + lm * fabs(cb->pi[j]) + acc[j]);
+    if (lo) { cb->c[j] += e; *d += e * m->vlb[j]; }
+    else { cb->c[j] -= e; *d -= e * m->vub[j]; }
+  }
   return 1;
 }
 
@@ -641,13 +670,14 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
     double *cwt = calloc((size_t)n + 1, sizeof(double)), *cyv = calloc((size_t)n + 1, sizeof(double));
     covitem *cord = calloc((size_t)n + 1, sizeof(covitem));
     char *cinc = calloc((size_t)n + 1, 1);
+    double *acc = calloc((size_t)n + 1, sizeof(double));
     cutbuf cb = {n, calloc((size_t)n + 1, sizeof(double)), calloc((size_t)n + 1, sizeof(double)),
                  calloc((size_t)mr + 1, sizeof(double)), calloc((size_t)mr + 1, sizeof(double))};
     int *rcol = NULL;
     double *rval = NULL;
     lp_solver *lp = NULL;
     int ok = c && lb && ub && x && u && alpha && bndv && sgv && vub && sup && insup && st && rbeg && rint && box && cands && idx &&
-             val && cit && cwt && cyv && cord && cinc && cb.c && cb.pi && cb.mu0 && cb.mu1 && ilp_build_csc(m, &cbeg, &cidx, &cval);
+             val && cit && cwt && cyv && cord && cinc && acc && cb.c && cb.pi && cb.mu0 && cb.mu1 && ilp_build_csc(m, &cbeg, &cidx, &cval);
     if (ok) {
       int nz = cbeg[n];
       rcol = malloc(((size_t)nz + 1) * sizeof(int));
@@ -752,7 +782,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
           if (!gmi(m, mr, k, alpha, st, lb, ub, rint, rbeg, rcol, rval, &cb, sgv, bndv, &d, &p0,
                    lam))
             continue;
-          if (m->certify && !derivable(m, mr, &cb, rbeg, rcol, box)) continue;
+          if (m->certify && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc)) continue;
           double eff = efficacy(&cb, n, x, d);
           if (!(eff > CUT_EFFICACY)) continue;
           score[ns++] = (sc){eff, 0, 0, k, 0, 0};
@@ -778,7 +808,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
               if (!counted++) rows++;
               for (int t = 0; t < nd; t++) {
                 if (!mir(&cx, i, side, dl[t], &cb, &d, &p0, lam, NULL)) continue;
-                if (m->certify && !derivable(m, mr, &cb, rbeg, rcol, box)) continue;
+                if (m->certify && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc)) continue;
                 double eff = efficacy(&cb, n, x, d);
                 if (eff > best) { best = eff; bdelta = dl[t]; }
               }
@@ -788,7 +818,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
               for (int t = 1; t < 4; t++) {
                 double delta = bdelta / (double)(1 << t);
                 if (!mir(&cx, i, side, delta, &cb, &d, &p0, lam, dl)) continue;
-                if (m->certify && !derivable(m, mr, &cb, rbeg, rcol, box)) continue;
+                if (m->certify && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc)) continue;
                 double eff = efficacy(&cb, n, x, d);
                 if (eff > be) { be = eff; bd = delta; }
               }
@@ -805,7 +835,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
             if (!cover(m, mr, i, side, x, lb, ub, rbeg, rcol, rval, cit, cwt, cyv, cord, cinc, &cb,
                        &d, &p0, lam))
               continue;
-            if (m->certify && !derivable(m, mr, &cb, rbeg, rcol, box)) continue;
+            if (m->certify && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc)) continue;
             double eff = efficacy(&cb, n, x, d);
             if (eff > CUT_EFFICACY && ns < scap) score[ns++] = (sc){eff, 0, 2, i, side, 0};
           }
@@ -817,11 +847,16 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
          * rows added in this round must not shift them, and do not.  A cut
          * nearly parallel to one already taken this round is passed over
          * (it would cut off much the same). */
-        double *kept = ns ? malloc((size_t)CUT_PER_ROUND * (size_t)n * sizeof(double)) : NULL;
+        double *kept = ns ? malloc(2 * (size_t)CUT_PER_ROUND * (size_t)n * sizeof(double)) : NULL;
         if (ns && !kept) ok = 0;
-        for (int t = 0; ok && t < ns && added < CUT_PER_ROUND; t++) {
+        /* covers have their own quota: many rows give one, and they would
+         * crowd out the Gomory and MIR cuts (mitre's bound fell with one
+         * quota for all) */
+        int quota[2] = {0, 0};
+        for (int t = 0; ok && t < ns && added < 2 * CUT_PER_ROUND; t++) {
           double d, p0, lam[2], dl[DMAX];
-          int got;
+          int got, qk = score[t].kind == 2;
+          if (quota[qk] >= CUT_PER_ROUND) continue;
           if (score[t].kind == 0)
             got = lps_tableau_row(lp, score[t].k, u, alpha) &&
                   gmi(m, mr, score[t].k, alpha, st, lb, ub, rint, rbeg, rcol, rval, &cb, sgv,
@@ -833,10 +868,12 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
             cx.naggr = score[t].naggr;
             got = mir(&cx, score[t].k, score[t].side, score[t].delta, &cb, &d, &p0, lam, dl);
           }
+          if (got && m->certify && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc))
+            got = 0;
           if (!got || too_parallel(&cb, n, kept, added, CUT_MAX_PARALLEL, idx)) continue;
           static const char *kinds[] = {"gmi", "mir", "cover"};
           if (add_cut(m, mr, &cb, d, p0, lam, kinds[score[t].kind], idx, val) < 0) ok = 0;
-          else added++;
+          else { added++; quota[qk]++; }
         }
         free(kept);
         free(score);
@@ -857,7 +894,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
     free(cbeg); free(cidx); free(cval); free(c); free(lb); free(ub); free(x); free(u);
     free(alpha); free(bndv); free(sgv); free(vub); free(sup); free(insup); free(st); free(rbeg); free(rint); free(box); free(cands); free(idx); free(val);
     free(cb.c); free(cb.pi); free(cb.mu0); free(cb.mu1); free(rcol); free(rval);
-    free(cit); free(cwt); free(cyv); free(cord); free(cinc);
+    free(cit); free(cwt); free(cyv); free(cord); free(cinc); free(acc);
     if (!ok) goto done;
     if (stop || !added) break;
   }

@@ -595,6 +595,88 @@ START_TEST(cli_cert_exact_projection) {
 }
 END_TEST
 
+/* r123 of the same family, whose integers have no upper bound.  Under
+ * --cert, the cuts it may use (with margins toward the lower bounds) once
+ * sent the depth-first plunge up x2 <= 44 | x2 >= 45, then 52, 60, ...
+ * without end: every level raised the bound by 66 and nothing pruned it,
+ * and the nodes' change lists grew quadratically (15 GB in 15 s).  The
+ * plunge now returns to the best bound; the optimum is 287 (cbc agrees). */
+static const char *plunge_ip =
+    "NAME r123\n"
+    "ROWS\n"
+    " N obj\n"
+    " E c0\n"
+    " G c1\n"
+    " E c2\n"
+    " G c3\n"
+    " G c4\n"
+    "COLUMNS\n"
+    "    M1 'MARKER' 'INTORG'\n"
+    "    x0 obj 5\n"
+    "    x0 c0 -3\n"
+    "    x0 c1 -3\n"
+    "    x0 c2 -2\n"
+    "    x0 c3 -0.75\n"
+    "    x0 c4 5\n"
+    "    x1 obj 2\n"
+    "    x1 c0 6\n"
+    "    x1 c1 0.25\n"
+    "    x1 c2 0.666666666667\n"
+    "    x1 c3 7\n"
+    "    x1 c4 4\n"
+    "    x2 obj 4\n"
+    "    x2 c1 -2\n"
+    "    x2 c2 0.333333333333\n"
+    "    x2 c3 3\n"
+    "    x2 c4 -2\n"
+    "    x3 obj 4\n"
+    "    x3 c0 -5\n"
+    "    x3 c1 3.5\n"
+    "    x3 c2 -1\n"
+    "    x3 c3 -2\n"
+    "    x3 c4 1.33333333333\n"
+    "    x4 obj 4\n"
+    "    x4 c1 3\n"
+    "    x4 c2 0.25\n"
+    "    x4 c4 4\n"
+    "    M2 'MARKER' 'INTEND'\n"
+    "RHS\n"
+    "    rhs c0 10\n"
+    "    rhs c1 13\n"
+    "    rhs c2 19\n"
+    "    rhs c3 13\n"
+    "    rhs c4 23\n"
+    "BOUNDS\n"
+    " PL bnd x0\n"
+    " PL bnd x1\n"
+    " PL bnd x2\n"
+    " PL bnd x3\n"
+    " PL bnd x4\n"
+    "ENDATA\n"
+    ;
+
+START_TEST(cli_cert_bounded_plunge) {
+  char *path = write_tmp(plunge_ip);
+  char cert[64];
+  snprintf(cert, sizeof cert, "/tmp/twill-plunge-%d.vipr", (int)getpid());
+  char *out = NULL, *err = NULL;
+  const char *args[] = {"ilp", path, "--cert", cert, "--node-limit", "5000", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, args), 0);
+  ck_assert_ptr_nonnull(strstr(out, "status: optimal"));
+  ck_assert_ptr_nonnull(strstr(out, "objective: 287\n"));
+  free(out);
+  free(err);
+  const char *chk[] = {"vipr-check", cert, NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, chk), 0);
+  ck_assert_ptr_nonnull(strstr(out, "s VERIFIED"));
+  free(out);
+  free(err);
+  unlink(cert);
+  unlink(path);
+  free(path);
+}
+END_TEST
+
 START_TEST(cli_exit_codes) {
   char *out = NULL, *err = NULL;
   /* infeasible: x >= 2 and x <= 1 -> exit 2 */
@@ -708,6 +790,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, cli_exit_codes);
   tcase_add_test(tc, cli_cert_without_rcfix);
   tcase_add_test(tc, cli_cert_exact_projection);
+  tcase_add_test(tc, cli_cert_bounded_plunge);
   tcase_add_test(tc, vipr_written);
   suite_add_tcase(s, tc);
   return s;
