@@ -450,25 +450,35 @@ static const char *inexact_ip =
     "ENDATA\n"
     ;
 
-START_TEST(cli_cert_without_rcfix) {
-  char *path = write_tmp(inexact_ip);
+/* Run `twill ilp PATH --cert C [opt [value]]` on the MPS text, then `twill
+ * vipr-check C`; both must exit 0.  Returns the checker's output; *solve
+ * and *solve_err get the solver's (all malloc'd). */
+static char *solve_and_check(const char *text, const char *tag, const char *opt,
+                             const char *value, char **solve, char **solve_err) {
+  char *path = write_tmp(text);
   char cert[64];
-  snprintf(cert, sizeof cert, "/tmp/twill-rcfix-%d.vipr", (int)getpid());
+  snprintf(cert, sizeof cert, "/tmp/twill-%s-%d.vipr", tag, (int)getpid());
   char *out = NULL, *err = NULL;
-  const char *args[] = {"ilp", path, "--cert", cert, NULL};
-  ck_assert_int_eq(tu_run_twill(&out, &err, args), 0);
-  ck_assert_ptr_nonnull(strstr(out, "status: optimal"));
-  ck_assert_ptr_nonnull(strstr(err, "solving again without them"));
-  free(out);
-  free(err);
+  const char *args[] = {"ilp", path, "--cert", cert, opt, value, NULL};
+  ck_assert_int_eq(tu_run_twill(solve, solve_err, args), 0);
   const char *chk[] = {"vipr-check", cert, NULL};
   ck_assert_int_eq(tu_run_twill(&out, &err, chk), 0);
-  ck_assert_ptr_nonnull(strstr(out, "s VERIFIED"));
-  free(out);
   free(err);
   unlink(cert);
   unlink(path);
   free(path);
+  return out;
+}
+
+START_TEST(cli_cert_without_rcfix) {
+  char *out = NULL, *err = NULL;
+  char *chk = solve_and_check(inexact_ip, "rcfix", NULL, NULL, &out, &err);
+  ck_assert_ptr_nonnull(strstr(out, "status: optimal"));
+  ck_assert_ptr_nonnull(strstr(err, "solving again without them"));
+  ck_assert_ptr_nonnull(strstr(chk, "s VERIFIED"));
+  free(out);
+  free(err);
+  free(chk);
 }
 END_TEST
 
@@ -561,29 +571,9 @@ static const char *projection_ip =
     "ENDATA\n"
     ;
 
-/* Run `twill ilp PATH --cert C` then `twill vipr-check C`; returns the
- * checker's output (malloc'd); asserts that both succeed. */
-static char *solve_and_check(const char *text, const char *tag, char **solve_out) {
-  char *path = write_tmp(text);
-  char cert[64];
-  snprintf(cert, sizeof cert, "/tmp/twill-%s-%d.vipr", tag, (int)getpid());
-  char *out = NULL, *err = NULL;
-  const char *args[] = {"ilp", path, "--cert", cert, "--json", NULL};
-  ck_assert_int_eq(tu_run_twill(&out, &err, args), 0);
-  free(err);
-  *solve_out = out;
-  const char *chk[] = {"vipr-check", cert, NULL};
-  ck_assert_int_eq(tu_run_twill(&out, &err, chk), 0);
-  free(err);
-  unlink(cert);
-  unlink(path);
-  free(path);
-  return out;
-}
-
 START_TEST(cli_cert_exact_projection) {
-  char *sol = NULL;
-  char *chk = solve_and_check(projection_ip, "proj", &sol);
+  char *sol = NULL, *err = NULL;
+  char *chk = solve_and_check(projection_ip, "proj", "--json", NULL, &sol, &err);
   ck_assert_ptr_nonnull(strstr(sol, "\"status\": \"optimal\", \"objective\": 71,"));
   /* the incumbent's value is that of the rounded point, not the LP's
    * 70.99999999993 */
@@ -591,6 +581,7 @@ START_TEST(cli_cert_exact_projection) {
   ck_assert_ptr_nonnull(strstr(chk, "range [71, inf) verified"));
   ck_assert_ptr_nonnull(strstr(chk, "s VERIFIED"));
   free(sol);
+  free(err);
   free(chk);
 }
 END_TEST
@@ -656,24 +647,14 @@ static const char *plunge_ip =
     ;
 
 START_TEST(cli_cert_bounded_plunge) {
-  char *path = write_tmp(plunge_ip);
-  char cert[64];
-  snprintf(cert, sizeof cert, "/tmp/twill-plunge-%d.vipr", (int)getpid());
   char *out = NULL, *err = NULL;
-  const char *args[] = {"ilp", path, "--cert", cert, "--node-limit", "5000", NULL};
-  ck_assert_int_eq(tu_run_twill(&out, &err, args), 0);
+  char *chk = solve_and_check(plunge_ip, "plunge", "--node-limit", "5000", &out, &err);
   ck_assert_ptr_nonnull(strstr(out, "status: optimal"));
   ck_assert_ptr_nonnull(strstr(out, "objective: 287\n"));
+  ck_assert_ptr_nonnull(strstr(chk, "s VERIFIED"));
   free(out);
   free(err);
-  const char *chk[] = {"vipr-check", cert, NULL};
-  ck_assert_int_eq(tu_run_twill(&out, &err, chk), 0);
-  ck_assert_ptr_nonnull(strstr(out, "s VERIFIED"));
-  free(out);
-  free(err);
-  unlink(cert);
-  unlink(path);
-  free(path);
+  free(chk);
 }
 END_TEST
 
