@@ -11,8 +11,9 @@
  * integer x_j at its lower bound l with reduced cost d_j > 0 satisfies
  * x_j <= l + floor((U - z)/d_j) in every better solution (symmetric at the
  * upper bound).  Incumbents: rounding of each node's LP solution, the
- * depth-first dives of the tree, and fractional diving (dive(), at the root
- * and every DIVE_FREQ nodes, off the tree).  Pruning: LP bound >= U - tol, or >= U - 1 + tol when the objective
+ * depth-first dives of the tree, fractional diving (dive(), at the root
+ * and every DIVE_FREQ nodes, off the tree), and sub-MIPs (submip.c): RENS
+ * at the root, RINS with an incumbent.  Pruning: LP bound >= U - tol, or >= U - 1 + tol when the objective
  * is integral (integer coefficients on integer variables only).
  * Everything is deterministic; the time limit only stops the search.
  */
@@ -26,6 +27,10 @@
 
 #define INT_TOL 1e-6
 #define DIVE_FREQ 64
+#define SUB_FREQ 200       /* nodes between RINS sub-MIPs (doubled after each failure) */
+#define SUB_NODES 300      /* node limit of a sub-MIP */
+#define SUB_RINS_FIX 0.3   /* share of the integers RINS must fix */
+#define SUB_RENS_FIX 0.5   /* share RENS must fix (integral at the root) */
 #define FIX_TERMS 20000000L /* certified reduced-cost fixings: their terms in all */
 
 typedef struct node {
@@ -535,6 +540,8 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   signed char *basis = calloc((size_t)N + 1, 1);
   double *nlb = calloc((size_t)n + 1, sizeof(double));
   double *nub = calloc((size_t)n + 1, sizeof(double));
+  double *slb = calloc((size_t)n + 1, sizeof(double));
+  double *sub = calloc((size_t)n + 1, sizeof(double));
   int *inst = calloc((size_t)n + 1, sizeof(int)), ninst = 0;
   int *cand = calloc((size_t)n + 1, sizeof(int));
   double *csc = calloc(2 * (size_t)n + 2, sizeof(double));
@@ -546,7 +553,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   lp_solver *lp = NULL;
   node *cur = NULL;
   if (!c || !lb || !ub || !x || !xr || !act || !dred || !xd || !xdr || !pc || !pcn || !basis ||
-      !nlb || !nub || !inst || !mark || !cand || !csc ||
+      !nlb || !nub || !slb || !sub || !inst || !mark || !cand || !csc ||
       !ilp_build_csc(m, &cbeg, &cidx, &cval))
     goto done;
   int nint = 0, objint = 1;
@@ -665,6 +672,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   double global_bound = -HUGE_VAL;
   long dive_iters = 0;
   int plunge = 0, plunge_max = 2 * nint + 100;
+  long next_sub = 0, sub_gap = SUB_FREQ, sub_iters = 0;
 
   while (cur || nopen) {
     if (!cur) {
@@ -1022,6 +1030,48 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
         }
       }
     }
+    /* sub-MIPs: RENS at the root without an incumbent, RINS with one, at
+     * the root and then at growing intervals while they fail, their LP
+     * iterations within a fifth of the search's (deterministic counts) */
+    if (!m->submip && (nodes == 1 || (inc < HUGE_VAL && nodes >= next_sub &&
+                                      sub_iters <= lps_iterations(lp) / 5 + 5000))) {
+      int rins = inc < HUGE_VAL, nfix = 0;
+      for (int j = 0; j < n; j++) {
+        slb[j] = lb[j];
+        sub[j] = ub[j];
+        if (m->vtype[j] == TWILL_ILP_CONTINUOUS) continue;
+        double r = round(x[j]);
+        if (rins ? fabs(x[j] - m->sol[j]) < INT_TOL : fabs(x[j] - r) < INT_TOL) {
+          slb[j] = sub[j] = rins ? m->sol[j] : r;
+          nfix++;
+        } else if (!rins) {
+          slb[j] = floor(x[j]);
+          sub[j] = ceil(x[j]);
+        }
+      }
+      int found = 0;
+      if (nfix >= (rins ? SUB_RINS_FIX : SUB_RENS_FIX) * nint) {
+        double cut_hi = !rins ? HUGE_VAL : objint ? inc - 1 + 1e-6 : inc - 1e-6 * (1 + fabs(inc));
+        int r = ilp_submip(m, slb, sub, cut_hi, SUB_NODES, deadline, xd, &sub_iters);
+        if (r < 0) goto done;
+        if (r > 0 && feasible(m, m->m - m->ncut, cbeg, cidx, cval, xd, act)) {
+          double zs = 0;
+          for (int j = 0; j < n; j++) zs += c[j] * xd[j];
+          if (zs < inc) {
+            inc = zs;
+            free(m->sol);
+            m->sol = malloc((size_t)(n ? n : 1) * sizeof(double));
+            if (!m->sol) goto done;
+            memcpy(m->sol, xd, (size_t)n * sizeof(double));
+            m->has_sol = 1;
+            if (!add_hist(m, sgn * inc + m->c0, nodes)) goto done;
+            found = 1;
+          }
+        }
+      }
+      sub_gap = found ? SUB_FREQ : 2 * sub_gap;
+      next_sub = nodes + sub_gap;
+    }
   }
   m->stats.nodes = nodes;
   m->complete = !incomplete && !unbounded;
@@ -1060,7 +1110,7 @@ done:
   lps_free(lp);
   free(cbeg); free(cidx); free(cval); free(c); free(lb); free(ub); free(x);
   free(xr); free(act); free(dred); free(xd); free(xdr); free(pc); free(pcn); free(basis);
-  free(nlb); free(nub); free(inst); free(mark); free(cand); free(csc);
+  free(nlb); free(nub); free(slb); free(sub); free(inst); free(mark); free(cand); free(csc);
   free(R.beg); free(R.col); free(R.val); free(R.queue); free(R.inq);
   return result;
 }

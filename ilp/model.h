@@ -72,6 +72,7 @@ struct twill_ilp {
   int certify;
   int nocuts;      /* twill_ilp_set_cuts(m, 0) */
   int norcfix;     /* twill_ilp_set_rcfix(m, 0) */
+  int submip;      /* a heuristic's sub-MIP (submip.c): no sub-MIPs of its own */
   double *start;  /* a known solution to start from (MIP start), or NULL */
   /* results */
   twill_ilp_status status;
@@ -105,6 +106,13 @@ void ilp_drop_cuts_from(twill_ilp *m, int k);
  * entries after the cuts, malloc'd) is the last LP basis, or NULL.
  * Returns 0, or -1 when out of memory. */
 int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis);
+/* Solve a copy of m with bounds [lb, ub], the row  sgn obj'x <= cut_hi
+ * (none when infinite), no cuts, at most `nodes` nodes, until deadline
+ * (0: none).  Returns 1 with a solution in x (n), 0 when none was found,
+ * -1 when out of memory (submip.c).  *iters (if not NULL) grows by the
+ * LP iterations it took. */
+int ilp_submip(const twill_ilp *m, const double *lb, const double *ub, double cut_hi,
+               long nodes, double deadline, double *x, long *iters);
 /* Branch and bound (bb.c); LP when there are no integer variables. */
 twill_ilp_status ilp_branch_and_bound(twill_ilp *m);
 

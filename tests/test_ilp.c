@@ -11,6 +11,7 @@
 #include "testutil.h"
 #include "twill/ilp.h"
 #include "twill/vipr.h"
+#include "../ilp/model.h" /* ilp_submip, internal */
 
 #define INF TWILL_ILP_INF
 
@@ -329,6 +330,74 @@ START_TEST(mip_random_vs_brute_force) {
     }
     twill_ilp_free(m);
   }
+}
+END_TEST
+
+/* ilp_submip (the RENS/RINS search, ilp/submip.c) against enumeration: a
+ * random model, random narrower bounds on each variable and, half of the
+ * time, an objective row  sgn c'x <= cut; with a node limit the small
+ * instances never reach, it must find a point iff one exists, and an
+ * optimal one of the narrowed model. */
+START_TEST(submip_vs_brute_force) {
+  int rounds = tu_under_valgrind() ? 10 : 300, nfound = 0, nnone = 0;
+  rng_state = 424242;
+  for (int t = 0; t < rounds; t++) {
+    int n = rnd(2, 5), r = rnd(1, 3);
+    double A[3][5], lo[3], hi[3], c[5], slb[5], sub[5], x[5];
+    twill_ilp *m = twill_ilp_new();
+    int maxim = rnd(0, 1);
+    double sgn = maxim ? -1 : 1;
+    for (int j = 0; j < n; j++) {
+      c[j] = rnd(-6, 6);
+      twill_ilp_add_var(m, NULL, TWILL_ILP_INTEGER, 0, 3, c[j]);
+      slb[j] = rnd(0, 3);
+      sub[j] = rnd((int)slb[j], 3);
+    }
+    twill_ilp_set_maximize(m, maxim);
+    for (int i = 0; i < r; i++) {
+      for (int j = 0; j < n; j++) A[i][j] = rnd(-4, 5);
+      int kind = rnd(0, 2), b = rnd(-4, 12);
+      char sense = kind == 0 ? 'L' : kind == 1 ? 'G' : 'E';
+      lo[i] = sense == 'L' ? -INF : b;
+      hi[i] = sense == 'G' ? INF : b;
+      row(m, n, A[i], sense, b, 0);
+    }
+    double cut = rnd(0, 1) ? (double)rnd(-10, 10) : HUGE_VAL;
+    double best = NAN; /* min of sgn c'x over the narrowed box */
+    int pt[5];
+    for (int j = 0; j < n; j++) pt[j] = (int)slb[j];
+    for (;;) {
+      int ok = 1;
+      double z = 0;
+      for (int j = 0; j < n; j++) z += sgn * c[j] * pt[j];
+      ok = z <= cut;
+      for (int i = 0; i < r && ok; i++) {
+        double s = 0;
+        for (int j = 0; j < n; j++) s += A[i][j] * pt[j];
+        ok = s >= lo[i] && s <= hi[i];
+      }
+      if (ok && (isnan(best) || z < best)) best = z;
+      int j = 0;
+      while (j < n && pt[j] == (int)sub[j]) { pt[j] = (int)slb[j]; j++; }
+      if (j == n) break;
+      pt[j]++;
+    }
+    int got = ilp_submip(m, slb, sub, cut, 100000, 0, x, NULL);
+    ck_assert_int_eq(got, !isnan(best));
+    if (got) {
+      double z = 0;
+      for (int j = 0; j < n; j++) {
+        ck_assert(x[j] >= slb[j] && x[j] <= sub[j] && x[j] == round(x[j]));
+        z += sgn * c[j] * x[j];
+      }
+      ck_assert_msg(fabs(z - best) < 1e-9, "round %d: %g vs brute force %g", t, z, best);
+      nfound++;
+    } else
+      nnone++;
+    twill_ilp_free(m);
+  }
+  ck_assert_int_gt(nfound, 0);
+  ck_assert_int_gt(nnone, 0);
 }
 END_TEST
 
@@ -764,6 +833,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, mip_infeasible_parity);
   tcase_add_test(tc, mip_node_limit);
   tcase_add_test(tc, mip_random_vs_brute_force);
+  tcase_add_test(tc, submip_vs_brute_force);
   suite_add_tcase(s, tc);
   tc = tcase_create("cli");
   tcase_set_timeout(tc, 30);
