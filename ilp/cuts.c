@@ -1,6 +1,7 @@
-/* ilp/cuts.c: Gomory mixed-integer (GMI) cuts at the root, each written
- * down with the split that proves it, so that the certificate can derive
- * it (vipr_write.c) and the checker re-verify it exactly.
+/* ilp/cuts.c: root cutting planes -- Gomory mixed-integer (GMI) cuts,
+ * c-MIR cuts on (aggregated) rows and knapsack covers -- each written down
+ * with the split that proves it, so that the certificate can derive it
+ * (vipr_write.c) and the checker re-verify it exactly.  The GMI case:
  *
  * Tableau row of a basic integer x_k with fractional value (lp.c's
  * lps_tableau_row):  x_k + sum_v alpha_v z_v = 0  over the nonbasic
@@ -46,9 +47,7 @@
 #define CUT_EFFICACY 1e-4
 #define CUT_MIR_ROWS 300
 #define CUT_MAX_PARALLEL 0.99
-#ifndef FLAT_ROUNDS
-#define FLAT_ROUNDS 3
-#endif
+#define FLAT_ROUNDS 3 /* rounds without progress before the cuts stop */
 
 typedef struct cand {
   double eff;
@@ -427,8 +426,8 @@ static int mir(mirctx *cx, int i, int side, double delta, cutbuf *cb, double *d,
  *            which beats the cut's -(|C| - 1) once t >= (|E| + 1) / (w(C) - b).
  * In x the side's y_j is +-x_j (+ a constant), so pi is +-1 and the writer
  * derives both sides as it does for a MIR cut.  Returns 1 with the cut in
- * cb, 0 when the row side gives no violated cover.  it, wt, yv, key: scratch
- * of the row's length. */
+ * cb, 0 when the row side gives no violated cover.  it, wt, yv, ord, inc:
+ * scratch of the row's length. */
 typedef struct covitem {
   double key;
   int k;
