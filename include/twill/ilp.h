@@ -97,8 +97,8 @@ void twill_ilp_set_certify(twill_ilp *m, int on);
 /* Limits (<= 0: none). */
 void twill_ilp_set_time_limit(twill_ilp *m, double seconds);
 void twill_ilp_set_node_limit(twill_ilp *m, long nodes);
-/* Gomory mixed-integer cuts at the root (on by default; each is derived
- * in the certificate). */
+/* Root cutting planes: Gomory mixed-integer, c-MIR and knapsack cover
+ * cuts (on by default; each is derived in the certificate). */
 void twill_ilp_set_cuts(twill_ilp *m, int on);
 /* Reduced-cost fixing (on by default).  Under certify it is done for pure
  * integer programs only, and each fixing is derived in the certificate
