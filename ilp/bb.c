@@ -510,6 +510,17 @@ done:
   return ret;
 }
 
+/* A new incumbent x (n values) of value z (min form): kept in m->sol, its
+ * objective appended to the history.  Returns 0 when out of memory. */
+static int new_incumbent(twill_ilp *m, const double *x, double z, double sgn, long at) {
+  free(m->sol);
+  m->sol = malloc((size_t)(m->n ? m->n : 1) * sizeof(double));
+  if (!m->sol) return 0;
+  memcpy(m->sol, x, (size_t)m->n * sizeof(double));
+  m->has_sol = 1;
+  return add_hist(m, sgn * z + m->c0, at);
+}
+
 twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   double t0 = lps_clock();
   double deadline = m->time_limit > 0 ? t0 + m->time_limit : 0;
@@ -655,13 +666,8 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       xr[j] = m->vtype[j] == TWILL_ILP_CONTINUOUS ? m->start[j] : round(m->start[j]);
       zs += c[j] * xr[j];
     }
-    free(m->sol);
-    m->sol = malloc((size_t)(n ? n : 1) * sizeof(double));
-    if (!m->sol) goto done;
-    memcpy(m->sol, xr, (size_t)n * sizeof(double));
-    m->has_sol = 1;
     inc = zs;
-    if (!add_hist(m, sgn * inc + m->c0, 0)) goto done;
+    if (!new_incumbent(m, xr, inc, sgn, 0)) goto done;
   }
   cur = calloc(1, sizeof *cur);
   if (!cur) goto done;
@@ -825,12 +831,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       }
       if (zr < inc) {
         inc = zr;
-        free(m->sol);
-        m->sol = malloc((size_t)(n ? n : 1) * sizeof(double));
-        if (!m->sol) goto done;
-        memcpy(m->sol, xr, (size_t)n * sizeof(double));
-        m->has_sol = 1;
-        if (!add_hist(m, sgn * inc + m->c0, nodes)) goto done;
+        if (!new_incumbent(m, xr, inc, sgn, nodes)) goto done;
       }
       rec->proof = cur->rec;
       node_free(cur);
@@ -848,12 +849,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       for (int j = 0; j < n; j++) zr += c[j] * xr[j];
       if (zr < inc - 1e-9 * (1 + fabs(zr))) {
         inc = zr;
-        free(m->sol);
-        m->sol = malloc((size_t)(n ? n : 1) * sizeof(double));
-        if (!m->sol) goto done;
-        memcpy(m->sol, xr, (size_t)n * sizeof(double));
-        m->has_sol = 1;
-        if (!add_hist(m, sgn * inc + m->c0, nodes)) goto done;
+        if (!new_incumbent(m, xr, inc, sgn, nodes)) goto done;
         cutoff = objint ? inc - 1 + 1e-6 : inc - 1e-9 * (1 + fabs(inc));
         if (z >= cutoff) {
           rec->proof = cur->rec;
@@ -1021,12 +1017,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
         if (dv < 0) goto done;
         if (dv > 0 && zd < inc) {
           inc = zd;
-          free(m->sol);
-          m->sol = malloc((size_t)(n ? n : 1) * sizeof(double));
-          if (!m->sol) goto done;
-          memcpy(m->sol, xdr, (size_t)n * sizeof(double));
-          m->has_sol = 1;
-          if (!add_hist(m, sgn * inc + m->c0, nodes)) goto done;
+          if (!new_incumbent(m, xdr, inc, sgn, nodes)) goto done;
         }
       }
     }
@@ -1059,12 +1050,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
           for (int j = 0; j < n; j++) zs += c[j] * xd[j];
           if (zs < inc) {
             inc = zs;
-            free(m->sol);
-            m->sol = malloc((size_t)(n ? n : 1) * sizeof(double));
-            if (!m->sol) goto done;
-            memcpy(m->sol, xd, (size_t)n * sizeof(double));
-            m->has_sol = 1;
-            if (!add_hist(m, sgn * inc + m->c0, nodes)) goto done;
+            if (!new_incumbent(m, xd, inc, sgn, nodes)) goto done;
             found = 1;
           }
         }
