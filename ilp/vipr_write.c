@@ -312,39 +312,99 @@ static double dto_double(const dec *a) {
   return v;
 }
 
+/* A close double value of a (about 15 digits; no printing, unlike
+ * dto_double): for estimates that only steer a choice. */
+static double dmantissa(const dec *a, int *e10) { /* a = m 10^e10 */
+  double v = 0;
+  int lo = a->n > 3 ? a->n - 3 : 0;
+  for (int i = a->n - 1; i >= lo; i--) v = v * 1e9 + a->d[i];
+  *e10 = 9 * lo - a->e;
+  return a->neg ? -v : v;
+}
+
+static double dapprox(const dec *a) {
+  int e;
+  double v = dmantissa(a, &e);
+  return v * pow(10.0, e);
+}
+
+/* a / b in floating point, also when a and b exceed the double range
+ * (the denominators of long repairs do). */
+static double dratio(const dec *a, const dec *b) {
+  int ea, eb;
+  double va = dmantissa(a, &ea), vb = dmantissa(b, &eb);
+  return va / vb * pow(10.0, ea - eb);
+}
+
+/* The cost of repairing column j through the row of CSC position p: the
+ * number of the row's other columns that the shift would push onto a side
+ * with no bound (a new residual to repair), times 4, plus 2 for a cut row
+ * (its multiplier moves the reduced costs of many columns) and 1 for a row
+ * with no multiplier yet.  Estimated in floating point; only the choice
+ * depends on it, the shift itself is exact.  -1: the row's multiplier
+ * cannot take the sign the shift needs. */
+static int repair_cost(const W *w, const dec *yr, int j, int p) {
+  const twill_ilp *m = w->m;
+  int i = w->cidx[p];
+  if (!dsign(&w->aval[p])) return -1;
+  /* the multiplier after the shift, y_i + r_j / a_ij, must have a side */
+  double aij = dapprox(&w->aval[p]);
+  double ny = dratio(&yr[i], &w->r[j]) + 1 / aij; /* divided by r_j */
+  int ns = (ny > 0) == (dsign(&w->r[j]) > 0) ? 1 : -1;
+  if ((ns > 0 ? w->rG[i] : w->rL[i]) < 0) return -1;
+  int cost = (i >= m->m - m->ncut ? 2 : 0) + (dsign(&yr[i]) ? 0 : 1);
+  for (int t = w->rbeg[i]; t < w->rbeg[i + 1]; t++) {
+    int k = w->rcol[t];
+    if (k == j || (w->lidx[k] >= 0 && w->uidx[k] >= 0)) continue;
+    /* r_k - a_ik r_j / a_ij, divided by r_j (the numerators over a long
+     * denominator can exceed the double range) */
+    double nr = (dratio(&w->r[k], &w->r[j]) - dapprox(&w->aval[w->rpos[t]]) / aij) *
+                dsign(&w->r[j]);
+    if ((nr > 0 && w->lidx[k] < 0) || (nr < 0 && w->uidx[k] < 0)) cost += 4;
+  }
+  return cost;
+}
+
 /* Repair (exactly) a residual reduced cost r_j != 0 on a variable with no
  * bound on the side it needs: shift the multiplier of a row i of column j
  * by r_j / a_ij, which makes r_j exactly 0 and moves the reduced costs of
  * the row's other variables by tiny amounts (cancelled by their bounds, or
- * repaired in turn).  Division is avoided with a common denominator: the
+ * repaired in turn).  The row is the one whose shift pushes the fewest
+ * other columns onto an unbounded side (repair_cost): taking the first
+ * row could shift one row back and forth between two columns for ever
+ * (pp08a's stock and backlog columns share their balance rows).
+ * Division is avoided with a common denominator: the
  * multipliers and reduced costs are numerators over the integer *q; with
  * a_ij = +-A 10^-e (A an integer), everything is multiplied by A, and the
  * shift's numerator is +-r_j 10^e.  Returns 1 when every residual has a
  * bound to land on. */
 static int repair(W *w, dec *yr, int *yc, dec *q) {
   const twill_ilp *m = w->m;
-  int n = m->n, mr = m->m;
+  int n = m->n, mr = m->m, ret = 0;
+  int *uses = calloc((size_t)mr + 1, sizeof(int));
+  if (!uses) return 0;
   for (int pass = 0; pass < 2 * n + 8; pass++) {
     int bad = -1;
     for (int j = 0; j < n && bad < 0; j++) {
       int sg = dsign(&w->r[j]);
       if (sg && (sg > 0 ? w->lidx[j] : w->uidx[j]) < 0) bad = j;
     }
-    if (bad < 0) return 1;
-    int j = bad, row = -1, rp = -1;
-    for (int pass2 = 0; pass2 < 2 && row < 0; pass2++)
-      for (int p = w->cbeg[j]; p < w->cbeg[j + 1] && row < 0; p++) {
-        int i = w->cidx[p];
-        if (!dsign(&w->aval[p])) continue;
-        /* sign of the new multiplier: that of y_i, or of r_j / a_ij if 0 */
-        int ns = dsign(&yr[i]);
-        if (!ns) ns = dsign(&w->r[j]) * dsign(&w->aval[p]);
-        if (pass2 == 0 && !dsign(&yr[i])) continue; /* prefer active rows */
-        if ((ns > 0 ? w->rG[i] : w->rL[i]) < 0) continue;
-        row = i;
-        rp = p;
-      }
-    if (row < 0) return 0;
+    if (bad < 0) { ret = 1; break; }
+    int j = bad, row = -1, rp = -1, best = -1;
+    for (int p = w->cbeg[j]; p < w->cbeg[j + 1]; p++) {
+      /* a row used before costs more: two columns with opposite
+       * coefficients in one row would take turns in it (pp08a's S0502
+       * and S0503 in PP0503) */
+      int cost = repair_cost(w, yr, j, p);
+      if (cost >= 0) cost += 3 * uses[w->cidx[p]];
+      if (cost >= 0 && (best < 0 || cost < best)) { best = cost; row = w->cidx[p]; rp = p; }
+    }
+    if (row < 0) {
+      if (getenv("TWILL_ILP_DEBUG"))
+        fprintf(stderr, "vipr: repair: no row can take x%d's remainder %.3g\n", j, dratio(&w->r[j], q));
+      break;
+    }
+    uses[row]++;
     dec A = w->aval[rp];
     int e = A.e, as = dsign(&A);
     A.e = 0;
@@ -357,18 +417,17 @@ static int repair(W *w, dec *yr, int *yc, dec *q) {
     mag_scale(&delta, e);
     if (as < 0) dneg(&delta);
     dadd(&yr[row], &yr[row], &delta);
-    for (int k = 0; k < n; k++)
-      for (int p = w->cbeg[k]; p < w->cbeg[k + 1]; p++) {
-        if (w->cidx[p] != row) continue;
-        dec t;
-        dmul(&t, &w->aval[p], &delta);
-        dneg(&t);
-        dadd(&w->r[k], &w->r[k], &t);
-      }
+    for (int t = w->rbeg[row]; t < w->rbeg[row + 1]; t++) {
+      dec u;
+      dmul(&u, &w->aval[w->rpos[t]], &delta);
+      dneg(&u);
+      dadd(&w->r[w->rcol[t]], &w->r[w->rcol[t]], &u);
+    }
     yc[row] = 0; /* set below from the sign */
-    if (overflow) return 0;
+    if (overflow) break;
   }
-  return 0;
+  free(uses);
+  return ret;
 }
 
 #define PROJ_MAX 6
@@ -421,7 +480,6 @@ static int project(W *w, dec *yr, dec *q, const double *yf, int farkas) {
   const twill_ilp *m = w->m;
   int n = m->n, mr = m->m;
   int T[PROJ_MAX], nt = 0, nbad = 0;
-  double qf = dto_double(q);
   int *cand = malloc((size_t)(n ? n : 1) * sizeof(int));
   double *col = malloc(((size_t)PROJ_MAX + 1) * ((size_t)mr + 1) * sizeof(double));
   if (!cand || !col) { free(cand); free(col); return 0; }
@@ -432,7 +490,7 @@ static int project(W *w, dec *yr, dec *q, const double *yf, int farkas) {
       if (lo && hi) continue;
       int sg = dsign(&w->r[j]);
       int bad = sg && (sg > 0 ? !lo : !hi);
-      int tiny = fabs(dto_double(&w->r[j]) / qf) <= 1e-7;
+      int tiny = fabs(dratio(&w->r[j], q)) <= 1e-7;
       if (pass == 0 && bad) { cand[nc++] = j; nbad++; }
       if (pass == 1 && !bad && tiny) cand[nc++] = j;
     }
@@ -628,7 +686,7 @@ static int dual_combination(W *w, const double *y, double sg, int farkas, dec *y
 }
 
 /* TWILL_ILP_DEBUG: why a leaf found no exact combination (to stderr). */
-static void leaf_why(const W *w, int farkas) {
+static void leaf_why(const W *w, const dec *yr, int farkas) {
   const twill_ilp *m = w->m;
   fprintf(stderr, "vipr: no exact %s combination at a leaf:", farkas ? "Farkas" : "dual");
   if (overflow) fprintf(stderr, " a number exceeded %d digits;", 9 * DL);
@@ -638,6 +696,14 @@ static void leaf_why(const W *w, int farkas) {
     if (sgn && (sgn > 0 ? w->lidx[j] : w->uidx[j]) < 0) {
       fprintf(stderr, " x%d needs %s bound (remainder numerator %.3g);", j, sgn > 0 ? "a lower" : "an upper",
               dto_double(&w->r[j]));
+      shown++;
+    }
+  }
+  for (int i = 0; i < m->m && shown < 8; i++) {
+    int sgn = dsign(&yr[i]);
+    if (sgn && (sgn > 0 ? w->rG[i] : w->rL[i]) < 0) {
+      fprintf(stderr, " row %d%s has no %s side for its multiplier;", i, i >= m->m - m->ncut ? " (a cut)" : "",
+              sgn > 0 ? ">=" : "<=");
       shown++;
     }
   }
@@ -652,7 +718,7 @@ static void leaf_why(const W *w, int farkas) {
 static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
   const twill_ilp *m = w->m;
   int n = m->n, mr = m->m;
-  for (int attempt = 0; attempt < (farkas ? 2 : 1); attempt++) {
+  for (int attempt = 0, last = farkas ? 1 : 0; attempt <= last; attempt++) {
     double sg = attempt ? -1.0 : 1.0;
     dec b, q;
     dec *yr = calloc((size_t)mr + 1, sizeof(dec));
@@ -673,7 +739,7 @@ static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
      * d q <= b (slightly weaker than b/q; d > 0 for Farkas) */
     int unit = q.n == 1 && q.d[0] == 1 && q.e == 0;
     if (ok && !unit) {
-      double bf = dto_double(&b) / dto_double(&q);
+      double bf = dratio(&b, &q);
       int found = 0;
       for (int k = 0; k < 8 && !found && isfinite(bf); k++) {
         double slack = k ? (farkas ? fabs(bf) : fmax(1.0, fabs(bf))) * pow(10, 2 * k - 17) : 0;
@@ -687,7 +753,7 @@ static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
     }
     if (ok && farkas && dsign(&b) <= 0) ok = 0;
     if (!ok || overflow) {
-      if (attempt == (farkas ? 1 : 0) && getenv("TWILL_ILP_DEBUG")) leaf_why(w, farkas);
+      if (attempt == last && getenv("TWILL_ILP_DEBUG")) leaf_why(w, yr, farkas);
       free(yr);
       free(yc);
       continue;
