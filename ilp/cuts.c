@@ -1,5 +1,6 @@
 /* ilp/cuts.c: root cutting planes -- Gomory mixed-integer (GMI) cuts,
- * c-MIR cuts on (aggregated) rows and knapsack covers -- each written down
+ * c-MIR cuts on (aggregated) rows, knapsack covers and divisibility (GCD)
+ * cuts -- each written down
  * with the split that proves it, so that the certificate can derive it
  * (vipr_write.c) and the checker re-verify it exactly.  The GMI case:
  *
@@ -59,9 +60,9 @@ typedef struct cutbuf {
   double *c, *pi, *mu0, *mu1; /* dense: n, n, m, m */
 } cutbuf;
 
-/* A scored cut candidate: a GMI cut (kind 0) of basic variable k, or a
- * MIR cut (kind 1) of row k's side at aggregation level naggr with its
- * delta. */
+/* A scored cut candidate: a GMI cut (kind 0) of basic variable k, a MIR
+ * cut (kind 1) of row k's side at aggregation level naggr with its delta,
+ * a cover (kind 2) or a divisibility cut (kind 3) of row k's side. */
 typedef struct sc {
   double eff, delta;
   int kind, k, side, naggr;
@@ -504,6 +505,54 @@ static int cover(const twill_ilp *m, int mr, int i, int side, const double *x, c
   return 1;
 }
 
+/* Divisibility (GCD) cuts.  Row i's side, written  s a'x <= s h  (s = 1
+ * for the <= side, -1 for >=), has integer coefficients on integer
+ * variables only (rint); with g = gcd(a), every integer point has
+ * s a'x / g integral, so  pi'x <= p0 = floor(s h / g),  pi = s a / g.
+ * That is a cut whenever s h / g has a fraction phi > 0 (6 x1 + 6 x2 -
+ * 4 x3 = 21 has none of its two sides' cuts 3 x1 + 3 x2 - 2 x3 <= 10 and
+ * >= 11 satisfied, and its LP becomes infeasible at once).  As a split
+ * on pi, p0:  side 0 is the cut itself (lam 1; the cut is -pi'x >= -p0);
+ * side 1, pi'x >= p0 + 1, contradicts the row: (k g - 1) times it plus
+ * k times the row side gives  -pi'x >= k g (1 - phi) - (p0 + 1), beyond the
+ * cut's -p0 once k g (1 - phi) >= 1; k = ceil(2 / (g (1 - phi))) keeps every
+ * multiplier an integer, so the derivation is exact.  Returns 1 with the
+ * cut in cb, 0 when the side gives none. */
+static int gcd_cut(const twill_ilp *m, int mr, int i, int side, const double *x, const char *rint,
+                   const int *rbeg, const int *rcol, const double *rval, cutbuf *cb, double *d,
+                   double *p0, double lam[2]) {
+  int n = m->n;
+  double h = side ? m->rlo[i] : m->rhi[i], sg = side ? -1.0 : 1.0;
+  if (!rint[i] || isinf(h) || rbeg[i + 1] - rbeg[i] < 1) return 0;
+  long long g = 0;
+  for (int q = rbeg[i]; q < rbeg[i + 1]; q++) {
+    if (fabs(rval[q]) > 1e15) return 0;
+    long long a = llabs((long long)rval[q]);
+    while (a) { long long t = g % a; g = a; a = t; }
+  }
+  if (g == 0) return 0;
+  double hg = sg * h / (double)g, fl = floor(hg), phi = hg - fl;
+  if (phi < 1e-6 || phi > 1 - 1e-6 || fabs(hg) > 1e12) return 0;
+  double act = 0;
+  for (int q = rbeg[i]; q < rbeg[i + 1]; q++) act += sg * rval[q] / (double)g * x[rcol[q]];
+  if (act <= fl + 1e-6) return 0;
+  memset(cb->c, 0, (size_t)n * sizeof(double));
+  memset(cb->pi, 0, (size_t)n * sizeof(double));
+  memset(cb->mu0, 0, (size_t)mr * sizeof(double));
+  memset(cb->mu1, 0, (size_t)mr * sizeof(double));
+  for (int q = rbeg[i]; q < rbeg[i + 1]; q++) {
+    cb->pi[rcol[q]] = sg * rval[q] / (double)g;
+    cb->c[rcol[q]] = -cb->pi[rcol[q]];
+  }
+  double k = ceil(2 / ((double)g * (1 - phi)));
+  *p0 = fl;
+  *d = -fl;
+  lam[0] = 1;
+  lam[1] = k * (double)g - 1;
+  cb->mu1[i] = -sg * k;
+  return 1;
+}
+
 /* Violation of c'x >= d at x, over |c|. */
 static double efficacy(const cutbuf *cb, int n, const double *x, double d) {
   double act = 0, nrm = 0;
@@ -632,11 +681,11 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
   int n = m->n, nint = 0;
   for (int j = 0; j < n; j++) nint += m->vtype[j] != TWILL_ILP_CONTINUOUS;
   if (!nint || !m->m || m->nocuts || getenv("TWILL_ILP_NOCUTS")) return 0;
-  /* TWILL_ILP_CUTS=gmi,mir,cover (any subset) limits the separators: to
+  /* TWILL_ILP_CUTS=gmi,mir,cover,gcd (any subset) limits the separators: to
    * compare them, and for tests that need one kind alone */
   const char *only = getenv("TWILL_ILP_CUTS");
   int use_gmi = !only || strstr(only, "gmi"), use_mir = !only || strstr(only, "mir");
-  int use_cover = !only || strstr(only, "cover");
+  int use_cover = !only || strstr(only, "cover"), use_gcd = !only || strstr(only, "gcd");
   int ret = -1, mr0 = m->m;
   signed char *basis = NULL;
   double prev = -HUGE_VAL;
@@ -738,6 +787,13 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
         ilp_drop_cuts_from(m, ncut_before);
         rolled_back = 1;
       }
+      if (lst == LPS_INFEASIBLE && round_ > 0) {
+        /* the cuts proved the root infeasible (divisibility cuts on
+         * 6 x1 + 6 x2 - 4 x3 = 21): no basis, so that the search keeps
+         * every cut, not only those binding at the last optimal LP */
+        free(basis);
+        basis = NULL;
+      }
       if (lst != LPS_OPTIMAL) stop = 1;
       double z = stop ? 0 : lps_obj(lp);
       if (!stop) {
@@ -771,7 +827,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
         qsort(cands, (size_t)nc, sizeof *cands, cmp_cand);
         if (nc > CUT_CANDS) nc = CUT_CANDS;
         /* generate, score by efficacy, keep the best CUT_PER_ROUND */
-        int scap = nc + 2 * CUT_MIR_ROWS * (MIR_AGGR + 1) + 2 * mr0 + 1, ns = 0;
+        int scap = nc + 2 * CUT_MIR_ROWS * (MIR_AGGR + 1) + 4 * mr0 + 1, ns = 0;
         sc *score = calloc((size_t)scap, sizeof *score);
         if (!score) ok = 0;
         for (int t = 0; ok && use_gmi && t < nc; t++) {
@@ -826,6 +882,15 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
             }
           }
         }
+        /* divisibility cuts on the user's rows */
+        for (int i = 0; ok && use_gcd && i < mr0; i++)
+          for (int side = 0; side < 2; side++) {
+            double d, p0, lam[2];
+            /* exact as it stands: no margins (certifiable) needed */
+            if (!gcd_cut(m, mr, i, side, x, rint, rbeg, rcol, rval, &cb, &d, &p0, lam)) continue;
+            double eff = efficacy(&cb, n, x, d);
+            if (eff > CUT_EFFICACY && ns < scap) score[ns++] = (sc){eff, 0, 3, i, side, 0};
+          }
         /* knapsack covers on the user's rows */
         for (int i = 0; ok && use_cover && i < mr0; i++) {
           if (rbeg[i + 1] - rbeg[i] < 2 || rbeg[i + 1] - rbeg[i] > 1000) continue;
@@ -854,12 +919,15 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
         int quota[2] = {0, 0};
         for (int t = 0; ok && t < ns && added < 2 * CUT_PER_ROUND; t++) {
           double d, p0, lam[2], dl[DMAX];
-          int got, qk = score[t].kind == 2;
+          int got, qk = score[t].kind >= 2;
           if (quota[qk] >= CUT_PER_ROUND) continue;
           if (score[t].kind == 0)
             got = lps_tableau_row(lp, score[t].k, u, alpha) &&
                   gmi(m, mr, score[t].k, alpha, st, lb, ub, rint, rbeg, rcol, rval, &cb, sgv,
                       bndv, &d, &p0, lam);
+          else if (score[t].kind == 3)
+            got = gcd_cut(m, mr, score[t].k, score[t].side, x, rint, rbeg, rcol, rval, &cb, &d,
+                          &p0, lam);
           else if (score[t].kind == 2)
             got = cover(m, mr, score[t].k, score[t].side, x, lb, ub, rbeg, rcol, rval, cit, cwt,
                         cyv, cord, cinc, &cb, &d, &p0, lam);
@@ -867,10 +935,10 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
             cx.naggr = score[t].naggr;
             got = mir(&cx, score[t].k, score[t].side, score[t].delta, &cb, &d, &p0, lam, dl);
           }
-          if (got && m->certify && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc))
+          if (got && m->certify && score[t].kind != 3 && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc))
             got = 0;
           if (!got || too_parallel(&cb, n, kept, added, CUT_MAX_PARALLEL, idx)) continue;
-          static const char *kinds[] = {"gmi", "mir", "cover"};
+          static const char *kinds[] = {"gmi", "mir", "cover", "gcd"};
           if (add_cut(m, mr, &cb, d, p0, lam, kinds[score[t].kind], idx, val) < 0) ok = 0;
           else { added++; quota[qk]++; }
         }

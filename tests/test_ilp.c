@@ -256,7 +256,8 @@ END_TEST
 START_TEST(mip_node_limit) {
   /* sum of 12 binaries with odd coefficients 2 = 2*sum x_j = 13: infeasible
    * by parity, which branch and bound only proves after many nodes; a
-   * limit of 5 nodes stops it with status LIMIT. */
+   * limit of 5 nodes stops it with status LIMIT.  (Without cuts: the
+   * divisibility cut sum x_j <= 6 with sum x_j >= 7 settles it at the root.) */
   twill_ilp *m = twill_ilp_new();
   double a[12];
   for (int j = 0; j < 12; j++) {
@@ -264,6 +265,7 @@ START_TEST(mip_node_limit) {
     a[j] = 2;
   }
   row(m, 12, a, 'E', 13, 0);
+  twill_ilp_set_cuts(m, 0);
   twill_ilp_set_node_limit(m, 5);
   ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_LIMIT);
   twill_ilp_free(m);
@@ -738,6 +740,51 @@ START_TEST(cli_cert_repair_shared_rows) {
 }
 END_TEST
 
+/* 6 x1 + 6 x2 - 4 x3 = 21 over integers >= 0 (r290 of the random family):
+ * the left side is even, the right side odd, so there is no integer point,
+ * but the LP is feasible at every node and the integers have no upper
+ * bound: branching alone never ends (it ran to any limit, with a bound of
+ * 3958.5 after 3 s).  Divided by gcd 2, the row's two sides round to
+ * 3 x1 + 3 x2 - 2 x3 <= 10 and >= 11, which the root LP cannot meet. */
+static const char *parity_ip =
+    "NAME PARITY\n"
+    "ROWS\n"
+    " N obj\n"
+    " E c1\n"
+    "COLUMNS\n"
+    "    M1 'MARKER' 'INTORG'\n"
+    "    x1 obj 1\n"
+    "    x1 c1 6\n"
+    "    x2 obj 1\n"
+    "    x2 c1 6\n"
+    "    x3 obj 1\n"
+    "    x3 c1 -4\n"
+    "    M2 'MARKER' 'INTEND'\n"
+    "RHS\n"
+    "    rhs c1 21\n"
+    "ENDATA\n";
+
+START_TEST(cli_cert_divisibility_cuts) {
+  char *path = write_tmp(parity_ip), *out = NULL, *err = NULL, *chk = NULL, *cerr = NULL;
+  char cert[64];
+  snprintf(cert, sizeof cert, "/tmp/twill-parity-%d.vipr", (int)getpid());
+  const char *args[] = {"ilp", path, "--cert", cert, "--time-limit", "10", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, args), 2);
+  ck_assert_ptr_nonnull(strstr(out, "status: infeasible"));
+  ck_assert_ptr_nonnull(strstr(out, "nodes: 1\n"));
+  const char *vc[] = {"vipr-check", cert, NULL};
+  ck_assert_int_eq(tu_run_twill(&chk, &cerr, vc), 0);
+  ck_assert_ptr_nonnull(strstr(chk, "s VERIFIED"));
+  free(out);
+  free(err);
+  free(chk);
+  free(cerr);
+  unlink(cert);
+  unlink(path);
+  free(path);
+}
+END_TEST
+
 /* r123 of the same family, whose integers have no upper bound.  Under
  * --cert, the cuts it may use (with margins toward the lower bounds) once
  * sent the depth-first plunge up x2 <= 44 | x2 >= 45, then 52, 60, ...
@@ -843,7 +890,11 @@ START_TEST(cli_exit_codes) {
                    "RHS\n rhs r1 9\nBOUNDS\n UP b a 1\n UP b b 1\n UP b c 1\n UP b d 1\n"
                    " UP b e 1\n UP b f 1\n UP b g 1\n UP b h 1\nENDATA\n");
   const char *a4[] = {"ilp", path, "--node-limit", "3", NULL};
+  /* without cuts: the divisibility cut would settle this parity row at
+   * the root */
+  setenv("TWILL_ILP_NOCUTS", "1", 1);
   ck_assert_int_eq(tu_run_twill(&out, &err, a4), 3);
+  unsetenv("TWILL_ILP_NOCUTS");
   ck_assert_ptr_nonnull(strstr(out, "status: limit"));
   free(out);
   free(err);
@@ -925,6 +976,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, cli_cert_exact_projection);
   tcase_add_test(tc, cli_cert_bounded_plunge);
   tcase_add_test(tc, cli_cert_repair_shared_rows);
+  tcase_add_test(tc, cli_cert_divisibility_cuts);
   tcase_add_test(tc, vipr_written);
   suite_add_tcase(s, tc);
   return s;
