@@ -533,6 +533,8 @@ static int gcd_cut(const twill_ilp *m, int mr, int i, int side, const double *x,
   if (g == 0) return 0;
   double hg = sg * h / (double)g, fl = floor(hg), phi = hg - fl;
   if (phi < 1e-6 || phi > 1 - 1e-6 || fabs(hg) > 1e12) return 0;
+  double k = ceil(2 / ((double)g * (1 - phi)));
+  if (k * (double)g > 1e14) return 0; /* the writer prints lam to 15 digits */
   double act = 0;
   for (int q = rbeg[i]; q < rbeg[i + 1]; q++) act += sg * rval[q] / (double)g * x[rcol[q]];
   if (act <= fl + 1e-6) return 0;
@@ -544,7 +546,6 @@ static int gcd_cut(const twill_ilp *m, int mr, int i, int side, const double *x,
     cb->pi[rcol[q]] = sg * rval[q] / (double)g;
     cb->c[rcol[q]] = -cb->pi[rcol[q]];
   }
-  double k = ceil(2 / ((double)g * (1 - phi)));
   *p0 = fl;
   *d = -fl;
   lam[0] = 1;
