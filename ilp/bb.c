@@ -459,8 +459,8 @@ static int choose_branch(const twill_ilp *m, lp_solver *lp, const double *x, dou
  * integer values are rounded from an LP point within INT_TOL, and with
  * large coefficients that rounding moves a row's activity by more than
  * its tolerance (khb05250 after the cuts: 1.5e-6 relative); the re-solve
- * puts the continuous part back on the rows.  Kept only when it is at
- * least as good and feasible.  Returns 0, -1 when out of memory. */
+ * puts the continuous part back on the rows.  Kept when it is feasible
+ * and at least as good, or feasible where the incumbent is not.  Returns 0, -1 when out of memory. */
 static int polish(twill_ilp *m, const double *c) {
   int n = m->n, mr = m->m - m->ncut, ncont = 0;
   for (int j = 0; j < n; j++) ncont += m->vtype[j] == TWILL_ILP_CONTINUOUS;
@@ -501,7 +501,11 @@ static int polish(twill_ilp *m, const double *c) {
     zold += c[j] * m->sol[j];
     znew += c[j] * x[j];
   }
-  if (znew > zold + 1e-9 * (1 + fabs(zold))) goto done;
+  /* a worse value is kept only when the incumbent misses a row: an LP
+   * point whose binaries round from 1e-7 to 0 can carry 1e-5 of flow on a
+   * big-M row (150 y), and that point is not a solution */
+  int okold = feasible(m, mr, cbeg, cidx, cval, m->sol, act);
+  if (okold && znew > zold + 1e-9 * (1 + fabs(zold))) goto done;
   if (!feasible(m, mr, cbeg, cidx, cval, x, act)) goto done;
   memcpy(m->sol, x, (size_t)n * sizeof(double));
 done:
