@@ -815,6 +815,39 @@ static int read_ders(ck *c, long long *nder) {
   return 0;
 }
 
+/* A bound as the message shows it: exact when short, else "~" and 12
+ * significant digits (a 40-digit numerator over 10^37, cut at 60
+ * characters, read as 8.6e21 where the bound was 859.9998916).  Each of
+ * numerator and denominator is taken as its leading 17 digits times a
+ * power of ten, so that nothing overflows on the way. */
+static double lead_digits(const char **s, long *exp10) {
+  double lead = 0;
+  int nd = 0;
+  *exp10 = 0;
+  for (; **s >= '0' && **s <= '9'; (*s)++) {
+    if (nd < 17) { lead = 10 * lead + (**s - '0'); nd++; }
+    else (*exp10)++;
+  }
+  return lead;
+}
+
+static const char *shown(const char *q, char buf[40]) {
+  if (!q) return "?";
+  if (strlen(q) <= 30) return q;
+  const char *p = q + (*q == '-');
+  long en = 0, ed = 0;
+  double v = lead_digits(&p, &en), den = 1;
+  if (*p == '/') {
+    p++;
+    den = lead_digits(&p, &ed);
+  }
+  v /= den > 0 ? den : 1;
+  for (long k = en - ed; k > 0 && v < 1e300; k--) v *= 10;
+  for (long k = en - ed; k < 0 && v > 1e-300; k++) v /= 10;
+  snprintf(buf, 40, "~%s%.12g", *q == '-' ? "-" : "", v);
+  return buf;
+}
+
 /* Is the relation to prove established by the last derived constraint? */
 static int check_goal(ck *c, long long nder, char *msg, size_t msg_size) {
   const con *last = nder ? &c->cons[c->ncons - 1] : NULL;
@@ -853,9 +886,10 @@ static int check_goal(ck *c, long long nder, char *msg, size_t msg_size) {
   }
   char *l = c->has_lb ? vipr_q_str(&c->lb) : NULL;
   char *u = c->has_ub ? vipr_q_str(&c->ub) : NULL;
-  snprintf(msg, msg_size, "optimal value range %s%.60s, %.60s%s verified",
-           c->has_lb ? "[" : "(", c->has_lb ? (l ? l : "?") : "-inf",
-           c->has_ub ? (u ? u : "?") : "inf", c->has_ub ? "]" : ")");
+  char la[40], ua[40];
+  snprintf(msg, msg_size, "optimal value range %s%s, %s%s verified", c->has_lb ? "[" : "(",
+           c->has_lb ? shown(l, la) : "-inf", c->has_ub ? shown(u, ua) : "inf",
+           c->has_ub ? "]" : ")");
   free(l);
   free(u);
   return 0;

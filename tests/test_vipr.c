@@ -286,6 +286,25 @@ START_TEST(valid_certificate_verifies) {
 }
 END_TEST
 
+/* A bound with a long numerator and denominator is shown rounded, with a
+ * "~": the message used to cut it at 60 characters, which dropped digits
+ * of the denominator (859.99989 read as 8.6e21). */
+START_TEST(long_bound_shown_rounded) {
+  size_t len;
+  char *text = load("lp_opt.vipr", &len);
+  const char *from = "RTP range 7/5 7/5";
+  char *at = strstr(text, from);
+  ck_assert_ptr_nonnull(at);
+  char buf[4096];
+  snprintf(buf, sizeof buf, "%.*sRTP range 13999999999999999999999999999999/10000000000000000000000000000000 7/5%s",
+           (int)(at - text), text, at + strlen(from));
+  char msg[600];
+  ck_assert_int_eq(twill_vipr_check_mem("long", buf, strlen(buf), msg, sizeof msg), 0);
+  ck_assert_msg(strstr(msg, "optimal value range [~1.4, 7/5] verified"), "%s", msg);
+  free(text);
+}
+END_TEST
+
 typedef struct {
   const char *file, *from, *to, *why;
 } mutant;
@@ -543,6 +562,7 @@ static Suite *make_suite(void) {
   suite_add_tcase(s, num);
   TCase *cert = tcase_create("certificates");
   tcase_set_timeout(cert, 60);
+  tcase_add_test(cert, long_bound_shown_rounded);
   tcase_add_loop_test(cert, valid_certificate_verifies, 0,
                       (int)(sizeof valid / sizeof *valid));
   tcase_add_loop_test(cert, corrupted_certificate_is_rejected, 0,
