@@ -207,15 +207,16 @@ const twill_command twill_commands[] = {
      "\n"
      "Solves the LP or MIP (fixed or free MPS; OBJSENSE, RANGES, every bound\n"
      "type but SC, integer markers) by bounded simplex and branch and bound,\n"
-     "with Gomory, c-MIR, knapsack cover and divisibility (GCD) cuts at the\n"
-     "root (--no-cuts: none) and RENS/RINS sub-MIPs for incumbents.\n"
+     "with Gomory, c-MIR, knapsack cover and divisibility (GCD) cuts and\n"
+     "big-M rows tightened by implied bounds (vub) at the root (--no-cuts:\n"
+     "none) and RENS/RINS sub-MIPs for incumbents.\n"
      "Prints status, objective, nonzero values and statistics; --json prints\n"
      "{status, objective, values, stats}.  --cert writes a VIPR certificate\n"
      "(check it with `twill vipr-check`); when one cannot be written, the search\n"
      "runs again without reduced-cost fixing, then without cuts.\n"
      "Exit 0 optimal, 2 infeasible or unbounded, 3 limit, 1 bad input or no\n"
      "certificate.  TWILL_ILP_DEBUG=1 traces the cut rounds and certificate\n"
-     "failures; TWILL_ILP_CUTS=gmi,mir,cover,gcd keeps only those separators.\n"},
+     "failures; TWILL_ILP_CUTS=gmi,mir,cover,gcd,vub keeps only those separators.\n"},
     {"vipr-check", twill_cmd_vipr_check, "check a VIPR MIP certificate with exact arithmetic",
      "usage: twill vipr-check FILE.vipr\n"},
     {NULL, NULL, NULL, NULL}};

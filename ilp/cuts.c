@@ -1,6 +1,6 @@
 /* ilp/cuts.c: root cutting planes -- Gomory mixed-integer (GMI) cuts,
- * c-MIR cuts on (aggregated) rows, knapsack covers and divisibility (GCD)
- * cuts -- each written down
+ * c-MIR cuts on (aggregated) rows, knapsack covers, divisibility (GCD)
+ * cuts and tightened big-M rows (vub_cut) -- each written down
  * with the split that proves it, so that the certificate can derive it
  * (vipr_write.c) and the checker re-verify it exactly.  The GMI case:
  *
@@ -42,6 +42,7 @@
 #include "model.h"
 
 #define CUT_ROUNDS 20
+#define CUT_STALL 3 /* rounds that gain under 1e-3 (relative) before the cuts stop */
 #define CUT_PER_ROUND 50
 #define CUT_CANDS 250
 #define CUT_MIN_F 0.01
@@ -243,19 +244,32 @@ static int gmi(const twill_ilp *m, int mr, int k, double *alpha, const signed ch
 }
 
 /* Variable upper bounds  a_rj x_j + a_rk y_k <= h  (x_j continuous, a_rj >
- * 0, y_k integer) for the MIR rows: vub[j] = r, the first such row. */
+ * 0, y_k integer; or the same row's >= side with a_rj < 0, which is how a
+ * tightened one, vub_cut's  -x + k y >= -L, reads) for the MIR rows:
+ * vub[j] = r, of those rows the one that bounds x_j least at y_k's upper
+ * bound (cut rows included: a tightened bound is the stronger one). */
+static int vub_side(const twill_ilp *m, int r, double a) {
+  return a > 0 ? (isinf(m->rhi[r]) ? 0 : -1) : (isinf(m->rlo[r]) ? 0 : 1);
+}
+
 static void find_vubs(const twill_ilp *m, int mr, const int *rbeg, const int *rcol,
-                      const double *rval, int *vub) {
+                      const double *rval, const double *ub, int *vub) {
+  double *best = malloc(((size_t)m->n + 1) * sizeof(double));
   for (int j = 0; j < m->n; j++) vub[j] = -1;
-  for (int r = 0; r < mr; r++) {
-    if (rbeg[r + 1] - rbeg[r] != 2 || isinf(m->rhi[r])) continue;
+  for (int r = 0; r < mr && best; r++) {
+    if (rbeg[r + 1] - rbeg[r] != 2) continue;
     for (int t = 0; t < 2; t++) {
       int j = rcol[rbeg[r] + t], k = rcol[rbeg[r] + 1 - t];
-      if (m->vtype[j] == TWILL_ILP_CONTINUOUS && m->vtype[k] != TWILL_ILP_CONTINUOUS &&
-          rval[rbeg[r] + t] > 0 && vub[j] < 0)
-        vub[j] = r;
+      double a = rval[rbeg[r] + t], c = rval[rbeg[r] + 1 - t];
+      int s = vub_side(m, r, a);
+      if (m->vtype[j] != TWILL_ILP_CONTINUOUS || m->vtype[k] == TWILL_ILP_CONTINUOUS || !s ||
+          isinf(ub[k]))
+        continue;
+      double h = s < 0 ? m->rhi[r] : m->rlo[r], M = (h - c * ub[k]) / a;
+      if (vub[j] < 0 || M < best[j] - 1e-9 * (1 + fabs(M))) { vub[j] = r; best[j] = M; }
     }
   }
+  free(best);
 }
 
 /* Mixed-integer rounding on an aggregation of the model's rows (Marchand-
@@ -318,7 +332,9 @@ static double vub_dist(const mirctx *cx, int j, int *pj) {
   int n = cx->m->n, r = cx->vub[j];
   if (r < 0 || cx->sg[n + r]) return HUGE_VAL;
   *pj = cx->rbeg[r] + (cx->rcol[cx->rbeg[r]] == j ? 0 : 1);
-  return fmax(0, (cx->ub[n + r] - cx->x[n + r]) / cx->rval[*pj]);
+  double a = cx->rval[*pj];
+  return a > 0 ? fmax(0, (cx->ub[n + r] - cx->x[n + r]) / a)
+               : fmax(0, (cx->x[n + r] - cx->lb[n + r]) / -a);
 }
 
 /* Replace each continuous variable by its variable upper bound when that
@@ -331,8 +347,8 @@ static void mir_vubs(mirctx *cx) {
     if (cx->alpha[j] == 0 || cx->m->vtype[j] != TWILL_ILP_CONTINUOUS) continue;
     double dv = vub_dist(cx, j, &pj);
     if (isinf(dv) || dv > cx->x[j] - cx->lb[j] + 1e-9) continue;
-    int r = cx->vub[j];
-    mir_add_row(cx, r, -cx->alpha[j] / cx->rval[pj], -1, cx->ub[n + r]);
+    int r = cx->vub[j], up = cx->rval[pj] > 0;
+    mir_add_row(cx, r, -cx->alpha[j] / cx->rval[pj], up ? -1 : 1, up ? cx->ub[n + r] : cx->lb[n + r]);
     cx->alpha[j] = 0;
   }
 }
@@ -677,16 +693,93 @@ static int certifiable(const twill_ilp *m, int mr, cutbuf *cb, double *d, const 
   return 1;
 }
 
+/* Tightened variable upper bounds (the coefficient tightening of a
+ * presolve, done as cuts so that the certificate can derive it).  A row
+ * with two entries, x_j and a binary y, that reads  A x + C y <= H  with
+ * A > 0 > C (after a sign s: the <= side of a_rj > 0, the >= side of
+ * a_rj < 0), says  x <= L = H/A  at y = 0 and  x <= M = (H - C)/A  at
+ * y = 1.  When another model row r2 bounds x by U < M on its own (its
+ * other variables at the bounds that make it loosest; or x's own bound),
+ *     x <= L + (U - L) y,  the cut  -x + (U - L) y >= -L,
+ * is valid and stronger: fixnet6's arcs into a sink carry at most the
+ * sink's demand (2 to 28), not the 500 of their big-M rows, and its LP
+ * bound moves from 1201 to about 3200 at once.  A split on y (pi = y,
+ * p0 = 0) proves it:
+ *   y <= 0:  (M - U) (-y >= 0) + row r / A  gives  -x + (U - L) y >= -L;
+ *   y >= 1:  (U - L) (y >= 1) + row r2 / a2 (x <= U) gives the same.
+ * Row r's multiplier is -1/a_rj and r2's -1/a2 (a2 = x's coefficient
+ * there) whatever the signs: each picks the side the derivation needs.
+ * Returns 1 with the cut in cb, 0 when row r gives none. */
+static double implied_ub(const twill_ilp *m, int mr0, int j, int skip, const int *cbeg,
+                         const int *cidx, const double *cval, const int *rbeg, const int *rcol,
+                         const double *rval, int *arg) {
+  double best = m->vub[j];
+  *arg = -1;
+  for (int p = cbeg[j]; p < cbeg[j + 1]; p++) {
+    int r = cidx[p];
+    double a = cval[p], h = a > 0 ? m->rhi[r] : m->rlo[r], S = 0;
+    if (r >= mr0 || r == skip || a == 0 || isinf(h) || rbeg[r + 1] - rbeg[r] > 1000) continue;
+    for (int q = rbeg[r]; q < rbeg[r + 1] && !isinf(S); q++) {
+      int k = rcol[q];
+      if (k == j) continue;
+      double ak = rval[q], bk = (ak > 0) == (a > 0) ? m->vlb[k] : m->vub[k];
+      S = isinf(bk) ? HUGE_VAL : S + ak * bk;
+    }
+    if (isinf(S)) continue;
+    double u = (h - S) / a;
+    if (u < best) { best = u; *arg = r; }
+  }
+  return best;
+}
+
+static int vub_cut(const twill_ilp *m, int mr, int mr0, int r, const int *cbeg, const int *cidx,
+                   const double *cval, const int *rbeg, const int *rcol, const double *rval,
+                   cutbuf *cb, double *d, double *p0, double lam[2]) {
+  int n = m->n;
+  if (rbeg[r + 1] - rbeg[r] != 2) return 0;
+  for (int t = 0; t < 2; t++) {
+    int j = rcol[rbeg[r] + t], y = rcol[rbeg[r] + 1 - t];
+    double a = rval[rbeg[r] + t], c = rval[rbeg[r] + 1 - t];
+    if (m->vtype[y] == TWILL_ILP_CONTINUOUS || m->vlb[y] != 0 || m->vub[y] != 1 || a == 0) continue;
+    double h = a > 0 ? m->rhi[r] : m->rlo[r], sg = a > 0 ? 1 : -1;
+    if (isinf(h) || sg * c >= 0) continue;
+    double A = sg * a, C = sg * c, H = sg * h, L = H / A, M = (H - C) / A;
+    int r2;
+    double U = implied_ub(m, mr0, j, r, cbeg, cidx, cval, rbeg, rcol, rval, &r2);
+    double tol = 1e-6 * (1 + fabs(M));
+    if (!(U < M - tol) || !(U > L + tol)) continue;
+    memset(cb->c, 0, (size_t)n * sizeof(double));
+    memset(cb->pi, 0, (size_t)n * sizeof(double));
+    memset(cb->mu0, 0, (size_t)mr * sizeof(double));
+    memset(cb->mu1, 0, (size_t)mr * sizeof(double));
+    cb->c[j] = -1;
+    cb->c[y] = U - L;
+    cb->pi[y] = 1;
+    cb->mu0[r] = -1 / a;
+    if (r2 >= 0) {
+      for (int p = cbeg[j]; p < cbeg[j + 1]; p++)
+        if (cidx[p] == r2) cb->mu1[r2] = -1 / cval[p];
+    }
+    *d = -L;
+    *p0 = 0;
+    lam[0] = M - U;
+    lam[1] = U - L;
+    return 1;
+  }
+  return 0;
+}
+
 int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
   *basis_out = NULL;
   int n = m->n, nint = 0;
   for (int j = 0; j < n; j++) nint += m->vtype[j] != TWILL_ILP_CONTINUOUS;
   if (!nint || !m->m || m->nocuts || getenv("TWILL_ILP_NOCUTS")) return 0;
-  /* TWILL_ILP_CUTS=gmi,mir,cover,gcd (any subset) limits the separators: to
+  /* TWILL_ILP_CUTS=gmi,mir,cover,gcd,vub (any subset) limits the separators: to
    * compare them, and for tests that need one kind alone */
   const char *only = getenv("TWILL_ILP_CUTS");
   int use_gmi = !only || strstr(only, "gmi"), use_mir = !only || strstr(only, "mir");
   int use_cover = !only || strstr(only, "cover"), use_gcd = !only || strstr(only, "gcd");
+  int use_vub = !only || strstr(only, "vub");
   int ret = -1, mr0 = m->m;
   signed char *basis = NULL;
   double prev = -HUGE_VAL;
@@ -759,7 +852,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
         ub[n + i] = m->rhi[i];
       }
       integral_rows(m, rbeg, rcol, rval, rint);
-      find_vubs(m, mr0, rbeg, rcol, rval, vub);
+      find_vubs(m, mr, rbeg, rcol, rval, ub, vub);
       boxed(m, cbeg, cidx, cval, rbeg, rcol, rval, box);
       lp_input in = {mr, n, cbeg, cidx, cval, c, lb, ub};
       lp = stop ? NULL : lps_new(&in);
@@ -787,6 +880,8 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
       if (round_ > 0 && lst != LPS_OPTIMAL && lst != LPS_INFEASIBLE) {
         ilp_drop_cuts_from(m, ncut_before);
         rolled_back = 1;
+        if (getenv("TWILL_ILP_DEBUG"))
+          fprintf(stderr, "cut round %d: LP status %d, the last round's cuts taken back\n", round_, lst);
       }
       if (lst == LPS_INFEASIBLE && round_ > 0) {
         /* the cuts proved the root infeasible (divisibility cuts on
@@ -802,7 +897,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
           if (++flat >= FLAT_ROUNDS) stop = 1;
         } else {
           flat = 0;
-          if (round_ > 0 && z - prev <= 1e-3 * fmax(1.0, fabs(z)) && ++stall >= 3) stop = 1;
+          if (round_ > 0 && z - prev <= 1e-3 * fmax(1.0, fabs(z)) && ++stall >= CUT_STALL) stop = 1;
         }
         if (getenv("TWILL_ILP_DEBUG"))
           fprintf(stderr, "cut round %d: %d rows, bound %.10g, %ld iterations\n", round_, mr,
@@ -945,6 +1040,18 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
         }
         free(kept);
         free(score);
+        if (getenv("TWILL_ILP_DEBUG"))
+          fprintf(stderr, "cut round %d: %d candidates, %d kept\n", round_, ns, added);
+        /* tightened variable upper bounds: every violated one, beside the
+         * quotas (they replace model rows rather than cut deeper) */
+        for (int i = 0; ok && use_vub && i < mr0; i++) {
+          double d, p0, lam[2];
+          if (!vub_cut(m, mr, mr0, i, cbeg, cidx, cval, rbeg, rcol, rval, &cb, &d, &p0, lam)) continue;
+          if (m->certify && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc)) continue;
+          if (round_ > 0 && !(efficacy(&cb, n, x, d) > CUT_EFFICACY)) continue;
+          if (add_cut(m, mr, &cb, d, p0, lam, "vub", idx, val) < 0) ok = 0;
+          else added++;
+        }
       }
     }
     if (ok && !rolled_back) ncut_before = m->ncut - added;

@@ -1680,7 +1680,11 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
       if (!xv) solok = 0;
       for (int j = 0; solok && j < n; j++) {
         dfrom(&xv[j], m->sol[j]);
-        if (m->sol[j] < w.curl[j] || m->sol[j] > w.curu[j]) solok = 0;
+        if (m->sol[j] < w.curl[j] || m->sol[j] > w.curu[j]) {
+          solok = 0;
+          if (getenv("TWILL_ILP_DEBUG"))
+            fprintf(stderr, "no SOL: x%d = %.17g outside [%.17g, %.17g]\n", j, m->sol[j], w.curl[j], w.curu[j]);
+        }
         dec t;
         dmul(&t, &xv[j], &w.cobj[j]);
         dadd(&solobj, &solobj, &t);
@@ -1693,8 +1697,10 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
           dmul(&t, &w.aval[rpos[q]], &xv[rcol[q]]);
           dadd(&act, &act, &t);
         }
-        if (w.rG[i] >= 0 && dcmp(&act, &w.rl[i]) < 0) solok = 0;
-        if (w.rL[i] >= 0 && dcmp(&act, &w.rh[i]) > 0) solok = 0;
+        if ((w.rG[i] >= 0 && dcmp(&act, &w.rl[i]) < 0) || (w.rL[i] >= 0 && dcmp(&act, &w.rh[i]) > 0)) {
+          solok = 0;
+          if (getenv("TWILL_ILP_DEBUG")) fprintf(stderr, "no SOL: row %d missed exactly\n", i);
+        }
       }
       if (w.solidx >= 0 && (!solok || dcmp(&solobj, &w.best) != 0)) {
         /* the fixings' cutoff must be the SOL section's */

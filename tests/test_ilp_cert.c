@@ -552,6 +552,50 @@ START_TEST(cover_cuts_certified) {
 }
 END_TEST
 
+/* Tightened variable upper bounds (ilp/cuts.c's vub_cut), by hand:
+ *   min 10 y1 + 12 y2 + x1 + x2,  y binary, x >= 0,
+ *   x1 + x2 = 3,  x1 <= 10 y1,  x2 <= 10 y2.
+ * The LP sets y = x / 10: a unit costs 2 on arc 1 and 2.2 on arc 2, so
+ * the LP bound is 6.  The demand row bounds each x by 3, so the big-M
+ * rows tighten to x1 <= 3 y1 and x2 <= 3 y2; then a unit costs 1 + 10/3
+ * on arc 1 and 1 + 4 on arc 2, and the LP bound is 13, the integer
+ * optimum (y1 = 1, x1 = 3).  With that separator alone, the root bound
+ * must be 13 with two cuts, each derived by the certificate as a split
+ * on its y; a strengthened cut or a corrupted multiplier is rejected. */
+static twill_ilp *fixed_charge(twill_ilp_vartype yt) {
+  twill_ilp *m = twill_ilp_new();
+  twill_ilp_add_var(m, "x1", TWILL_ILP_CONTINUOUS, 0, HUGE_VAL, 1);
+  twill_ilp_add_var(m, "x2", TWILL_ILP_CONTINUOUS, 0, HUGE_VAL, 1);
+  twill_ilp_add_var(m, "y1", yt, 0, 1, 10);
+  twill_ilp_add_var(m, "y2", yt, 0, 1, 12);
+  ck_assert_int_ge(twill_ilp_add_row(m, "dem", 2, (int[]){0, 1}, (double[]){1, 1}, 'E', 3, 0), 0);
+  ck_assert_int_ge(twill_ilp_add_row(m, "v1", 2, (int[]){0, 2}, (double[]){1, -10}, 'L', 0, 0), 0);
+  ck_assert_int_ge(twill_ilp_add_row(m, "v2", 2, (int[]){1, 3}, (double[]){1, -10}, 'L', 0, 0), 0);
+  return m;
+}
+
+START_TEST(vub_cuts_certified) {
+  twill_ilp *m = fixed_charge(TWILL_ILP_BINARY);
+  setenv("TWILL_ILP_CUTS", "vub", 1);
+  char *c = certify(m, TWILL_ILP_OPTIMAL, "vub");
+  unsetenv("TWILL_ILP_CUTS");
+  ck_assert_double_eq_tol(twill_ilp_objective(m), 13, 1e-9);
+  twill_ilp_stats st;
+  twill_ilp_get_stats(m, &st);
+  ck_assert_double_eq_tol(st.root_bound, 13, 1e-6);
+  ck_assert_int_eq(st.cuts, 2);
+  ck_assert_int_eq(rejected(bad_cut(c), "vub", "cut too strong"), 1);
+  ck_assert_int_eq(rejected(bad_multiplier(c), "vub", "multiplier"), 1);
+  free(c);
+  twill_ilp_free(m);
+  /* the LP relaxation (y continuous) is the 6 derived above */
+  m = fixed_charge(TWILL_ILP_CONTINUOUS);
+  ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_OPTIMAL);
+  ck_assert_double_eq_tol(twill_ilp_objective(m), 6, 1e-9);
+  twill_ilp_free(m);
+}
+END_TEST
+
 /* Names that are not one VIPR token: white space, a control character, and
  * '%' (a comment in VIPR; fuzz_mps found a certificate that the checker
  * rejected for it).  The writer prints them as one token each. */
@@ -703,6 +747,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, infeasible_certified);
   tcase_add_test(tc, odd_names_certified);
   tcase_add_test(tc, cover_cuts_certified);
+  tcase_add_test(tc, vub_cuts_certified);
   suite_add_tcase(s, tc);
   tc = tcase_create("miplib");
   /* mod008 writes and checks a 50 MB certificate: under the sanitizers on
