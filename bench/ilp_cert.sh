@@ -3,6 +3,7 @@
 # `twill ilp --cert` (search time limit TLIM) and, when it reports optimal,
 # `twill vipr-check` on the certificate.  One line per instance:
 #   name  status  objective  solve+write_s  verified(1/0/-)  check_s  cert_bytes
+# (verified 1: the checker accepts it and the range it proves is finite)
 #   sh bench/ilp_cert.sh [INSTANCE...]        (default: every file)
 # Env: TWILL (default build/bin/twill), SHARED (default ../shared), TLIM (60),
 # TMP (default /tmp): the certificate is written there and removed after.
@@ -25,7 +26,9 @@ for f in $files; do
   if [ "$st" = optimal ]; then
     /usr/bin/time -o "$w.k" -f "%e" "$TWILL" vipr-check "$w.vipr" > "$w.chk" 2>&1
     chk=0
-    grep -q '^s VERIFIED' "$w.chk" && chk=1
+    # verified, and both ends of the range proved: a certificate without
+    # its solution (SOL) proves only the bound, "[lb, inf)"
+    grep -q '^s VERIFIED' "$w.chk" && ! grep -q 'range.*inf' "$w.chk" && chk=1
     cs=$(tail -1 "$w.k")
   fi
   sz=$(stat -c %s "$w.vipr" 2>/dev/null || echo 0)
