@@ -514,6 +514,20 @@ done:
   return ret;
 }
 
+/* The solution's values within 1e-9 (relative) outside a bound, as an LP
+ * leaves them (modglob: -2.8e-14 on a flow with lower bound 0), put on the
+ * bound, and integer values made integers: the certificate's SOL must
+ * satisfy the bounds exactly. */
+static void snap_to_bounds(twill_ilp *m) {
+  for (int j = 0; j < m->n; j++) {
+    double *v = &m->sol[j];
+    if (m->vtype[j] != TWILL_ILP_CONTINUOUS) *v = round(*v);
+    if (*v < m->vlb[j] && *v >= m->vlb[j] - 1e-9 * (1 + fabs(m->vlb[j]))) *v = m->vlb[j];
+    if (*v > m->vub[j] && *v <= m->vub[j] + 1e-9 * (1 + fabs(m->vub[j]))) *v = m->vub[j];
+    if (*v == 0) *v = 0; /* no -0 */
+  }
+}
+
 /* A new incumbent x (n values) of value z (min form): kept in m->sol, its
  * objective appended to the history.  Returns 0 when out of memory. */
 static int new_incumbent(twill_ilp *m, const double *x, double z, double sgn, long at) {
@@ -1082,6 +1096,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
     goto done;
   }
   if (m->has_sol) {
+    snap_to_bounds(m);
     m->objval = 0;
     for (int j = 0; j < n; j++) m->objval += m->obj[j] * m->sol[j];
     m->objval += m->c0;
