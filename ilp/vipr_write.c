@@ -286,6 +286,10 @@ typedef struct {
   int *rbeg, *rcol, *rpos; /* the rows: columns and CSC positions */
   int solidx; /* the line  c'x <= best (min; >= for max) from SOL, or -1 */
   dec best;   /* the incumbent's exact objective value */
+  dec *solx;  /* the SOL section's point (choose_sol), when solok */
+  int solok;
+  dec solobj; /* its objective value */
+  dec solden; /* the common denominator of solx and solobj (1: decimals) */
 } W;
 
 /* print y/q (q a positive integer; "y" alone when q = 1) */
@@ -1392,6 +1396,122 @@ static int walk_tree(W *w, dec *beta, int *absurd) {
 
 /* When the search fixed variables by reduced cost, the cutoff they use:
  * c'x <= best (>= for max) by `sol`, best the incumbent's exact value. */
+/* p/q close to x (|x - p/q| <= 1e-9 (1 + |x|), q <= 10^6) by continued
+ * fractions; 0 when there is none. */
+static int small_fraction(double x, long long *p, long long *q) {
+  long long h0 = 0, h1 = 1, k0 = 1, k1 = 0;
+  double r = x;
+  for (int it = 0; it < 40; it++) {
+    double a = floor(r);
+    if (fabs(a) > 1e15) return 0;
+    long long ai = (long long)a, h2 = ai * h1 + h0, k2 = ai * k1 + k0;
+    if (k2 > 1000000 || k2 <= 0) return 0;
+    h0 = h1; h1 = h2; k0 = k1; k1 = k2;
+    if (fabs(x - (double)h1 / (double)k1) <= 1e-9 * (1 + fabs(x))) {
+      *p = h1;
+      *q = k1;
+      return 1;
+    }
+    if (r - a < 1e-15) return 0;
+    r = 1 / (r - a);
+  }
+  return 0;
+}
+
+static long long gcd_ll(long long a, long long b) {
+  while (b) { long long t = a % b; a = b; b = t; }
+  return a < 0 ? -a : a;
+}
+
+/* The incumbent as a candidate SOL point: kind 0 the shortest decimals
+ * that read back as its doubles, kind 1..4 its continuous values rounded
+ * to 15, 12, 9, 6 significant digits, kind 5 its continuous values as
+ * fractions p/q (q <= 10^6) over their common denominator D (vpm1: a
+ * production of 1/3 in 600 x = 200).  x_j = solx_j / D.  0 when kind 5
+ * finds no such fractions. */
+static int sol_candidate(W *w, int kind) {
+  const twill_ilp *m = w->m;
+  static const int digits[] = {0, 15, 12, 9, 6};
+  long long D = 1;
+  if (kind == 5) {
+    for (int j = 0; j < m->n; j++) {
+      long long p, q;
+      if (m->vtype[j] != TWILL_ILP_CONTINUOUS) continue;
+      if (!small_fraction(m->sol[j], &p, &q)) return 0;
+      long long g = gcd_ll(D, q);
+      if (D / g > 1000000000000000LL / q) return 0;
+      D = D / g * q;
+    }
+  }
+  char buf[64];
+  snprintf(buf, sizeof buf, "%lld", D);
+  dparse(&w->solden, buf);
+  for (int j = 0; j < m->n; j++) {
+    double v = m->sol[j];
+    if (m->vtype[j] != TWILL_ILP_CONTINUOUS || kind == 0) {
+      dfrom(&w->solx[j], v);
+      dmul(&w->solx[j], &w->solx[j], &w->solden);
+    } else if (kind < 5) {
+      dround(&w->solx[j], v, digits[kind]);
+    } else {
+      long long p, q;
+      small_fraction(v, &p, &q);
+      snprintf(buf, sizeof buf, "%lld", p * (D / q));
+      dparse(&w->solx[j], buf);
+    }
+  }
+  return 1;
+}
+
+/* The SOL section's point: the first candidate (sol_candidate) that
+ * satisfies every bound and user row exactly goes to w->solx over
+ * w->solden, its objective (over the same) to w->solobj.  The decimals
+ * come first (flugpl's 59.99999999999999 on a row that asks for exactly
+ * 60 goes in rounded).  Called with the model's bounds in curl/curu.
+ * Returns w->solok. */
+static int choose_sol(W *w, int mr0) {
+  const twill_ilp *m = w->m;
+  w->solok = 0;
+  if (!w->solx || m->status != TWILL_ILP_OPTIMAL || !m->has_sol) return 0;
+  for (int k = 0; k < 6 && !w->solok; k++) {
+    if (!sol_candidate(w, k)) continue;
+    int ok = 1;
+    dzero(&w->solobj);
+    for (int j = 0; j < m->n && ok; j++) {
+      dec b, t;
+      if (!isinf(w->curl[j])) {
+        dfrom(&b, w->curl[j]);
+        dmul(&b, &b, &w->solden);
+        if (dcmp(&w->solx[j], &b) < 0) ok = 0;
+      }
+      if (!isinf(w->curu[j])) {
+        dfrom(&b, w->curu[j]);
+        dmul(&b, &b, &w->solden);
+        if (dcmp(&w->solx[j], &b) > 0) ok = 0;
+      }
+      dmul(&t, &w->solx[j], &w->cobj[j]);
+      dadd(&w->solobj, &w->solobj, &t);
+    }
+    for (int i = 0; ok && i < mr0; i++) {
+      dec act, t, lo, hi;
+      dzero(&act);
+      for (int q = w->rbeg[i]; q < w->rbeg[i + 1]; q++) {
+        dmul(&t, &w->aval[w->rpos[q]], &w->solx[w->rcol[q]]);
+        dadd(&act, &act, &t);
+      }
+      dmul(&lo, &w->rl[i], &w->solden);
+      dmul(&hi, &w->rh[i], &w->solden);
+      if ((w->rG[i] >= 0 && dcmp(&act, &lo) < 0) || (w->rL[i] >= 0 && dcmp(&act, &hi) > 0)) {
+        ok = 0;
+        if (getenv("TWILL_ILP_DEBUG"))
+          fprintf(stderr, "vipr: SOL candidate %d misses row %d exactly\n", k, i);
+      }
+    }
+    w->solok = ok && !overflow;
+  }
+  return w->solok;
+}
+
 static void sol_line(W *w) {
   const twill_ilp *m = w->m;
   int any = 0;
@@ -1399,8 +1519,13 @@ static void sol_line(W *w) {
   for (int v = 0; v < m->nrec && !any; v++)
     for (int k = 0; k < m->rec[v].nprop && !any; k++) any = m->rec[v].prop[k].row < 0;
   if (!any || m->status != TWILL_ILP_OPTIMAL || !m->has_sol) return;
+  /* (the cutoff is printed as a decimal: a fractional SOL, which only a
+   * mixed model has, never meets a fixing, which only a pure integer one
+   * gets) */
+  int dsol = w->solok && w->solden.n == 1 && w->solden.d[0] == 1 && w->solden.e == 0;
   dzero(&w->best);
-  for (int j = 0; j < m->n; j++) {
+  if (dsol) w->best = w->solobj;
+  for (int j = 0; j < m->n && !dsol; j++) {
     dec xv, t;
     dfrom(&xv, m->sol[j]);
     dmul(&t, &xv, &w->cobj[j]);
@@ -1579,6 +1704,8 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
   memcpy(ouidx, w.uidx, (size_t)n * sizeof(int));
   memcpy(ocurl, w.curl, (size_t)n * sizeof(double));
   memcpy(ocuru, w.curu, (size_t)n * sizeof(double));
+  w.solx = calloc((size_t)n + 1, sizeof(dec));
+  choose_sol(&w, mr - m->ncut);
   implied_bounds(&w, cval);
   derive_cuts(&w);
   sol_line(&w);
@@ -1670,41 +1797,13 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
         fputc('\n', f);
       }
     }
-    /* SOL: exactly feasible incumbent, else none */
-    int solok = 0;
-    dec solobj;
-    dzero(&solobj);
+    /* SOL: exactly feasible incumbent (choose_sol), else none */
+    int solok = w.solok;
+    dec solobj = w.solobj;
     if (m->status == TWILL_ILP_OPTIMAL && m->has_sol) {
-      solok = 1;
-      dec *xv = calloc((size_t)n + 1, sizeof(dec));
-      if (!xv) solok = 0;
-      for (int j = 0; solok && j < n; j++) {
-        dfrom(&xv[j], m->sol[j]);
-        if (m->sol[j] < w.curl[j] || m->sol[j] > w.curu[j]) {
-          solok = 0;
-          if (getenv("TWILL_ILP_DEBUG"))
-            fprintf(stderr, "no SOL: x%d = %.17g outside [%.17g, %.17g]\n", j, m->sol[j], w.curl[j], w.curu[j]);
-        }
-        dec t;
-        dmul(&t, &xv[j], &w.cobj[j]);
-        dadd(&solobj, &solobj, &t);
-      }
-      for (int i = 0; solok && i < mr0; i++) {
-        dec act;
-        dzero(&act);
-        for (int q = rbeg[i]; q < rbeg[i + 1]; q++) {
-          dec t;
-          dmul(&t, &w.aval[rpos[q]], &xv[rcol[q]]);
-          dadd(&act, &act, &t);
-        }
-        if ((w.rG[i] >= 0 && dcmp(&act, &w.rl[i]) < 0) || (w.rL[i] >= 0 && dcmp(&act, &w.rh[i]) > 0)) {
-          solok = 0;
-          if (getenv("TWILL_ILP_DEBUG")) fprintf(stderr, "no SOL: row %d missed exactly\n", i);
-        }
-      }
+      dec *xv = w.solx;
       if (w.solidx >= 0 && (!solok || dcmp(&solobj, &w.best) != 0)) {
         /* the fixings' cutoff must be the SOL section's */
-        free(xv);
         free(rcnt); free(rbeg); free(rcol); free(rpos);
         goto done;
       }
@@ -1717,10 +1816,10 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
           if (w.s > 0) {
             dprint(f, &shown);
             fputc(' ', f);
-            if (solok) dprint(f, &solobj);
+            if (solok) dprint_frac(f, &solobj, &w.solden);
             else fputs("inf", f);
           } else {
-            if (solok) dprint(f, &solobj);
+            if (solok) dprint_frac(f, &solobj, &w.solden);
             else fputs("-inf", f);
             fputc(' ', f);
             dprint(f, &shown);
@@ -1729,19 +1828,18 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
         }
         if (solok) {
           int cnt = 0;
-          for (int j = 0; j < n; j++) cnt += m->sol[j] != 0;
+          for (int j = 0; j < n; j++) cnt += dsign(&xv[j]) != 0;
           fprintf(f, "SOL 1\nincumbent %d", cnt);
           for (int j = 0; j < n; j++)
-            if (m->sol[j] != 0) {
+            if (dsign(&xv[j]) != 0) {
               fprintf(f, "  %d ", j);
-              dprint(f, &xv[j]);
+              dprint_frac(f, &xv[j], &w.solden);
             }
           fputc('\n', f);
         } else {
           fprintf(f, "SOL 0\n");
         }
       }
-      free(xv);
     } else {
       fprintf(f, "RTP infeas\nSOL 0\n");
     }
@@ -1757,6 +1855,6 @@ done:
   free(w.cbeg); free(w.cidx); free(cval); free(w.aval); free(w.cobj); free(w.vl);
   free(w.vu); free(w.r); free(w.rl); free(w.rh); free(w.lidx); free(w.uidx);
   free(w.curl); free(w.curu); free(w.rG); free(w.rL);
-  free(w.rbeg); free(w.rcol); free(w.rpos);
+  free(w.rbeg); free(w.rcol); free(w.rpos); free(w.solx);
   return ret;
 }
