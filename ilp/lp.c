@@ -1375,8 +1375,10 @@ out:
   return ret;
 }
 
-int lps_solve(lp_solver *s, double deadline) {
-  long maxit = 20L * (s->N + s->m) + 20000;
+int lps_solve(lp_solver *s, double deadline) { return lps_solve_limit(s, deadline, 0); }
+
+int lps_solve_limit(lp_solver *s, double deadline, long maxit) {
+  if (maxit <= 0) maxit = 20L * (s->N + s->m) + 20000;
   int ret = -1;
   /* The dual simplex runs first on fresh solves too: the slack basis is
    * dual feasible whenever every structural's cost sign matches a finite

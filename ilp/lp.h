@@ -56,6 +56,11 @@ void lps_free(lp_solver *s);
 /* Solve from the current basis.  deadline: absolute seconds of
  * lps_clock() (0: none).  Returns LPS_*. */
 int lps_solve(lp_solver *s, double deadline);
+/* lps_solve with at most maxit iterations in each of its dual and primal
+ * passes (maxit <= 0: the default, 20 (n + 2m) + 20000): LPS_LIMIT past
+ * them.  An iteration budget gives the same answer on every machine, a
+ * time budget does not. */
+int lps_solve_limit(lp_solver *s, double deadline, long maxit);
 /* At most maxit dual simplex iterations from the current basis (strong
  * branching): LPS_OPTIMAL, LPS_INFEASIBLE, LPS_LIMIT (then lps_obj is the
  * objective of the current basic solution, a dual bound when the basis is

@@ -10,6 +10,7 @@
 #include "check_main.h"
 #include "testutil.h"
 #include "twill/ilp.h"
+#include "../ilp/lp.h"
 #include "twill/vipr.h"
 #include "../ilp/model.h" /* ilp_submip, internal */
 
@@ -138,6 +139,30 @@ START_TEST(lp_degenerate) {
   ck_assert_int_eq(twill_ilp_solve(m), TWILL_ILP_OPTIMAL);
   ck_assert_double_eq_tol(twill_ilp_objective(m), 1, 1e-9);
   twill_ilp_free(m);
+}
+END_TEST
+
+/* lps_solve_limit (the cut rounds' budget, in iterations so that every
+ * machine cuts alike): min -x1 - x2 - x3 with rows x_k <= 1 needs a pivot
+ * per variable from the slack basis, so a budget of 1 stops short of the
+ * optimum -3, and the default budget reaches it. */
+START_TEST(lp_iteration_budget) {
+  const int cbeg[] = {0, 1, 2, 3}, cidx[] = {0, 1, 2};
+  const double cval[] = {1, 1, 1}, c[] = {-1, -1, -1};
+  const double lb[] = {0, 0, 0, -INF, -INF, -INF}, ub[] = {INF, INF, INF, 1, 1, 1};
+  lp_input in = {3, 3, cbeg, cidx, cval, c, lb, ub};
+  for (int budget = 1; budget >= 0; budget--) {
+    lp_solver *lp = lps_new(&in);
+    ck_assert_ptr_nonnull(lp);
+    int st = lps_solve_limit(lp, 0, budget);
+    if (budget) {
+      ck_assert_int_eq(st, LPS_LIMIT);
+    } else {
+      ck_assert_int_eq(st, LPS_OPTIMAL);
+      ck_assert_double_eq_tol(lps_obj(lp), -3, 1e-12);
+    }
+    lps_free(lp);
+  }
 }
 END_TEST
 
@@ -959,6 +984,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, lp_equality_free_vars);
   tcase_add_test(tc, lp_ranged_rows);
   tcase_add_test(tc, lp_degenerate);
+  tcase_add_test(tc, lp_iteration_budget);
   suite_add_tcase(s, tc);
   tc = tcase_create("mip");
   tcase_set_timeout(tc, 60);
