@@ -1508,6 +1508,8 @@ static int choose_sol(W *w, int mr0) {
       }
     }
     w->solok = ok && !overflow;
+    if (!w->solok && getenv("TWILL_ILP_DEBUG"))
+      fprintf(stderr, "vipr: SOL candidate %d is not exactly feasible\n", k);
   }
   return w->solok;
 }
