@@ -519,6 +519,22 @@ START_TEST(rc_fixing_maximize_certified) {
 }
 END_TEST
 
+/* Certify m, optimal, with the root separator sep alone
+ * (TWILL_ILP_CUTS); the objective must be obj, the root bound after the
+ * cuts root (within tol) with ncuts cuts.  Returns the certificate. */
+static char *certify_one_separator(twill_ilp *m, const char *sep, double obj, double root,
+                                   double tol, int ncuts) {
+  setenv("TWILL_ILP_CUTS", sep, 1);
+  char *c = certify(m, TWILL_ILP_OPTIMAL, sep);
+  unsetenv("TWILL_ILP_CUTS");
+  ck_assert_double_eq_tol(twill_ilp_objective(m), obj, 1e-9);
+  twill_ilp_stats st;
+  twill_ilp_get_stats(m, &st);
+  ck_assert_double_eq_tol(st.root_bound, root, tol);
+  ck_assert_int_eq(st.cuts, ncuts);
+  return c;
+}
+
 /* Knapsack covers (ilp/cuts.c), by hand:
  *   max a + b + c + d + e - f/2,  binaries,
  *   3a + 3b + 3c <= 7            cover {a,b,c}:  a + b + c <= 2
@@ -537,14 +553,8 @@ START_TEST(cover_cuts_certified) {
   twill_ilp_set_maximize(m, 1);
   ck_assert_int_ge(twill_ilp_add_row(m, "k1", 3, (int[]){0, 1, 2}, (double[]){3, 3, 3}, 'L', 7, 0), 0);
   ck_assert_int_ge(twill_ilp_add_row(m, "k2", 3, (int[]){3, 4, 5}, (double[]){-4, -4, 4}, 'G', -5, 0), 0);
-  setenv("TWILL_ILP_CUTS", "cover", 1); /* GMI finds these two as well */
-  char *c = certify(m, TWILL_ILP_OPTIMAL, "covers");
-  unsetenv("TWILL_ILP_CUTS");
-  ck_assert_double_eq_tol(twill_ilp_objective(m), 3.5, 1e-9);
-  twill_ilp_stats st;
-  twill_ilp_get_stats(m, &st);
-  ck_assert_double_eq_tol(st.root_bound, 3.5, 1e-9);
-  ck_assert_int_eq(st.cuts, 2);
+  /* (GMI finds these two as well) */
+  char *c = certify_one_separator(m, "cover", 3.5, 3.5, 1e-9, 2);
   /* the two covers as the certificate derives them (c'x >= d) */
   ck_assert_ptr_nonnull(strstr(c, " G -2 3  0 -1  1 -1  2 -1 { uns "));
   ck_assert_ptr_nonnull(strstr(c, " G -1 3  3 -1  4 -1  5 1 { uns "));
@@ -579,14 +589,7 @@ static twill_ilp *fixed_charge(twill_ilp_vartype yt) {
 
 START_TEST(vub_cuts_certified) {
   twill_ilp *m = fixed_charge(TWILL_ILP_BINARY);
-  setenv("TWILL_ILP_CUTS", "vub", 1);
-  char *c = certify(m, TWILL_ILP_OPTIMAL, "vub");
-  unsetenv("TWILL_ILP_CUTS");
-  ck_assert_double_eq_tol(twill_ilp_objective(m), 13, 1e-9);
-  twill_ilp_stats st;
-  twill_ilp_get_stats(m, &st);
-  ck_assert_double_eq_tol(st.root_bound, 13, 1e-6);
-  ck_assert_int_eq(st.cuts, 2);
+  char *c = certify_one_separator(m, "vub", 13, 13, 1e-6, 2);
   ck_assert_int_eq(rejected(bad_cut(c), "vub", "cut too strong"), 1);
   ck_assert_int_eq(rejected(bad_multiplier(c), "vub", "multiplier"), 1);
   free(c);
