@@ -1394,13 +1394,12 @@ static int walk_tree(W *w, dec *beta, int *absurd) {
   return job.last;
 }
 
-/* When the search fixed variables by reduced cost, the cutoff they use:
- * c'x <= best (>= for max) by `sol`, best the incumbent's exact value. */
-/* p/q close to x (|x - p/q| <= 1e-9 (1 + |x|), q <= 10^6) by continued
- * fractions; 0 when there is none. */
+/* p/q close to x (|x - p/q| <= 1e-9 (1 + |x|), q <= 10^6, |x| <= 10^9)
+ * by continued fractions; 0 when there is none. */
 static int small_fraction(double x, long long *p, long long *q) {
   long long h0 = 0, h1 = 1, k0 = 1, k1 = 0;
   double r = x;
+  if (!(fabs(x) <= 1e9)) return 0; /* keeps h below 10^15 */
   for (int it = 0; it < 40; it++) {
     double a = floor(r);
     if (fabs(a) > 1e15) return 0;
@@ -1455,9 +1454,13 @@ static int sol_candidate(W *w, int kind) {
       dround(&w->solx[j], v, digits[kind]);
     } else {
       long long p, q;
+      dec f;
       small_fraction(v, &p, &q);
-      snprintf(buf, sizeof buf, "%lld", p * (D / q));
+      snprintf(buf, sizeof buf, "%lld", p); /* p (D / q): each below 10^15 */
       dparse(&w->solx[j], buf);
+      snprintf(buf, sizeof buf, "%lld", D / q);
+      dparse(&f, buf);
+      dmul(&w->solx[j], &w->solx[j], &f);
     }
   }
   return 1;
@@ -1514,6 +1517,8 @@ static int choose_sol(W *w, int mr0) {
   return w->solok;
 }
 
+/* When the search fixed variables by reduced cost, the cutoff they use:
+ * c'x <= best (>= for max) by `sol`, best the incumbent's exact value. */
 static void sol_line(W *w) {
   const twill_ilp *m = w->m;
   int any = 0;
