@@ -460,7 +460,8 @@ static int choose_branch(const twill_ilp *m, lp_solver *lp, const double *x, dou
  * large coefficients that rounding moves a row's activity by more than
  * its tolerance (khb05250 after the cuts: 1.5e-6 relative); the re-solve
  * puts the continuous part back on the rows.  Kept when it is feasible
- * and at least as good, or feasible where the incumbent is not.  Returns 0, -1 when out of memory. */
+ * and at least as good, or feasible where the incumbent is not.  Returns
+ * 0, -1 when out of memory. */
 static int polish(twill_ilp *m, const double *c) {
   int n = m->n, mr = m->m - m->ncut, ncont = 0;
   for (int j = 0; j < n; j++) ncont += m->vtype[j] == TWILL_ILP_CONTINUOUS;
