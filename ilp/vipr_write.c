@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exact_point.h"
 #include "model.h"
 
 /* ---- exact decimals ---- */
@@ -1422,14 +1423,33 @@ static long long gcd_ll(long long a, long long b) {
   return a < 0 ? -a : a;
 }
 
+/* kinds 6 and 7: the exact vertex under the incumbent (exact_point.c),
+ * over the common denominator of its values (dec holds 432 digits);
+ * kind 7 takes values within 1e-6 of a bound as on it (rgn's incumbent
+ * has 1e-7 where the vertex has 0) */
+static int exact_candidate(W *w, int mr0, double tol) {
+  const twill_ilp *m = w->m;
+  char **num, *den;
+  int r = ilp_exact_point(m, mr0, w->curl, w->curu, m->sol, tol, 400, &num, &den);
+  if (r != 1) {
+    if (getenv("TWILL_ILP_DEBUG")) fprintf(stderr, "vipr: no exact vertex (%d)\n", r);
+    return 0;
+  }
+  int ok = dparse(&w->solden, den);
+  for (int j = 0; j < m->n && ok; j++) ok = dparse(&w->solx[j], num[j]);
+  ilp_exact_point_free(m->n, num, den);
+  return ok;
+}
+
 /* The incumbent as a candidate SOL point: kind 0 the shortest decimals
  * that read back as its doubles, kind 1..4 its continuous values rounded
  * to 15, 12, 9, 6 significant digits, kind 5 its continuous values as
  * fractions p/q (q <= 10^6) over their common denominator D (vpm1: a
  * production of 1/3 in 600 x = 200).  x_j = solx_j / D.  0 when kind 5
  * finds no such fractions. */
-static int sol_candidate(W *w, int kind) {
+static int sol_candidate(W *w, int kind, int mr0) {
   const twill_ilp *m = w->m;
+  if (kind >= 6) return exact_candidate(w, mr0, kind == 6 ? 1e-9 : 1e-6);
   static const int digits[] = {0, 15, 12, 9, 6};
   long long D = 1;
   if (kind == 5) {
@@ -1466,6 +1486,11 @@ static int sol_candidate(W *w, int kind) {
   return 1;
 }
 
+static int sol_miss(int kind, const char *what, int i) {
+  if (getenv("TWILL_ILP_DEBUG")) fprintf(stderr, "vipr: SOL candidate %d %s %d\n", kind, what, i);
+  return 0;
+}
+
 /* The SOL section's point: the first candidate (sol_candidate) that
  * satisfies every bound and user row exactly goes to w->solx over
  * w->solden, its objective (over the same) to w->solobj.  The decimals
@@ -1476,8 +1501,8 @@ static int choose_sol(W *w, int mr0) {
   const twill_ilp *m = w->m;
   w->solok = 0;
   if (!w->solx || m->status != TWILL_ILP_OPTIMAL || !m->has_sol) return 0;
-  for (int k = 0; k < 6 && !w->solok; k++) {
-    if (!sol_candidate(w, k)) continue;
+  for (int k = 0; k < 8 && !w->solok; k++) {
+    if (!sol_candidate(w, k, mr0)) continue;
     int ok = 1;
     dzero(&w->solobj);
     for (int j = 0; j < m->n && ok; j++) {
@@ -1485,12 +1510,12 @@ static int choose_sol(W *w, int mr0) {
       if (!isinf(w->curl[j])) {
         dfrom(&b, w->curl[j]);
         dmul(&b, &b, &w->solden);
-        if (dcmp(&w->solx[j], &b) < 0) ok = 0;
+        if (dcmp(&w->solx[j], &b) < 0) ok = sol_miss(k, "below the bound of column", j);
       }
       if (!isinf(w->curu[j])) {
         dfrom(&b, w->curu[j]);
         dmul(&b, &b, &w->solden);
-        if (dcmp(&w->solx[j], &b) > 0) ok = 0;
+        if (dcmp(&w->solx[j], &b) > 0) ok = sol_miss(k, "above the bound of column", j);
       }
       dmul(&t, &w->solx[j], &w->cobj[j]);
       dadd(&w->solobj, &w->solobj, &t);
@@ -1504,11 +1529,8 @@ static int choose_sol(W *w, int mr0) {
       }
       dmul(&lo, &w->rl[i], &w->solden);
       dmul(&hi, &w->rh[i], &w->solden);
-      if ((w->rG[i] >= 0 && dcmp(&act, &lo) < 0) || (w->rL[i] >= 0 && dcmp(&act, &hi) > 0)) {
-        ok = 0;
-        if (getenv("TWILL_ILP_DEBUG"))
-          fprintf(stderr, "vipr: SOL candidate %d misses row %d exactly\n", k, i);
-      }
+      if ((w->rG[i] >= 0 && dcmp(&act, &lo) < 0) || (w->rL[i] >= 0 && dcmp(&act, &hi) > 0))
+        ok = sol_miss(k, "misses row", i);
     }
     w->solok = ok && !overflow;
     if (!w->solok && getenv("TWILL_ILP_DEBUG"))

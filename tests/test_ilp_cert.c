@@ -602,6 +602,40 @@ START_TEST(vub_cuts_certified) {
 }
 END_TEST
 
+/* A mixed optimum at a vertex of rows with long decimal coefficients:
+ *   max z + x   s.t.  3.1234567 x + 2 y - z = 10,  x - 1.7654321 y = 0,
+ *                     x, y in [0, 100],  z integer in [0, 3.5].
+ * By hand: z = 3 (x grows with z), y = 13 / (3.1234567 * 1.7654321 + 2),
+ * x = 1.7654321 y: y = 1300000000000000 / 751425072114007 in lowest terms
+ * (python3's fractions agree), a fraction that no decimal and no fraction
+ * with a denominator below 10^6 equals, so the SOL point must be
+ * the exact vertex (ilp/exact_point.c); without it the range stays open.
+ * Variant 1 makes the first row an inequality (<= 10), tight at the
+ * optimum, and adds a slack row the point must still meet. */
+START_TEST(exact_vertex_sol) {
+  twill_ilp *m = twill_ilp_new();
+  twill_ilp_add_var(m, "x", TWILL_ILP_CONTINUOUS, 0, 100, 1);
+  twill_ilp_add_var(m, "y", TWILL_ILP_CONTINUOUS, 0, 100, 0);
+  twill_ilp_add_var(m, "z", TWILL_ILP_INTEGER, 0, 3.5, 1);
+  twill_ilp_set_maximize(m, 1);
+  ck_assert_int_ge(twill_ilp_add_row(m, "r1", 3, (int[]){0, 1, 2},
+                                     (double[]){3.1234567, 2, -1}, _i ? 'L' : 'E', 10, 0), 0);
+  ck_assert_int_ge(twill_ilp_add_row(m, "r2", 2, (int[]){0, 1}, (double[]){1, -1.7654321}, 'E',
+                                     0, 0), 0);
+  if (_i)
+    ck_assert_int_ge(twill_ilp_add_row(m, "r3", 2, (int[]){0, 1}, (double[]){1.1, 0.3}, 'L', 7,
+                                       0), 0);
+  char *c = certify(m, TWILL_ILP_OPTIMAL, "exact vertex");
+  double y = 13 / (3.1234567 * 1.7654321 + 2), x = 1.7654321 * y;
+  ck_assert_double_eq_tol(twill_ilp_objective(m), 3 + x, 1e-9);
+  ck_assert_msg(strstr(c, "\nSOL 1\n") != NULL, "no exact solution:\n%s", c);
+  /* a solution value changed by one unit in its last digit is infeasible */
+  ck_assert_int_ge(corrupt_all(c, "exact vertex", 1), 1);
+  free(c);
+  twill_ilp_free(m);
+}
+END_TEST
+
 /* Names that are not one VIPR token: white space, a control character, and
  * '%' (a comment in VIPR; fuzz_mps found a certificate that the checker
  * rejected for it).  The writer prints them as one token each. */
@@ -754,6 +788,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, odd_names_certified);
   tcase_add_test(tc, cover_cuts_certified);
   tcase_add_test(tc, vub_cuts_certified);
+  tcase_add_loop_test(tc, exact_vertex_sol, 0, 2);
   suite_add_tcase(s, tc);
   tc = tcase_create("miplib");
   /* mod008 writes and checks a 50 MB certificate: under the sanitizers on

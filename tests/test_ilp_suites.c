@@ -118,11 +118,10 @@ static void solve_file(const char *dir, const answer *a, double tlimit, int is_m
     int rc = twill_vipr_check_mem(a->file, buf, len, msg, sizeof msg);
     ck_assert_msg(rc == 0, "%s: certificate not verified: %s", a->file, msg);
     /* both ends proved: a certificate without its solution shows an end at
-     * inf (egout's had none until the SOL values were rounded).  Not yet
-     * misc06: its continuous optimum is neither a short decimal nor a
-     * fraction with a small denominator, the only exact points written */
-    if (strcmp(a->file, "misc06.mps") != 0)
-      ck_assert_msg(strstr(msg, "inf") == NULL, "%s: range not closed: %s", a->file, msg);
+     * inf (egout's had none until the SOL values were rounded; misc06's
+     * continuous optimum, neither a short decimal nor a small fraction,
+     * none until the writer solved for the exact vertex) */
+    ck_assert_msg(strstr(msg, "inf") == NULL, "%s: range not closed: %s", a->file, msg);
     free(buf);
   }
   twill_ilp_free(m);
