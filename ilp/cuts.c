@@ -664,8 +664,12 @@ static int add_cut(twill_ilp *m, int mr, const cutbuf *cb, double d, double p0, 
  *   upper bound only:  c_j -= e, d -= e u_j   (-e x_j >= -e u_j),
  * e = 1e-8 (1 + |c_j| + |lam| |pi_j| + sum_i |mu_i a_ij|), far above the
  * tableau's and the writer's rounding.  The search's LP gets the cut as
- * moved, so it is the same row the certificate derives.  A variable with no
- * bound at all needs a remainder of exactly 0: such cuts are not taken.
+ * moved, so it is the same row the certificate derives.  Where only the
+ * rows touch x_j (c_j = pi_j = 0) there is no margin: the writer cancels
+ * such a remainder by shifting row multipliers exactly (cut_repair in
+ * vipr_write.c), as margins there made modglob's cuts dense and its root
+ * bound weaker.  A variable with no bound at all in a row the cut uses:
+ * such cuts are not taken.
  * acc: n scratch.  Returns 1 (the cut in cb, *d, adjusted) or 0. */
 static int certifiable(const twill_ilp *m, int mr, cutbuf *cb, double *d, const double lam[2],
                        const int *rbeg, const int *rcol, const double *rval, const char *box,
@@ -683,7 +687,10 @@ static int certifiable(const twill_ilp *m, int mr, cutbuf *cb, double *d, const 
   }
   double lm = fabs(lam[0]) + fabs(lam[1]);
   for (int j = 0; j < n; j++) {
-    if (box[j] || (cb->c[j] == 0 && cb->pi[j] == 0 && acc[j] == 0)) continue;
+    /* no margin where only the rows touch x_j (c_j = pi_j = 0): the
+     * writer repairs those remainders exactly (cut_repair), and margins
+     * there made modglob's cuts dense */
+    if (box[j] || (cb->c[j] == 0 && cb->pi[j] == 0)) continue;
     int lo = !isinf(m->vlb[j]), hi = !isinf(m->vub[j]);
     if (!lo && !hi) return 0;
     double e = 1e-8 * (1 + fabs(cb->c[j]) + lm * fabs(cb->pi[j]) + acc[j]);

@@ -42,7 +42,15 @@ typedef struct {
   int *ccount;       /* live rows holding each free column */
   int **crows, *cn, *ccap; /* rows that held each column (stale allowed) */
   int *order, norder; /* pivot rows, in pivot order */
+  long work;          /* entries merged so far (EP_WORK caps it) */
+  int maxdigits, too_long;
 } sys;
+
+/* The elimination's budget: a dense or ill-conditioned system would make
+ * the rationals grow without bound and the writer take minutes; past this
+ * many merged entries (or past maxdigits in one number, which elimination
+ * does not shrink) the point is given up, never the certificate. */
+#define EP_WORK 20000000L
 
 /* the shortest %.Ng that reads back to x: the certificate's decimal */
 static int q_from_double(bigq *q, double x) {
@@ -109,6 +117,7 @@ static int row_axpy(sys *s, int k, const bigq *f, int r) {
   int cap = a->n + b->n, n = 0, i = 0, j = 0;
   ent *e = malloc((size_t)(cap ? cap : 1) * sizeof(ent));
   if (!e) return -1;
+  s->work += cap;
   while (i < a->n || j < b->n) {
     int ca = i < a->n ? a->e[i].col : -1, cb = j < b->n ? b->e[j].col : -1;
     if (cb < 0 || (ca >= 0 && ca < cb)) {
@@ -128,7 +137,10 @@ static int row_axpy(sys *s, int k, const bigq *f, int r) {
       if (bq_sign(&e[n].a) == 0) {
         bq_free(&e[n].a);
         s->ccount[ca]--;
-      } else n++;
+      } else {
+        if (bz_digits(&e[n].a.num) + bz_digits(&e[n].a.den) > s->maxdigits) s->too_long = 1;
+        n++;
+      }
     }
   }
   free(a->e);
@@ -381,10 +393,12 @@ int ilp_exact_point(const twill_ilp *m, int mrows, const double *lb, const doubl
   s.order = calloc((size_t)mrows + 1, sizeof(int));
   if (!s.row || !s.ccount || !s.crows || !s.cn || !s.ccap || !s.order) goto done;
   if (build_rows(&s, m, mrows, x, val, fidx, tol)) goto done;
+  s.maxdigits = maxdigits;
   for (;;) {
     int k, r = pick(&s, &k);
     if (r < 0) break;
     if (eliminate(&s, r, k)) goto done;
+    if (s.too_long || s.work > EP_WORK) { ret = 0; goto done; }
   }
   if (back_substitute(&s, fcol, val)) goto done;
   ret = common_denominator(n, val, maxdigits, out, den);

@@ -1227,6 +1227,82 @@ static int walk(W *w, int v, dec *beta, int *absurd) {
  * the remainder r_j = c_j - (the rest)_j exactly.  Returns the index of
  * the `lin` line (*D its right-hand side), -1 when some remainder has no
  * bound to land on (nothing is printed then). */
+/* 1 when some remainder r_j lands on a side where x_j has no bound */
+static int unbounded_remainder(const W *w) {
+  for (int j = 0; j < w->m->n; j++) {
+    int sg = dsign(&w->r[j]);
+    if (sg && (sg > 0 ? w->lidx[j] : w->uidx[j]) < 0) return 1;
+  }
+  return 0;
+}
+
+/* b = a decimal just below b / q (q > 0), checked exactly: b q' <= b */
+static void over_q(dec *b, const dec *q) {
+  double v = dratio(b, q);
+  dec d, t;
+  dround(&d, v - 1e-12 * (1 + fabs(v)), 15);
+  dmul(&t, &d, q);
+  if (dcmp(&t, b) > 0) overflow = 1; /* cannot happen unless v is off */
+  *b = d;
+}
+
+/* A cut side whose rows leave a tiny remainder on an unbounded side of a
+ * variable (cuts.c adds no safety margin where the cut and the split give
+ * a variable coefficient 0 and only the rows touch it: those margins made
+ * modglob's cuts dense and its root weaker).  repair() shifts row
+ * multipliers exactly as at a leaf; everything then is a numerator over
+ * *q: mu, the remainders, and *b = lam q prhs + sum mu side + sum r bound.
+ * *mu and *mi grow to the rows repair() touched.  Returns 0, or -1 when
+ * no repair works. */
+static int cut_repair(W *w, const dec *lam, const dec *prhs, dec **mu, int **mi, int *nm,
+                      dec *b, dec *q) {
+  const twill_ilp *m = w->m;
+  int mr = m->m, n = m->n, ret = -1;
+  dec *yr = calloc((size_t)mr + 1, sizeof(dec));
+  int *yc = calloc((size_t)mr + 1, sizeof(int));
+  dec *nmu = calloc((size_t)mr + 1, sizeof(dec));
+  int *nmi = calloc((size_t)mr + 1, sizeof(int));
+  if (!yr || !yc || !nmu || !nmi) goto done;
+  for (int k = 0; k < *nm; k++) yr[(*mi)[k]] = (*mu)[k];
+  if (!repair(w, yr, yc, q)) goto done;
+  if (getenv("TWILL_ILP_DEBUG")) fprintf(stderr, "vipr: cut side repaired (over %.3g)\n", dapprox(q));
+  dec t;
+  dmul(b, lam, q);
+  dmul(b, b, prhs);
+  int k = 0;
+  for (int i = 0; i < mr; i++) {
+    int sg = dsign(&yr[i]);
+    if (!sg) continue;
+    if ((sg > 0 ? w->rG[i] : w->rL[i]) < 0) goto done;
+    dmul(&t, &yr[i], sg > 0 ? &w->rl[i] : &w->rh[i]);
+    dadd(b, b, &t);
+    nmu[k] = yr[i];
+    nmi[k++] = i;
+  }
+  for (int j = 0; j < n; j++) {
+    int sg = dsign(&w->r[j]);
+    if (!sg) continue;
+    dec bv;
+    dfrom(&bv, sg > 0 ? w->curl[j] : w->curu[j]);
+    dmul(&t, &w->r[j], &bv);
+    dadd(b, b, &t);
+  }
+  free(*mu);
+  free(*mi);
+  *mu = nmu;
+  *mi = nmi;
+  nmu = NULL;
+  nmi = NULL;
+  *nm = k;
+  ret = overflow ? -1 : 0;
+done:
+  free(yr);
+  free(yc);
+  free(nmu);
+  free(nmi);
+  return ret;
+}
+
 static int cut_side(W *w, const ilp_cut *ct, int side, int print, int *aidx, dec *D) {
   const twill_ilp *m = w->m;
   int n = m->n, row = ct->row;
@@ -1267,18 +1343,32 @@ static int cut_side(W *w, const ilp_cut *ct, int side, int print, int *aidx, dec
     }
     nm++;
   }
+  dec qd;
+  dparse(&qd, "1");
+  int fr = unbounded_remainder(w);
+  if (fr && cut_repair(w, &lam, &prhs, &mu, &mi, &nm, &b, &qd)) {
+    free(mu);
+    free(mi);
+    return -1;
+  }
   int cnt = 1 + nm;
+  if (fr) { /* b is complete, a numerator over q */
+    for (int j = 0; j < n; j++) cnt += dsign(&w->r[j]) != 0;
+    goto output;
+  }
   for (int j = 0; j < n; j++) {
     int sg = dsign(&w->r[j]);
     if (!sg) continue;
-    if ((sg > 0 ? w->lidx[j] : w->uidx[j]) < 0) { free(mu); free(mi); return -1; }
     dec bv;
     dfrom(&bv, sg > 0 ? w->curl[j] : w->curu[j]);
     dmul(&t, &w->r[j], &bv);
     dadd(&b, &b, &t);
     cnt++;
   }
+output:
   if (overflow) { free(mu); free(mi); return -1; }
+  if (fr && !(qd.n == 1 && qd.d[0] == 1 && qd.e == 0))
+    over_q(&b, &qd); /* the stated rhs: a decimal <= b / q */
   if (!print) {
     *D = b;
     free(mu);
@@ -1310,13 +1400,13 @@ static int cut_side(W *w, const ilp_cut *ct, int side, int print, int *aidx, dec
   for (int k = 0; k < nm; k++) {
     int i = mi[k];
     fprintf(w->out, "  %d ", dsign(&mu[k]) > 0 ? w->rG[i] : w->rL[i]);
-    dprint(w->out, &mu[k]);
+    dprint_frac(w->out, &mu[k], &qd);
   }
   for (int j = 0; j < n; j++) {
     int sg = dsign(&w->r[j]);
     if (!sg) continue;
     fprintf(w->out, "  %d ", sg > 0 ? w->lidx[j] : w->uidx[j]);
-    dprint(w->out, &w->r[j]);
+    dprint_frac(w->out, &w->r[j], &qd);
   }
   fprintf(w->out, " } -1\n");
   *D = b;

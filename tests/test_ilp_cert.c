@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ilp/exact_point.h"
 #include "check_main.h"
 #include "testutil.h"
 #include "twill/ilp.h"
@@ -632,6 +633,20 @@ START_TEST(exact_vertex_sol) {
   /* a solution value changed by one unit in its last digit is infeasible */
   ck_assert_int_ge(corrupt_all(c, "exact vertex", 1), 1);
   free(c);
+  /* the point itself: over D = 751425072114007, x = 2295061730000000 / D,
+   * y = 1300000000000000 / D, z = 3 = 2254275216342021 / D (the fractions
+   * above); with 10 digits allowed there is none */
+  double xv[3];
+  for (int j = 0; j < 3; j++) xv[j] = twill_ilp_value(m, j);
+  const double lb[3] = {0, 0, 0}, ub[3] = {100, 100, 3};
+  char **num, *den;
+  ck_assert_int_eq(ilp_exact_point(m, 2 + _i, lb, ub, xv, 1e-9, 400, &num, &den), 1);
+  ck_assert_str_eq(den, "751425072114007");
+  ck_assert_str_eq(num[0], "2295061730000000");
+  ck_assert_str_eq(num[1], "1300000000000000");
+  ck_assert_str_eq(num[2], "2254275216342021");
+  ilp_exact_point_free(3, num, den);
+  ck_assert_int_eq(ilp_exact_point(m, 2 + _i, lb, ub, xv, 1e-9, 10, &num, &den), 0);
   twill_ilp_free(m);
 }
 END_TEST
