@@ -1251,13 +1251,14 @@ static void over_q(dec *b, const dec *q) {
  * a variable coefficient 0 and only the rows touch it: those margins made
  * modglob's cuts dense and its root weaker).  repair() shifts row
  * multipliers exactly as at a leaf; everything then is a numerator over
- * *q: mu, the remainders, and *b = lam q prhs + sum mu side + sum r bound.
+ * *q: mu, the remainders, and *b = lam q prhs + sum mu side (the caller
+ * adds the bound terms, sum r bound).
  * *mu and *mi grow to the rows repair() touched.  Returns 0, or -1 when
  * no repair works. */
 static int cut_repair(W *w, const dec *lam, const dec *prhs, dec **mu, int **mi, int *nm,
                       dec *b, dec *q) {
   const twill_ilp *m = w->m;
-  int mr = m->m, n = m->n, ret = -1;
+  int mr = m->m, ret = -1;
   dec *yr = calloc((size_t)mr + 1, sizeof(dec));
   int *yc = calloc((size_t)mr + 1, sizeof(int));
   dec *nmu = calloc((size_t)mr + 1, sizeof(dec));
@@ -1278,14 +1279,6 @@ static int cut_repair(W *w, const dec *lam, const dec *prhs, dec **mu, int **mi,
     dadd(b, b, &t);
     nmu[k] = yr[i];
     nmi[k++] = i;
-  }
-  for (int j = 0; j < n; j++) {
-    int sg = dsign(&w->r[j]);
-    if (!sg) continue;
-    dec bv;
-    dfrom(&bv, sg > 0 ? w->curl[j] : w->curu[j]);
-    dmul(&t, &w->r[j], &bv);
-    dadd(b, b, &t);
   }
   free(*mu);
   free(*mi);
@@ -1352,11 +1345,7 @@ static int cut_side(W *w, const ilp_cut *ct, int side, int print, int *aidx, dec
     return -1;
   }
   int cnt = 1 + nm;
-  if (fr) { /* b is complete, a numerator over q */
-    for (int j = 0; j < n; j++) cnt += dsign(&w->r[j]) != 0;
-    goto output;
-  }
-  for (int j = 0; j < n; j++) {
+  for (int j = 0; j < n; j++) { /* (numerators over q after a repair) */
     int sg = dsign(&w->r[j]);
     if (!sg) continue;
     dec bv;
@@ -1365,7 +1354,6 @@ static int cut_side(W *w, const ilp_cut *ct, int side, int print, int *aidx, dec
     dadd(&b, &b, &t);
     cnt++;
   }
-output:
   if (overflow) { free(mu); free(mi); return -1; }
   if (fr && !(qd.n == 1 && qd.d[0] == 1 && qd.e == 0))
     over_q(&b, &qd); /* the stated rhs: a decimal <= b / q */
