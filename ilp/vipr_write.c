@@ -1219,14 +1219,6 @@ static int walk(W *w, int v, dec *beta, int *absurd) {
   return idx;
 }
 
-/* The lines of one side of a cut's split (see ilp_cut in model.h and
- * cuts.c): the side as an assumption (A aidx), then the cut c'x >= D_side
- * as `lin` of the side times -lam (side 0, a <= row) or lam (side 1), the
- * rows times their multipliers (12 significant digits; one whose row side
- * does not exist is left out) and, for every x_j, the bound that cancels
- * the remainder r_j = c_j - (the rest)_j exactly.  Returns the index of
- * the `lin` line (*D its right-hand side), -1 when some remainder has no
- * bound to land on (nothing is printed then). */
 /* 1 when some remainder r_j lands on a side where x_j has no bound */
 static int unbounded_remainder(const W *w) {
   for (int j = 0; j < w->m->n; j++) {
@@ -1236,14 +1228,16 @@ static int unbounded_remainder(const W *w) {
   return 0;
 }
 
-/* b = a decimal just below b / q (q > 0), checked exactly: b q' <= b */
-static void over_q(dec *b, const dec *q) {
+/* b = a decimal d just below b / q (q > 0), checked exactly: d q <= b.
+ * Returns 0, or -1 when the check fails (dratio off on huge numbers). */
+static int over_q(dec *b, const dec *q) {
   double v = dratio(b, q);
   dec d, t;
   dround(&d, v - 1e-12 * (1 + fabs(v)), 15);
   dmul(&t, &d, q);
-  if (dcmp(&t, b) > 0) overflow = 1; /* cannot happen unless v is off */
+  if (dcmp(&t, b) > 0) return -1;
   *b = d;
+  return 0;
 }
 
 /* A cut side whose rows leave a tiny remainder on an unbounded side of a
@@ -1296,6 +1290,16 @@ done:
   return ret;
 }
 
+/* The lines of one side of a cut's split (see ilp_cut in model.h and
+ * cuts.c): the side as an assumption (A aidx), then the cut c'x >= D_side
+ * as `lin` of the side times -lam (side 0, a <= row) or lam (side 1), the
+ * rows times their multipliers (12 significant digits; one whose row side
+ * does not exist is left out) and, for every x_j, the bound that cancels
+ * the remainder r_j = c_j - (the rest)_j exactly.  A remainder with no
+ * bound on its side goes to cut_repair, and the multipliers are then
+ * fractions over its q.  Returns the index of the `lin` line (*D its
+ * right-hand side), -1 when some remainder has no bound to land on and no
+ * repair works (nothing is printed then). */
 static int cut_side(W *w, const ilp_cut *ct, int side, int print, int *aidx, dec *D) {
   const twill_ilp *m = w->m;
   int n = m->n, row = ct->row;
@@ -1354,9 +1358,9 @@ static int cut_side(W *w, const ilp_cut *ct, int side, int print, int *aidx, dec
     dadd(&b, &b, &t);
     cnt++;
   }
-  if (overflow) { free(mu); free(mi); return -1; }
-  if (fr && !(qd.n == 1 && qd.d[0] == 1 && qd.e == 0))
-    over_q(&b, &qd); /* the stated rhs: a decimal <= b / q */
+  /* the stated rhs after a repair: a decimal <= b / q */
+  int qone = qd.n == 1 && qd.d[0] == 1 && qd.e == 0;
+  if (overflow || (fr && !qone && over_q(&b, &qd))) { free(mu); free(mi); return -1; }
   if (!print) {
     *D = b;
     free(mu);
