@@ -832,14 +832,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
       rval = malloc(((size_t)nz + 1) * sizeof(double));
       ok = rcol && rval;
       if (ok) {
-        for (int p = 0; p < nz; p++) rbeg[cidx[p] + 2]++;
-        for (int i = 0; i < mr; i++) rbeg[i + 2] += rbeg[i + 1];
-        for (int j = 0; j < n; j++)
-          for (int p = cbeg[j]; p < cbeg[j + 1]; p++) {
-            int q = rbeg[cidx[p] + 1]++;
-            rcol[q] = j;
-            rval[q] = cval[p];
-          }
+        ilp_csc_transpose(n, mr, cbeg, cidx, cval, rbeg, rcol, rval);
       }
     }
     if (ok) {

@@ -304,14 +304,7 @@ static int build_rows(sys *s, const twill_ilp *m, int mrows, const double *x, co
   rcol = malloc(((size_t)nz + 1) * sizeof(int));
   rv = malloc(((size_t)nz + 1) * sizeof(double));
   if (!rbeg || !rcol || !rv) goto done;
-  for (int p = 0; p < nz; p++) rbeg[cidx[p] + 2]++;
-  for (int i = 0; i < m->m; i++) rbeg[i + 2] += rbeg[i + 1];
-  for (int j = 0; j < m->n; j++)
-    for (int p = cbeg[j]; p < cbeg[j + 1]; p++) {
-      int q = rbeg[cidx[p] + 1]++;
-      rcol[q] = j;
-      rv[q] = cval[p];
-    }
+  ilp_csc_transpose(m->n, m->m, cbeg, cidx, cval, rbeg, rcol, rv);
   for (int i = 0; i < mrows; i++) {
     double act = 0, side;
     int nfree = 0;

@@ -268,6 +268,18 @@ int twill_ilp_history(const twill_ilp *m, int k, double *obj, long *node) {
   return 1;
 }
 
+void ilp_csc_transpose(int n, int mr, const int *cbeg, const int *cidx, const double *cval,
+                       int *rbeg, int *rcol, double *rval) {
+  for (int p = 0; p < cbeg[n]; p++) rbeg[cidx[p] + 2]++;
+  for (int i = 0; i < mr; i++) rbeg[i + 2] += rbeg[i + 1];
+  for (int j = 0; j < n; j++)
+    for (int p = cbeg[j]; p < cbeg[j + 1]; p++) {
+      int q = rbeg[cidx[p] + 1]++;
+      rcol[q] = j;
+      rval[q] = cval[p];
+    }
+}
+
 int ilp_build_csc(const twill_ilp *m, int **cbeg, int **cidx, double **cval) {
   int n = m->n, nz = m->nz;
   int *beg = calloc((size_t)n + 2, sizeof(int));

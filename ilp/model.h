@@ -94,6 +94,12 @@ struct twill_ilp {
 
 /* Column-compressed copy of the constraint matrix (duplicates summed). */
 int ilp_build_csc(const twill_ilp *m, int **cbeg, int **cidx, double **cval);
+/* The rows of a column-compressed matrix (n columns, mr rows): rbeg
+ * (mr + 2 entries, zeroed by the caller; rows start at rbeg[i], end at
+ * rbeg[i + 1]), rcol and rval (cbeg[n] entries each), columns ascending
+ * within each row. */
+void ilp_csc_transpose(int n, int mr, const int *cbeg, const int *cidx, const double *cval,
+                       int *rbeg, int *rcol, double *rval);
 void ilp_clear_results(twill_ilp *m);
 /* Append row lo <= a'x <= hi (no checks; cuts.c). Returns its index or -1. */
 int ilp_add_row_raw(twill_ilp *m, const char *name, int nnz, const int *idx,
