@@ -55,10 +55,7 @@ typedef struct {
 /* the shortest %.Ng that reads back to x: the certificate's decimal */
 static int q_from_double(bigq *q, double x) {
   char buf[64];
-  for (int p = 1; p <= 17; p++) {
-    snprintf(buf, sizeof buf, "%.*g", p, x);
-    if (strtod(buf, NULL) == x) break;
-  }
+  ilp_shortest(buf, sizeof buf, x);
   int r = bq_parse(q, buf);
   return r == -2 ? -1 : r; /* finite doubles always parse */
 }

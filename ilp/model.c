@@ -268,6 +268,13 @@ int twill_ilp_history(const twill_ilp *m, int k, double *obj, long *node) {
   return 1;
 }
 
+void ilp_shortest(char *buf, size_t n, double x) {
+  for (int p = 1; p <= 17; p++) {
+    snprintf(buf, n, "%.*g", p, x);
+    if (strtod(buf, NULL) == x) return;
+  }
+}
+
 void ilp_csc_transpose(int n, int mr, const int *cbeg, const int *cidx, const double *cval,
                        int *rbeg, int *rcol, double *rval) {
   for (int p = 0; p < cbeg[n]; p++) rbeg[cidx[p] + 2]++;

@@ -100,6 +100,9 @@ int ilp_build_csc(const twill_ilp *m, int **cbeg, int **cidx, double **cval);
  * within each row. */
 void ilp_csc_transpose(int n, int mr, const int *cbeg, const int *cidx, const double *cval,
                        int *rbeg, int *rcol, double *rval);
+/* The shortest %.Ng (N = 1..17) that reads back to x: how a certificate
+ * prints every number of the model (vipr_write.c, exact_point.c). */
+void ilp_shortest(char *buf, size_t n, double x);
 void ilp_clear_results(twill_ilp *m);
 /* Append row lo <= a'x <= hi (no checks; cuts.c). Returns its index or -1. */
 int ilp_add_row_raw(twill_ilp *m, const char *name, int nnz, const int *idx,

@@ -127,17 +127,9 @@ static int dparse(dec *a, const char *s) {
   return !overflow;
 }
 
-/* the shortest %.Ng (N = 1..17) that reads back to x */
-static void shortest(char *buf, size_t n, double x) {
-  for (int p = 1; p <= 17; p++) {
-    snprintf(buf, n, "%.*g", p, x);
-    if (strtod(buf, NULL) == x) return;
-  }
-}
-
 static void dfrom(dec *a, double x) {
   char buf[64];
-  shortest(buf, sizeof buf, x);
+  ilp_shortest(buf, sizeof buf, x);
   if (!dparse(a, buf)) overflow = 1;
 }
 
