@@ -6,8 +6,8 @@
  * LP value rounds to is processed next, its sibling goes to the open list.
  * Each node re-solves the LP from its parent's basis (dual simplex).
  * Branching: pseudo-costs (product rule) once both directions of a variable
- * have been observed, most fractional otherwise.  Reduced-cost fixing (not
- * in certificate mode): at an LP optimum z with incumbent U, a nonbasic
+ * have been observed, most fractional otherwise.  Reduced-cost fixing
+ * (with a margin in certificate mode): at an LP optimum z with incumbent U, a nonbasic
  * integer x_j at its lower bound l with reduced cost d_j > 0 satisfies
  * x_j <= l + floor((U - z)/d_j) in every better solution (symmetric at the
  * upper bound).  Incumbents: rounding of each node's LP solution, the
@@ -32,6 +32,13 @@
 #define SUB_RINS_FIX 0.3   /* share of the integers RINS must fix */
 #define SUB_RENS_FIX 0.5   /* share RENS must fix (integral at the root) */
 #define FIX_TERMS 20000000L /* certified reduced-cost fixings: their terms in all */
+/* Certified fixings of a mixed model only down to this depth: at every
+ * depth they doubled modglob's certificate (447 to 895 MB; vpm2 301 to
+ * 670 MB, pk1 333 to 715 MB) for no fewer nodes, while bell3a and fiber
+ * gain most from those near the root (bell3a: 56481 nodes without, 41913
+ * to depth 10, 22691 at every depth; fiber 1175, 267).  With 10, the
+ * certificates of modglob, vpm2 and pk1 stay within 15% of none. */
+#define FIX_DEPTH_MIXED 10
 
 typedef struct node {
   int rec;         /* tree record */
@@ -886,15 +893,19 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
      * cutoff), so the bound is taken with a margin for the exact
      * recomputation: the bound the rounded multipliers prove is within
      * about 1e-9 |z| of z.  The cutoff there is the SOL section's
-     * solution, which must be exactly feasible: with continuous variables
-     * it often is not (a row met to 1e-12), so certified fixing is for
-     * pure integer programs.  The certificate spends about terms (every
+     * solution, which must be exactly feasible (for a mixed model an
+     * exact vertex, its value rounded up by about 1e-12 relative); when
+     * none is, the writer fails and `twill ilp` solves again without
+     * fixings.  In a mixed model they stop below depth FIX_DEPTH_MIXED
+     * (measured below).  The certificate spends about terms (every
      * multiplier and remainder of the node) plus 2 sqrt(terms) a fixing
      * (vipr_write.c's derive_rcfix), so the certified fixings stop at
      * FIX_TERMS terms in all (about 20 bytes each); the first, at the
      * root and near it, are those that fix the most. */
     lps_get_basis(lp, basis);
-    if (inc < HUGE_VAL && !m->norcfix && (!m->certify || (nint == n && fix_terms < FIX_TERMS))) {
+    int fix_here = !m->certify ||
+                   (fix_terms < FIX_TERMS && (nint == n || cur->depth <= FIX_DEPTH_MIXED));
+    if (inc < HUGE_VAL && !m->norcfix && fix_here) {
       lps_get_dual(lp, NULL, dred);
       double gap = inc - z, eps = 1e-9, dmin = 1e-7;
       long terms = 0; /* the size of one fixing's line in the certificate */

@@ -278,7 +278,8 @@ typedef struct {
   int fail;
   int *rbeg, *rcol, *rpos; /* the rows: columns and CSC positions */
   int solidx; /* the line  c'x <= best (min; >= for max) from SOL, or -1 */
-  dec best;   /* the incumbent's exact objective value */
+  dec best;   /* the cutoff's value: the SOL's objective (rounded to the weak side) */
+  int bestok; /* best comes from the SOL section */
   dec *solx;  /* the SOL section's point (choose_sol), when solok */
   int solok;
   dec solobj; /* its objective value */
@@ -1613,6 +1614,19 @@ static int choose_sol(W *w, int mr0) {
   return w->solok;
 }
 
+/* *best: a decimal on the weak side of num/den (>= for min, s > 0;
+ * <= for max), within about 1e-12 relative; checked exactly by
+ * multiplying back.  Returns 0, -1 when no such decimal was found. */
+static int weak_cutoff(dec *best, const dec *num, const dec *den, int s) {
+  double v = dratio(num, den);
+  dec d, t;
+  dround(&d, v + s * 1e-12 * (1 + fabs(v)), 15);
+  dmul(&t, &d, den);
+  if (overflow || (s > 0 ? dcmp(&t, num) < 0 : dcmp(&t, num) > 0)) return -1;
+  *best = d;
+  return 0;
+}
+
 /* When the search fixed variables by reduced cost, the cutoff they use:
  * c'x <= best (>= for max) by `sol`, best the incumbent's exact value. */
 static void sol_line(W *w) {
@@ -1622,13 +1636,19 @@ static void sol_line(W *w) {
   for (int v = 0; v < m->nrec && !any; v++)
     for (int k = 0; k < m->rec[v].nprop && !any; k++) any = m->rec[v].prop[k].row < 0;
   if (!any || m->status != TWILL_ILP_OPTIMAL || !m->has_sol) return;
-  /* (the cutoff is printed as a decimal: a fractional SOL, which only a
-   * mixed model has, never meets a fixing, which only a pure integer one
-   * gets) */
+  /* The cutoff is printed as a decimal.  An integral SOL gives its value
+   * itself; a fractional one (a mixed model's exact vertex, over solden)
+   * gives a decimal just on the weak side of solobj/solden, which the
+   * checker accepts (`sol` may be weaker than the best solution): the
+   * search's fixings kept a margin of 1e-6 far above that rounding.  With
+   * no exact SOL the float incumbent's value is taken, and the writer
+   * fails below (the cutoff must come from the SOL section); the command
+   * then solves again without fixings. */
   int dsol = w->solok && w->solden.n == 1 && w->solden.d[0] == 1 && w->solden.e == 0;
   dzero(&w->best);
+  w->bestok = dsol || (w->solok && !weak_cutoff(&w->best, &w->solobj, &w->solden, w->s));
   if (dsol) w->best = w->solobj;
-  for (int j = 0; j < m->n && !dsol; j++) {
+  for (int j = 0; j < m->n && !w->bestok; j++) {
     dec xv, t;
     dfrom(&xv, m->sol[j]);
     dmul(&t, &xv, &w->cobj[j]);
@@ -1905,7 +1925,7 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
     dec solobj = w.solobj;
     if (m->status == TWILL_ILP_OPTIMAL && m->has_sol) {
       dec *xv = w.solx;
-      if (w.solidx >= 0 && (!solok || dcmp(&solobj, &w.best) != 0)) {
+      if (w.solidx >= 0 && (!solok || !w.bestok)) {
         /* the fixings' cutoff must be the SOL section's */
         free(rcnt); free(rbeg); free(rcol); free(rpos);
         goto done;

@@ -349,8 +349,20 @@ END_TEST
 /* Random MIPs with bounded continuous variables too (mixed): the
  * certificate alone is the check here (its RTP range holds the incumbent's
  * objective, which the checker recomputes). */
+/* Whether the certificate's SOL point has a fractional value (a/b). */
+static int fractional_sol(const char *c) {
+  const char *s = strstr(c, "\nSOL 1\n");
+  if (!s) return 0;
+  s += 7;
+  const char *e = strchr(s, '\n');
+  for (; *s && s != e; s++)
+    if (*s == '/') return 1;
+  return 0;
+}
+
 START_TEST(random_mixed_certified) {
   int rounds = tu_under_valgrind() ? 10 : 300, nopt = 0, nrej = 0, nunb = 0, nfail = 0;
+  int nfrac = 0;
   rng_state = 4242 + (unsigned long long)_i;
   for (int t = 0; t < rounds; t++) {
     int n = rnd(2, 6), r = rnd(1, 5);
@@ -396,12 +408,17 @@ START_TEST(random_mixed_certified) {
       continue;
     }
     nopt += twill_ilp_status_of(m) == TWILL_ILP_OPTIMAL;
+    nfrac += strstr(c, " OBJ { sol }") && fractional_sol(c);
     nrej += corrupt_all(c, what, 0);
     free(c);
     twill_ilp_free(m);
   }
   fprintf(stderr, "random mixed MIPs (variant %d): %d/%d optimal, %d unbounded, %d without "
-          "certificate, %d corruptions rejected\n", _i, nopt, rounds, nunb, nfail, nrej);
+          "certificate, %d reduced-cost fixings from a fractional SOL, %d corruptions "
+          "rejected\n", _i, nopt, rounds, nunb, nfail, nfrac, nrej);
+  /* the fixings' cutoff from an exact fractional vertex (vipr_write.c's
+   * weak_cutoff): without it mixed models are searched without fixings */
+  if (!tu_under_valgrind()) ck_assert_int_gt(nfrac, 0);
   /* variant 1: residual reduced costs on unbounded variables are
    * projected away exactly (project() in ilp/vipr_write.c) */
   ck_assert_int_eq(nfail, 0);
