@@ -778,6 +778,19 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
     nodes++;
     if (cur->depth > m->stats.depth_max) m->stats.depth_max = cur->depth;
     int st = lps_solve(lp, deadline);
+    if (st == LPS_LIMIT && !lps_stop_all && !(deadline > 0 && lps_clock() > deadline)) {
+      /* The iteration limit, not the clock: a stalled simplex (air04
+       * under --cert, node 230: the dual gave up on a tiny pivot and the
+       * primal ran 115624 degenerate iterations).  Once more from the
+       * slack basis, each structural at the bound its cost prefers (dual
+       * feasible where that bound is finite), as the root's first solve. */
+      for (int j = 0; j < n; j++) basis[j] = c[j] < 0 ? 2 : 1;
+      for (int k = n; k < Nlp; k++) basis[k] = 0;
+      lps_set_basis(lp, basis);
+      st = lps_solve(lp, deadline);
+      if (getenv("TWILL_ILP_DEBUG"))
+        fprintf(stderr, "node %ld: LP again from a slack basis: status %d\n", nodes, st);
+    }
     bb_rec *rec = &m->rec[cur->rec];
     if (getenv("TWILL_ILP_DEBUG") && st != LPS_OPTIMAL) fprintf(stderr, "node %ld lp status %d\n", nodes, st);
     if (st == LPS_LIMIT || st == LPS_ERROR) {
