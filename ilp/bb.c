@@ -7,9 +7,9 @@
  * Each node re-solves the LP from its parent's basis (dual simplex).
  * Branching: pseudo-costs (product rule) once both directions of a variable
  * have been observed, most fractional otherwise.  Reduced-cost fixing
- * (with a margin in certificate mode): at an LP optimum z with incumbent U, a nonbasic
- * integer x_j at its lower bound l with reduced cost d_j > 0 satisfies
- * x_j <= l + floor((U - z)/d_j) in every better solution (symmetric at the
+ * (with a margin in certificate mode): at an LP optimum z with incumbent
+ * U, a nonbasic integer x_j at its lower bound l with reduced cost d_j > 0
+ * satisfies x_j <= l + floor((U - z)/d_j) in every better solution (symmetric at the
  * upper bound).  Incumbents: rounding of each node's LP solution, the
  * depth-first dives of the tree, fractional diving (dive(), at the root
  * and every DIVE_FREQ nodes, off the tree), and sub-MIPs (submip.c): RENS

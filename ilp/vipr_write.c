@@ -1221,15 +1221,17 @@ static int unbounded_remainder(const W *w) {
   return 0;
 }
 
-/* b = a decimal d just below b / q (q > 0), checked exactly: d q <= b.
- * Returns 0, or -1 when the check fails (dratio off on huge numbers). */
-static int over_q(dec *b, const dec *q) {
-  double v = dratio(b, q);
+/* *out = a decimal d within about 1e-12 relative of num / den (den > 0),
+ * on the side `side` says: d >= num / den for +1, d <= num / den for -1;
+ * checked exactly by multiplying back (out may be num).  Returns 0, or -1
+ * when the check fails (dratio off on huge numbers). */
+static int decimal_near(dec *out, const dec *num, const dec *den, int side) {
+  double v = dratio(num, den);
   dec d, t;
-  dround(&d, v - 1e-12 * (1 + fabs(v)), 15);
-  dmul(&t, &d, q);
-  if (dcmp(&t, b) > 0) return -1;
-  *b = d;
+  dround(&d, v + side * 1e-12 * (1 + fabs(v)), 15);
+  dmul(&t, &d, den);
+  if (overflow || (side > 0 ? dcmp(&t, num) < 0 : dcmp(&t, num) > 0)) return -1;
+  *out = d;
   return 0;
 }
 
@@ -1353,7 +1355,11 @@ static int cut_side(W *w, const ilp_cut *ct, int side, int print, int *aidx, dec
   }
   /* the stated rhs after a repair: a decimal <= b / q */
   int qone = qd.n == 1 && qd.d[0] == 1 && qd.e == 0;
-  if (overflow || (fr && !qone && over_q(&b, &qd))) { free(mu); free(mi); return -1; }
+  if (overflow || (fr && !qone && decimal_near(&b, &b, &qd, -1))) {
+    free(mu);
+    free(mi);
+    return -1;
+  }
   if (!print) {
     *D = b;
     free(mu);
@@ -1614,19 +1620,6 @@ static int choose_sol(W *w, int mr0) {
   return w->solok;
 }
 
-/* *best: a decimal on the weak side of num/den (>= for min, s > 0;
- * <= for max), within about 1e-12 relative; checked exactly by
- * multiplying back.  Returns 0, -1 when no such decimal was found. */
-static int weak_cutoff(dec *best, const dec *num, const dec *den, int s) {
-  double v = dratio(num, den);
-  dec d, t;
-  dround(&d, v + s * 1e-12 * (1 + fabs(v)), 15);
-  dmul(&t, &d, den);
-  if (overflow || (s > 0 ? dcmp(&t, num) < 0 : dcmp(&t, num) > 0)) return -1;
-  *best = d;
-  return 0;
-}
-
 /* When the search fixed variables by reduced cost, the cutoff they use:
  * c'x <= best (>= for max) by `sol`, best the incumbent's exact value. */
 static void sol_line(W *w) {
@@ -1646,7 +1639,8 @@ static void sol_line(W *w) {
    * then solves again without fixings. */
   int dsol = w->solok && w->solden.n == 1 && w->solden.d[0] == 1 && w->solden.e == 0;
   dzero(&w->best);
-  w->bestok = dsol || (w->solok && !weak_cutoff(&w->best, &w->solobj, &w->solden, w->s));
+  /* (the weak side: >= for min, s > 0; <= for max) */
+  w->bestok = dsol || (w->solok && !decimal_near(&w->best, &w->solobj, &w->solden, w->s));
   if (dsol) w->best = w->solobj;
   for (int j = 0; j < m->n && !w->bestok; j++) {
     dec xv, t;

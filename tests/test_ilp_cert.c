@@ -346,9 +346,6 @@ START_TEST(random_mips_certified) {
 }
 END_TEST
 
-/* Random MIPs with bounded continuous variables too (mixed): the
- * certificate alone is the check here (its RTP range holds the incumbent's
- * objective, which the checker recomputes). */
 /* Whether the certificate's SOL point has a fractional value (a/b). */
 static int fractional_sol(const char *c) {
   const char *s = strstr(c, "\nSOL 1\n");
@@ -360,6 +357,9 @@ static int fractional_sol(const char *c) {
   return 0;
 }
 
+/* Random MIPs with bounded continuous variables too (mixed): the
+ * certificate alone is the check here (its RTP range holds the incumbent's
+ * objective, which the checker recomputes). */
 START_TEST(random_mixed_certified) {
   int rounds = tu_under_valgrind() ? 10 : 300, nopt = 0, nrej = 0, nunb = 0, nfail = 0;
   int nfrac = 0;
@@ -417,7 +417,7 @@ START_TEST(random_mixed_certified) {
           "certificate, %d reduced-cost fixings from a fractional SOL, %d corruptions "
           "rejected\n", _i, nopt, rounds, nunb, nfail, nfrac, nrej);
   /* the fixings' cutoff from an exact fractional vertex (vipr_write.c's
-   * weak_cutoff): without it mixed models are searched without fixings */
+   * decimal_near): without it mixed models are searched without fixings */
   if (!tu_under_valgrind()) ck_assert_int_gt(nfrac, 0);
   /* variant 1: residual reduced costs on unbounded variables are
    * projected away exactly (project() in ilp/vipr_write.c) */
