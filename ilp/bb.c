@@ -681,6 +681,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   lp = lps_new(&in);
   if (!lp) goto done;
   if (rootbasis) lps_set_basis(lp, rootbasis);
+  if (m->lp_degenerate) lps_set_perturb_early(lp, 1);
 
   double inc = HUGE_VAL; /* incumbent, minimize form */
   int incomplete = 0, unbounded = 0;

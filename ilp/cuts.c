@@ -778,6 +778,7 @@ static int vub_cut(const twill_ilp *m, int mr, int mr0, int r, const int *cbeg, 
 
 int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
   *basis_out = NULL;
+  m->lp_degenerate = 0;
   int n = m->n, nint = 0;
   for (int j = 0; j < n; j++) nint += m->vtype[j] != TWILL_ILP_CONTINUOUS;
   if (!nint || !m->m || m->nocuts || getenv("TWILL_ILP_NOCUTS")) return 0;
@@ -860,9 +861,11 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
     int added = 0;
     if (ok && lp) {
       if (basis) lps_set_basis(lp, basis);
+      if (m->lp_degenerate) lps_set_perturb_early(lp, 1);
       /* after the first round, within an iteration budget of 3 it0 + 1000
-       * (it0: the first round's): on a very degenerate LP (10teams: 44636
-       * iterations after 50 Gomory cuts, 2756 before) the round's cuts are
+       * (it0: the first round's).  A very degenerate LP (10teams: 44636
+       * iterations after 50 Gomory cuts, 2756 before) is solved once more,
+       * perturbed (below); if that too runs out, the round's cuts are
        * taken back.  Across the suite no other round needs more than a
        * quarter of it (p2756: 304 of 1168).  An iteration budget, not a
        * time budget, so that the cuts are the same on any machine under
@@ -870,6 +873,21 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
        * basis: lps_solve runs the dual first from it.) */
       int lst = round_ == 0 ? lps_solve(lp, deadline)
                             : lps_solve_limit(lp, deadline, 3 * it0 + 1000);
+      if (round_ > 0 && lst == LPS_LIMIT && basis && !m->lp_degenerate && !lps_stop_all &&
+          (deadline <= 0 || lps_clock() < deadline)) {
+        /* once more from the same basis, the costs perturbed after the
+         * first dual iteration: on 10teams the dual then needs 6913
+         * iterations, not 44636.  The LP is marked degenerate, and every
+         * later LP of this solve (the other rounds, the search's nodes)
+         * perturbs early too.  Only from here, so that no model whose
+         * LPs fit their budgets changes its path */
+        lps_set_basis(lp, basis);
+        lps_set_perturb_early(lp, 1);
+        m->lp_degenerate = 1;
+        lst = lps_solve_limit(lp, deadline, 3 * it0 + 1000);
+        if (getenv("TWILL_ILP_DEBUG"))
+          fprintf(stderr, "cut round %d: LP again, perturbed: status %d\n", round_, lst);
+      }
       if (round_ == 0) it0 = lps_iterations(lp);
       if (round_ > 0 && lst != LPS_OPTIMAL && lst != LPS_INFEASIBLE) {
         ilp_drop_cuts_from(m, ncut_before);

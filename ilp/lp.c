@@ -79,6 +79,7 @@ struct lp_solver {
   long iters;
   int status;
   int perturbed;
+  int perturb_early;    /* lps_set_perturb_early */
   uint64_t rng;
 };
 
@@ -1185,7 +1186,7 @@ static int dual(lp_solver *s, double deadline, long maxit, int can_perturb) {
   for (int j = 0; j < s->N; j++) s->dw[j] = 1.0;
   for (long it = 0;; it++) {
     if (stall > 300) { ret = -1; goto out; } /* degenerate: let the primal finish */
-    if (can_perturb && !s->perturbed && stall > 50) {
+    if (can_perturb && !s->perturbed && (stall > 50 || (s->perturb_early && it > 0))) {
       dual_perturb(s);
       d_ok = 0;
       stall = 0;
@@ -1216,6 +1217,14 @@ static int dual(lp_solver *s, double deadline, long maxit, int can_perturb) {
         if (s->lb[j] > -HUGE_VAL && s->ub[j] < HUGE_VAL) {
           s->st[j] = t == B_LOWER ? B_UPPER : B_LOWER;
           flipped = 1;
+        } else if (s->perturb_early && can_perturb && fabs(dj) < 1e-6) {
+          /* cost shifting: a d_j a little on the wrong side (rounding
+           * over a long run of updates) is moved to 0 by a shift of its
+           * cost, as the perturbation moves costs; the primal then
+           * finishes on the true costs */
+          s->pcost[j] -= dj;
+          s->d[j] = 0;
+          s->perturbed = 1;
         } else { ret = -1; goto out; }
       } else if (t == B_FREE && fabs(dj) > TOL_D) { ret = -1; goto out; }
     }
@@ -1408,6 +1417,8 @@ int lps_solve_limit(lp_solver *s, double deadline, long maxit) {
   unperturb(s);
   return s->status = ret;
 }
+
+void lps_set_perturb_early(lp_solver *s, int on) { s->perturb_early = on; }
 
 int lps_solve_dual_limit(lp_solver *s, double deadline, long maxit) {
   /* no perturbation: lps_obj after LPS_LIMIT must be a bound for the

@@ -90,6 +90,9 @@ struct twill_ilp {
   int ncut, cutcap; /* root cuts: rows m - ncut .. m - 1 */
   ilp_cut *cut;
   int nz_before_cuts;
+  /* a cut round's LP needed the perturbed retry (cuts.c): every later
+   * LP of the solve perturbs after its first dual iteration */
+  int lp_degenerate;
 };
 
 /* Column-compressed copy of the constraint matrix (duplicates summed). */

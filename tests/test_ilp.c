@@ -166,6 +166,99 @@ START_TEST(lp_iteration_budget) {
 }
 END_TEST
 
+/* lps_set_perturb_early (the cut rounds of a very degenerate LP, and
+ * then its whole search) changes the path, not the answer: on random
+ * set-partitioning-like LPs (0/1 rows, small integer costs: many ties,
+ * many degenerate pivots) the status and the optimum agree with the
+ * unperturbed solve, from the slack basis and again after a bound change
+ * warm-started from the optimal basis, and the reduced costs have an
+ * optimum's signs on the true costs. */
+static unsigned long long lp_rng = 777;
+static int lp_rnd(int lo, int hi) {
+  lp_rng = lp_rng * 6364136223846793005ull + 1442695040888963407ull;
+  return lo + (int)((lp_rng >> 33) % (unsigned long long)(hi - lo + 1));
+}
+
+/* The optimum's reduced costs, on the true costs, have the signs of an
+ * optimal basis (1e-8; a perturbation moves them by 5e-8 or more): d_j >= 0
+ * at a lower bound, <= 0 at an upper bound, 0 in between. */
+static void dual_signs_hold(lp_solver *lp, int n, int m, const double *lb, const double *ub) {
+  double x[64], y[64], d[64];
+  ck_assert_int_le(n + m, 64);
+  lps_get_x(lp, x);
+  lps_get_dual(lp, y, d);
+  for (int j = 0; j < n; j++) {
+    int atl = fabs(x[j] - lb[j]) < 1e-9, atu = ub[j] < INF && fabs(x[j] - ub[j]) < 1e-9;
+    if (atl && atu) continue;
+    if (atl) ck_assert(d[j] >= -1e-8);
+    else if (atu) ck_assert(d[j] <= 1e-8);
+    else ck_assert(fabs(d[j]) <= 1e-8);
+  }
+}
+
+START_TEST(lp_perturb_early_same_optimum) {
+  enum { N = 24, M = 10 };
+  int rounds = tu_under_valgrind() ? 20 : 300, compared = 0, other_path = 0;
+  for (int t = 0; t < rounds; t++) {
+    int cbeg[N + 1], cidx[N * M];
+    double cval[N * M], c[N], lb[N + M], ub[N + M];
+    int nz = 0;
+    for (int j = 0; j < N; j++) {
+      cbeg[j] = nz;
+      for (int i = 0; i < M; i++)
+        if (lp_rnd(0, 3) == 0) { cidx[nz] = i; cval[nz++] = 1; }
+      /* near ties, closer than the perturbation (5e-8 and up): a
+       * perturbed optimum not finished on the true costs shows */
+      c[j] = lp_rnd(-3, 6) + 3e-8 * lp_rnd(0, 3);
+      lb[j] = 0;
+      ub[j] = lp_rnd(0, 3) ? 1 : INF;
+    }
+    cbeg[N] = nz;
+    for (int i = 0; i < M; i++) {
+      int kind = lp_rnd(0, 2);
+      lb[N + i] = kind == 1 ? -INF : 1;
+      ub[N + i] = kind == 2 ? INF : lp_rnd(1, 2);
+    }
+    lp_input in = {M, N, cbeg, cidx, cval, c, lb, ub};
+    int st[2][2];
+    double z[2][2];
+    long its[2];
+    for (int early = 0; early < 2; early++) {
+      lp_solver *lp = lps_new(&in);
+      ck_assert_ptr_nonnull(lp);
+      lps_set_perturb_early(lp, early);
+      st[early][0] = lps_solve(lp, 0);
+      z[early][0] = st[early][0] == LPS_OPTIMAL ? lps_obj(lp) : 0;
+      if (st[early][0] == LPS_OPTIMAL) dual_signs_hold(lp, N, M, lb, ub);
+      /* a branch: x_jb <= 0, the same in both, warm-started from each
+       * solve's own optimal basis */
+      int jb = t % N;
+      lps_set_bounds(lp, jb, 0, 0);
+      st[early][1] = st[early][0] == LPS_OPTIMAL ? lps_solve(lp, 0) : -1;
+      z[early][1] = st[early][1] == LPS_OPTIMAL ? lps_obj(lp) : 0;
+      if (st[early][1] == LPS_OPTIMAL) {
+        double lbb[N + M], ubb[N + M];
+        memcpy(lbb, lb, sizeof lbb);
+        memcpy(ubb, ub, sizeof ubb);
+        lbb[jb] = ubb[jb] = 0;
+        dual_signs_hold(lp, N, M, lbb, ubb);
+      }
+      its[early] = lps_iterations(lp);
+      lps_free(lp);
+    }
+    ck_assert_int_eq(st[0][0], st[1][0]);
+    ck_assert_double_eq_tol(z[0][0], z[1][0], 1e-9 * (1 + fabs(z[0][0])));
+    ck_assert_int_eq(st[0][1], st[1][1]);
+    ck_assert_double_eq_tol(z[0][1], z[1][1], 1e-9 * (1 + fabs(z[0][1])));
+    compared += st[0][1] == LPS_OPTIMAL;
+    other_path += its[0] != its[1];
+  }
+  /* both kinds of answer were compared, and the flag changed the path */
+  ck_assert_int_gt(compared, 0);
+  ck_assert_int_gt(other_path, 0);
+}
+END_TEST
+
 /* max 5a + 4b + 3c, 2a + 3b + c <= 5, 4a + b + 2c <= 11, 3a + 4b + 2c
  * <= 8, binaries: all three need 6 > 5 in row 1; a = b = 1 uses 5, 5, 7
  * (fits), value 9, the best of the pairs (a+c: 8, b+c: 7). */
@@ -985,6 +1078,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, lp_ranged_rows);
   tcase_add_test(tc, lp_degenerate);
   tcase_add_test(tc, lp_iteration_budget);
+  tcase_add_test(tc, lp_perturb_early_same_optimum);
   suite_add_tcase(s, tc);
   tc = tcase_create("mip");
   tcase_set_timeout(tc, 60);
