@@ -1138,6 +1138,11 @@ done:
   free(open);
   free(rootbasis);
   free(lprow); free(lpcbeg); free(lpcidx); free(lpcval); free(lpbnd); free(ylp);
+  if (lp && getenv("TWILL_ILP_DEBUG") && !m->submip) {
+    long ds, dd;
+    lps_dual_steps(lp, &ds, &dd);
+    fprintf(stderr, "search: %ld LP iterations, dual %ld (%ld degenerate)\n", lps_iterations(lp), ds, dd);
+  }
   lps_free(lp);
   free(cbeg); free(cidx); free(cval); free(c); free(lb); free(ub); free(x);
   free(xr); free(act); free(dred); free(xd); free(xdr); free(pc); free(pcn); free(basis);

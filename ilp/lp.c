@@ -80,6 +80,7 @@ struct lp_solver {
   int status;
   int perturbed;
   int perturb_early;    /* lps_set_perturb_early */
+  long dual_steps, dual_degen; /* dual pivots, those with a zero step */
   uint64_t rng;
 };
 
@@ -1350,7 +1351,8 @@ static int dual(lp_solver *s, double deadline, long maxit, int can_perturb) {
     }
     double ar = alpha[r];
     double t = (s->x[jr] - target) / ar;
-    if (fabs(s->d[q] * t) < 1e-12) stall++;
+    s->dual_steps++;
+    if (fabs(s->d[q] * t) < 1e-12) { stall++; s->dual_degen++; }
     else stall = 0;
     double wr = s->dw[jr], f = s->d[q] / ar;
     for (int k = 0; k < m; k++) {
@@ -1419,6 +1421,11 @@ int lps_solve_limit(lp_solver *s, double deadline, long maxit) {
 }
 
 void lps_set_perturb_early(lp_solver *s, int on) { s->perturb_early = on; }
+
+void lps_dual_steps(const lp_solver *s, long *steps, long *degenerate) {
+  *steps = s->dual_steps;
+  *degenerate = s->dual_degen;
+}
 
 int lps_solve_dual_limit(lp_solver *s, double deadline, long maxit) {
   /* no perturbation: lps_obj after LPS_LIMIT must be a bound for the

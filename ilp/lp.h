@@ -74,6 +74,9 @@ int lps_solve_dual_limit(lp_solver *s, double deadline, long maxit);
  * primal); the primal then finishes on the true costs.  For a very
  * degenerate LP after cuts (10teams); off by default. */
 void lps_set_perturb_early(lp_solver *s, int on);
+/* Dual simplex pivots so far, and those among them with a zero step
+ * (degenerate: the dual objective did not move). */
+void lps_dual_steps(const lp_solver *s, long *steps, long *degenerate);
 /* Change bounds of variable j (j < n structural, n+i row i), unscaled. */
 void lps_set_bounds(lp_solver *s, int j, double lb, double ub);
 void lps_get_bounds(const lp_solver *s, int j, double *lb, double *ub);
