@@ -897,25 +897,34 @@ static void row_alpha(lp_solver *s, const double *rho) {
       work += s->rbeg[i + 1] - s->rbeg[i];
     }
   if (3 * work < (long)s->cbeg[n]) {
+    /* locals: a store through the byte array rmark may alias any field
+     * of s, so s->... would be loaded again at every entry (this loop is
+     * half of air05's time) */
+    unsigned char *mark = s->rmark;
+    int *list = s->rlist;
+    double *row = s->rrow;
+    const int *rb = s->rbeg, *rc = s->rcol, *il = s->ilist;
+    const double *rv = s->rval;
     for (int t = 0; t < nr; t++) {
-      int i = s->ilist[t];
+      int i = il[t];
       double ri = rho[i];
-      for (int p = s->rbeg[i]; p < s->rbeg[i + 1]; p++) {
-        int j = s->rcol[p];
-        if (!s->rmark[j]) { s->rmark[j] = 1; s->rlist[cnt++] = j; }
-        s->rrow[j] += s->rval[p] * ri;
+      for (int p = rb[i], pe = rb[i + 1]; p < pe; p++) {
+        int j = rc[p];
+        if (!mark[j]) { mark[j] = 1; list[cnt++] = j; }
+        row[j] += rv[p] * ri;
       }
-      s->rmark[n + i] = 1;
-      s->rlist[cnt++] = n + i;
-      s->rrow[n + i] = -ri;
+      mark[n + i] = 1;
+      list[cnt++] = n + i;
+      row[n + i] = -ri;
     }
+    const signed char *stat = s->st;
     int k = 0;
     for (int t = 0; t < cnt; t++) {
-      int j = s->rlist[t];
-      signed char st = s->st[j];
-      s->rmark[j] = 0;
-      if (st == B_BASIC || st == B_FIXED || s->rrow[j] == 0) { s->rrow[j] = 0; continue; }
-      s->rlist[k++] = j;
+      int j = list[t];
+      signed char st = stat[j];
+      mark[j] = 0;
+      if (st == B_BASIC || st == B_FIXED || row[j] == 0) { row[j] = 0; continue; }
+      list[k++] = j;
     }
     cnt = k;
   } else {
