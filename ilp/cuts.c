@@ -871,8 +871,8 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
        * time budget, so that the cuts are the same on any machine under
        * any load.  (Each round's LP is a fresh object from the last
        * basis: lps_solve runs the dual first from it.) */
-      int lst = round_ == 0 ? lps_solve(lp, deadline)
-                            : lps_solve_limit(lp, deadline, 3 * it0 + 1000);
+      long budget = m->cut_budget > 0 ? m->cut_budget : 3 * it0 + 1000;
+      int lst = round_ == 0 ? lps_solve(lp, deadline) : lps_solve_limit(lp, deadline, budget);
       if (round_ > 0 && lst == LPS_LIMIT && basis && !m->lp_degenerate && !lps_stop_all &&
           (deadline <= 0 || lps_clock() < deadline)) {
         /* once more from the same basis, the costs perturbed after the
@@ -884,7 +884,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
         lps_set_basis(lp, basis);
         lps_set_perturb_early(lp, 1);
         m->lp_degenerate = 1;
-        lst = lps_solve_limit(lp, deadline, 3 * it0 + 1000);
+        lst = lps_solve_limit(lp, deadline, budget);
         if (getenv("TWILL_ILP_DEBUG"))
           fprintf(stderr, "cut round %d: LP again, perturbed: status %d\n", round_, lst);
       }

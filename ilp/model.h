@@ -93,6 +93,9 @@ struct twill_ilp {
   /* a cut round's LP needed the perturbed retry (cuts.c): every later
    * LP of the solve perturbs after its first dual iteration */
   int lp_degenerate;
+  /* tests: a cut round's LP iteration budget (0: 3 it0 + 1000), so that
+   * a small model can take the retry above and a degenerate search */
+  long cut_budget;
 };
 
 /* Column-compressed copy of the constraint matrix (duplicates summed). */

@@ -397,8 +397,12 @@ static int rnd(int lo, int hi) {
   return lo + (int)((rng_state >> 33) % (unsigned long long)(hi - lo + 1));
 }
 
+/* Variant 1: the same models with a cut round budget of one iteration
+ * (model.h cut_budget), so that every second cut round runs out, is solved
+ * again perturbed, and the search is marked degenerate (its LPs perturb
+ * early: the path 10teams takes); with certificates, each checked. */
 START_TEST(mip_random_vs_brute_force) {
-  int rounds = tu_under_valgrind() ? 10 : 300;
+  int rounds = tu_under_valgrind() ? 10 : 300, degenerate = 0;
   rng_state = 12345;
   for (int t = 0; t < rounds; t++) {
     int n = rnd(2, 5), r = rnd(1, 4), U = 3;
@@ -439,6 +443,10 @@ START_TEST(mip_random_vs_brute_force) {
       if (j == n) break;
       pt[j]++;
     }
+    if (_i == 1) {
+      m->cut_budget = 1;
+      twill_ilp_set_certify(m, 1);
+    }
     twill_ilp_status st = twill_ilp_solve(m);
     if (isnan(best)) {
       ck_assert_msg(st == TWILL_ILP_INFEASIBLE, "round %d: expected infeasible, got %s", t,
@@ -448,8 +456,21 @@ START_TEST(mip_random_vs_brute_force) {
       ck_assert_msg(fabs(twill_ilp_objective(m) - best) < 1e-6, "round %d: %g vs brute force %g",
                     t, twill_ilp_objective(m), best);
     }
+    if (_i == 1) {
+      degenerate += m->lp_degenerate;
+      char *buf = NULL, msg[300];
+      size_t len = 0;
+      FILE *f = open_memstream(&buf, &len);
+      ck_assert_ptr_nonnull(f);
+      ck_assert_msg(twill_ilp_write_vipr(m, f) == 0, "round %d: no certificate", t);
+      fclose(f);
+      ck_assert_msg(twill_vipr_check_mem("random", buf, len, msg, sizeof msg) == 0, "round %d: %s",
+                    t, msg);
+      free(buf);
+    }
     twill_ilp_free(m);
   }
+  if (_i == 1) ck_assert_int_gt(degenerate, 0);
 }
 END_TEST
 
@@ -1087,7 +1108,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, mip_start);
   tcase_add_test(tc, mip_infeasible_parity);
   tcase_add_test(tc, mip_node_limit);
-  tcase_add_test(tc, mip_random_vs_brute_force);
+  tcase_add_loop_test(tc, mip_random_vs_brute_force, 0, 2);
   tcase_add_test(tc, submip_vs_brute_force);
   suite_add_tcase(s, tc);
   tc = tcase_create("cli");
