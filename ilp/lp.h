@@ -69,10 +69,10 @@ int lps_solve_limit(lp_solver *s, double deadline, long maxit);
 int lps_solve_dual_limit(lp_solver *s, double deadline, long maxit);
 /* on: the dual simplex of lps_solve perturbs the costs after its first
  * iteration (not only after a stall; an LP optimal from its start basis
- * stays unperturbed) and shifts a cost whose reduced cost
- * drifted a little to the wrong side (instead of handing over to the
- * primal); the primal then finishes on the true costs.  For a very
- * degenerate LP after cuts (10teams); off by default. */
+ * stays unperturbed), and shifts a cost whose reduced cost drifted a
+ * little to the wrong side (instead of handing over to the primal); the
+ * primal then finishes on the true costs.  For a very degenerate LP
+ * after cuts (10teams); off by default. */
 void lps_set_perturb_early(lp_solver *s, int on);
 /* Dual simplex pivots so far, and those among them with a zero step
  * (degenerate: the dual objective did not move). */
