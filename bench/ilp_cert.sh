@@ -1,18 +1,21 @@
 #!/bin/sh
-# bench/ilp_cert.sh: every instance of the MIP suite's answers.tsv through
+# bench/ilp_cert.sh: every instance of a suite's answers.tsv (SUITE=mip, the
+# default, or lp) through
 # `twill ilp --cert` (search time limit TLIM) and, when it reports optimal,
 # `twill vipr-check` on the certificate.  One line per instance:
 #   name  status  objective  solve+write_s  verified(1/0/-)  check_s  cert_bytes
 # (verified 1: the checker accepts it and the range it proves is finite)
 #   sh bench/ilp_cert.sh [INSTANCE...]        (default: every file)
 # Env: TWILL (default build/bin/twill), SHARED (default ../shared), TLIM (60),
-# TMP (default /tmp): the certificate is written there and removed after.
+# TMP (default /tmp): the certificate is written there and removed after;
+# SUITE (mip or lp: the directory under suites/).
 set -u
 TWILL=${TWILL:-build/bin/twill}
 SHARED=${SHARED:-../shared}
 TLIM=${TLIM:-60}
 TMP=${TMP:-/tmp}
-dir=$SHARED/suites/mip
+SUITE=${SUITE:-mip}
+dir=$SHARED/suites/$SUITE
 files="$*"
 [ -z "$files" ] && files=$(cut -f1 "$dir/answers.tsv" | grep -v '^file$')
 w=$TMP/twill-ilp-cert.$$

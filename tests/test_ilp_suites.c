@@ -86,6 +86,8 @@ static int close_rel(double x, double want, double tol) {
   return fabs(x - want) <= tol * fmax(1.0, fabs(want));
 }
 
+/* cert: 0 none, 1 written, checked and both ends of the range proved, 2
+ * written and checked. */
 static void solve_file(const char *dir, const answer *a, double tlimit, int is_mip, int cert) {
   char rel[128];
   snprintf(rel, sizeof rel, "%s/%s", dir, a->file);
@@ -121,7 +123,7 @@ static void solve_file(const char *dir, const answer *a, double tlimit, int is_m
      * inf (egout's had none until the SOL values were rounded; misc06's
      * continuous optimum, neither a short decimal nor a small fraction,
      * none until the writer solved for the exact vertex) */
-    ck_assert_msg(strstr(msg, "inf") == NULL, "%s: range not closed: %s", a->file, msg);
+    if (cert == 1) ck_assert_msg(strstr(msg, "inf") == NULL, "%s: range not closed: %s", a->file, msg);
     free(buf);
   }
   twill_ilp_free(m);
@@ -131,13 +133,24 @@ static void solve_file(const char *dir, const answer *a, double tlimit, int is_m
 static answer lp_ans[128];
 static int lp_n = -1;
 
+/* Each LP's certificate is written and checked too (cert mode 2: the
+ * checker must accept it; the upper end may stay open, "inf", where no
+ * exactly feasible primal point was found: 25fv47, grow7, grow15, stair).
+ * Three have no certificate yet: on these ill-conditioned LPs the exact
+ * repair of the dual multipliers exceeds the writer's 432 digits (an
+ * exact rational basis solve is what they need). */
+static const char *lp_no_cert[] = {"perold.mps", "pilot4.mps", "share1b.mps"};
+
 START_TEST(netlib_lp) {
   if (lp_n < 0) lp_n = load_answers("suites/lp/answers.tsv", lp_ans, 128);
   ck_assert_msg(lp_n > 0, "cannot read suites/lp/answers.tsv (TWILL_SHARED)");
   if (_i >= lp_n) return;
   /* under valgrind: only the small ones */
   if (tu_under_valgrind() && _i % 8) return;
-  solve_file("suites/lp", &lp_ans[_i], 0, 0, 0);
+  int cert = 2;
+  for (size_t k = 0; k < sizeof lp_no_cert / sizeof *lp_no_cert; k++)
+    if (!strcmp(lp_ans[_i].file, lp_no_cert[k])) cert = 0;
+  solve_file("suites/lp", &lp_ans[_i], 0, 0, cert);
 }
 END_TEST
 
