@@ -173,7 +173,7 @@ END_TEST
  * unperturbed solve, from the slack basis and again after a bound change
  * warm-started from the optimal basis, and the reduced costs have an
  * optimum's signs on the true costs. */
-static unsigned long long lp_rng = 777;
+static unsigned long long lp_rng;
 static int lp_rnd(int lo, int hi) {
   lp_rng = lp_rng * 6364136223846793005ull + 1442695040888963407ull;
   return lo + (int)((lp_rng >> 33) % (unsigned long long)(hi - lo + 1));
@@ -198,6 +198,7 @@ static void dual_signs_hold(lp_solver *lp, int n, int m, const double *lb, const
 
 START_TEST(lp_perturb_early_same_optimum) {
   enum { N = 24, M = 10 };
+  lp_rng = 777;
   int rounds = tu_under_valgrind() ? 20 : 300, compared = 0, other_path = 0;
   for (int t = 0; t < rounds; t++) {
     int cbeg[N + 1], cidx[N * M];
@@ -258,6 +259,19 @@ START_TEST(lp_perturb_early_same_optimum) {
   ck_assert_int_gt(other_path, 0);
 }
 END_TEST
+
+/* m's certificate is written and the checker accepts it. */
+static void cert_checks(twill_ilp *m, const char *name, int round_) {
+  char *buf = NULL, msg[300];
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  ck_assert_ptr_nonnull(f);
+  ck_assert_msg(twill_ilp_write_vipr(m, f) == 0, "%s %d: no certificate", name, round_);
+  fclose(f);
+  ck_assert_msg(twill_vipr_check_mem(name, buf, len, msg, sizeof msg) == 0, "%s %d: %s", name, round_,
+                msg);
+  free(buf);
+}
 
 /* max 5a + 4b + 3c, 2a + 3b + c <= 5, 4a + b + 2c <= 11, 3a + 4b + 2c
  * <= 8, binaries: all three need 6 > 5 in row 1; a = b = 1 uses 5, 5, 7
@@ -341,14 +355,7 @@ START_TEST(mip_start) {
   ck_assert_int_eq(twill_ilp_history(m, 0, &obj, &node), 1);
   ck_assert_int_eq(node, 0);
   ck_assert_double_eq_tol(obj, 9, 1e-9);
-  char *buf = NULL, msg[300];
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  ck_assert_ptr_nonnull(f);
-  ck_assert_int_eq(twill_ilp_write_vipr(m, f), 0);
-  fclose(f);
-  ck_assert_msg(twill_vipr_check_mem("start", buf, len, msg, sizeof msg) == 0, "%s", msg);
-  free(buf);
+  cert_checks(m, "start", 0);
   twill_ilp_free(m);
   m = knapsack();
   ck_assert_int_eq(twill_ilp_set_start(m, (double[]){1, 1, 1}), 0);
@@ -458,15 +465,7 @@ START_TEST(mip_random_vs_brute_force) {
     }
     if (_i == 1) {
       degenerate += m->lp_degenerate;
-      char *buf = NULL, msg[300];
-      size_t len = 0;
-      FILE *f = open_memstream(&buf, &len);
-      ck_assert_ptr_nonnull(f);
-      ck_assert_msg(twill_ilp_write_vipr(m, f) == 0, "round %d: no certificate", t);
-      fclose(f);
-      ck_assert_msg(twill_vipr_check_mem("random", buf, len, msg, sizeof msg) == 0, "round %d: %s",
-                    t, msg);
-      free(buf);
+      cert_checks(m, "random round", t);
     }
     twill_ilp_free(m);
   }
