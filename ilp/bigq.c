@@ -335,21 +335,95 @@ int bz_divmod(bigz *q, bigz *r, const bigz *a, const bigz *b) {
   return rc;
 }
 
+/* The top two limbs of x at positions k, k-1 (zero where x is shorter):
+ * below 10^18, so it fits an int64_t. */
+static int64_t top2(const bigz *x, int k) {
+  int64_t hi = k < x->n ? x->d[k] : 0, lo = k - 1 >= 0 && k - 1 < x->n ? x->d[k - 1] : 0;
+  return hi * (int64_t)BASE + lo;
+}
+
+/* out = |A x + B y| for |A|, |B| < 10^9 (limb products and carries stay
+ * inside int64_t; x->n >= y->n).  Lehmer's matrices make the value
+ * nonnegative; a negative one is computed again with -A, -B. */
+static int lincomb(bigz *out, int64_t A, const bigz *x, int64_t B, const bigz *y) {
+  bigz t;
+  bz_init(&t);
+  if (reserve(&t, x->n + 1) < 0) return -1;
+  for (int pass = 0; pass < 2; pass++, A = -A, B = -B) {
+    int64_t carry = 0;
+    for (int i = 0; i < x->n; i++) {
+      int64_t v = A * (int64_t)x->d[i] + (i < y->n ? B * (int64_t)y->d[i] : 0) + carry;
+      int64_t q = v / (int64_t)BASE, r = v % (int64_t)BASE;
+      if (r < 0) { r += BASE; q--; }
+      t.d[i] = (uint32_t)r;
+      carry = q;
+    }
+    if (carry < 0) continue;
+    t.n = x->n;
+    if (carry > 0) t.d[t.n++] = (uint32_t)carry; /* (|A x + B y| < 10^9 x) */
+    trim(&t);
+    take(out, &t);
+    return 0;
+  }
+  bz_free(&t); /* (not reached: one of the two signs is nonnegative) */
+  return -1;
+}
+
+/* Lehmer's gcd (Knuth, TAOCP vol. 2, 4.5.2, Algorithm L) on base 10^9
+ * limbs: the leading two limbs of x and y (same positions) run Euclid in
+ * machine integers while both ends of the quotient's range agree; the
+ * cofactor matrix [A B; C D] (unimodular, entries kept under 10^9) then
+ * updates the big numbers in one pass,  (x, y) <- (A x + B y, C x + D y),
+ * which replaces a dozen or so long divisions of plain Euclid.  When no
+ * step is certain (a large quotient), one long division is made. */
 int bz_gcd(bigz *out, const bigz *a, const bigz *b) {
-  bigz x, y, r;
+  bigz x, y, r, u;
   bz_init(&x);
   bz_init(&y);
   bz_init(&r);
+  bz_init(&u);
   int rc = -1;
   if (bz_copy(&x, a) < 0 || bz_copy(&y, b) < 0) goto done;
   x.neg = y.neg = 0;
-  /* Euclid: (x, y) <- (y, x mod y); r's old limbs are recycled as x's */
+  if (mag_cmp(&x, &y) < 0) { bigz t = x; x = y; y = t; }
   while (y.n) {
-    if (bz_divmod(NULL, &r, &x, &y) < 0) goto done;
-    bigz t = x;
-    x = y;
-    y = r;
-    r = t;
+    if (x.n <= 2) { /* both fit 64 bits: finish in machine integers */
+      uint64_t p = (uint64_t)top2(&x, 1), q = (uint64_t)top2(&y, 1);
+      while (q) { uint64_t t = p % q; p = q; q = t; }
+      if (bz_set_ll(&r, (long long)p) < 0) goto done;
+      take(&x, &r);
+      break;
+    }
+    int64_t A = 1, B = 0, C = 0, D = 1, steps = 0;
+    if (x.n - y.n <= 1) {
+      int64_t xh = top2(&x, x.n - 1), yh = top2(&y, x.n - 1);
+      while (yh + C != 0 && yh + D != 0) {
+        int64_t q1 = (xh + A) / (yh + C), q2 = (xh + B) / (yh + D);
+        if (q1 != q2 || q1 >= (int64_t)BASE) break; /* (q1 C stays in range) */
+        int64_t nC = A - q1 * C, nD = B - q1 * D;
+        if (nC >= (int64_t)BASE || nC <= -(int64_t)BASE || nD >= (int64_t)BASE ||
+            nD <= -(int64_t)BASE)
+          break;
+        A = C; C = nC;
+        B = D; D = nD;
+        int64_t t = xh - q1 * yh;
+        xh = yh; yh = t;
+        steps++;
+      }
+    }
+    if (!steps) {
+      /* Euclid: (x, y) <- (y, x mod y); r's old limbs are recycled as x's */
+      if (bz_divmod(NULL, &r, &x, &y) < 0) goto done;
+      bigz t = x;
+      x = y;
+      y = r;
+      r = t;
+      continue;
+    }
+    if (lincomb(&r, A, &x, B, &y) < 0 || lincomb(&u, C, &x, D, &y) < 0) goto done;
+    take(&x, &r);
+    take(&y, &u);
+    if (mag_cmp(&x, &y) < 0) { bigz t = x; x = y; y = t; }
   }
   take(out, &x);
   rc = 0;
@@ -357,6 +431,7 @@ done:
   bz_free(&x);
   bz_free(&y);
   bz_free(&r);
+  bz_free(&u);
   return rc;
 }
 

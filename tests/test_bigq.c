@@ -537,6 +537,61 @@ START_TEST(bz_gcd_properties) {
 }
 END_TEST
 
+/* Plain Euclid by long division, the reference for Lehmer's gcd. */
+static void euclid_ref(bigz *g, const bigz *a, const bigz *b) {
+  bigz x, y, r;
+  bz_init(&x); bz_init(&y); bz_init(&r);
+  OK(bz_copy(&x, a) < 0);
+  OK(bz_copy(&y, b) < 0);
+  x.neg = y.neg = 0;
+  while (bz_sign(&y)) {
+    OK(bz_divmod(NULL, &r, &x, &y));
+    OK(bz_copy(&x, &y));
+    OK(bz_copy(&y, &r));
+  }
+  OK(bz_copy(g, &x));
+  bz_free(&x); bz_free(&y); bz_free(&r);
+}
+
+/* bz_gcd (Lehmer's, on the leading limbs) against plain Euclid, on
+ * numbers up to 120 limbs: random pairs, pairs with a large common
+ * factor, pairs a = b q + r with a quotient q of up to 30 limbs (Lehmer
+ * falls back to a long division there), near-equal pairs, and zeros. */
+START_TEST(bz_gcd_matches_euclid) {
+  uint64_t seed = 23;
+  int rounds = tu_under_valgrind() ? 30 : 300;
+  bigz a, b, c, g, h;
+  bz_init(&a); bz_init(&b); bz_init(&c); bz_init(&g); bz_init(&h);
+  for (int it = 0; it < rounds; it++) {
+    int kind = it % 5;
+    rnd_big(&a, &seed, 1 + (int)(rnd(&seed) % 120));
+    rnd_big(&b, &seed, 1 + (int)(rnd(&seed) % 120));
+    if (kind == 1) { /* a common factor */
+      rnd_big(&c, &seed, 1 + (int)(rnd(&seed) % 40));
+      OK(bz_mul(&a, &a, &c));
+      OK(bz_mul(&b, &b, &c));
+    } else if (kind == 2) { /* a large quotient */
+      rnd_big(&c, &seed, 1 + (int)(rnd(&seed) % 30));
+      OK(bz_mul(&c, &c, &b));
+      OK(bz_add(&a, &c, &a));
+    } else if (kind == 3) { /* near-equal */
+      OK(bz_copy(&a, &b) < 0);
+      bz_set_ll(&c, (long long)(rnd(&seed) % 1000));
+      OK(bz_add(&a, &a, &c));
+    } else if (kind == 4 && it % 10 == 4) {
+      bz_set_ll(&b, 0);
+    }
+    OK(bz_gcd(&g, &a, &b));
+    euclid_ref(&h, &a, &b);
+    assert_canonical(&g);
+    REQUIRE(bz_cmp(&g, &h) == 0, "Lehmer's gcd differs from Euclid's (round %d)", it);
+    OK(bz_gcd(&g, &b, &a));
+    REQUIRE(bz_cmp(&g, &h) == 0, "gcd(b, a) differs (round %d)", it);
+  }
+  bz_free(&a); bz_free(&b); bz_free(&c); bz_free(&g); bz_free(&h);
+}
+END_TEST
+
 /* Fibonacci numbers by addition: gcd(F(m), F(n)) = F(gcd(m, n)); F(300)
  * has 63 digits, and Euclid on neighbours takes the most steps there are. */
 START_TEST(bz_gcd_fibonacci) {
@@ -1017,6 +1072,7 @@ static Suite *make_suite(void) {
   tcase_add_test(z, bz_divmod_identity_large);
   tcase_add_test(z, bz_gcd_properties);
   tcase_add_test(z, bz_gcd_fibonacci);
+  tcase_add_test(z, bz_gcd_matches_euclid);
   tcase_add_test(z, bz_text_round_trip);
   suite_add_tcase(s, z);
   TCase *q = tcase_create("rationals");
