@@ -2,8 +2,8 @@
  *
  * Plain schoolbook algorithms (Knuth, TAOCP vol. 2, 4.3.1): addition and
  * subtraction limb by limb with carries, O(n*m) multiplication, and
- * Algorithm D for long division.  gcd is Euclid's algorithm on top of
- * division.  Rationals keep lowest terms with the usual gcd tricks (the
+ * Algorithm D for long division.  gcd is Lehmer's algorithm, Euclid on
+ * the leading bits with long division where a quotient is large.  Rationals keep lowest terms with the usual gcd tricks (the
  * ones GMP's mpq uses) so that sums of many fractions with a common
  * denominator never compute a large gcd.
  */
@@ -306,19 +306,109 @@ fail:
   return -1;
 }
 
+/* Bits lo .. lo+61 of |a| (zero beyond its top). */
+static int64_t bits62(const vipr_big *a, long lo) {
+  const uint32_t *d = climbs(a);
+  int i = (int)(lo / 32), sh = (int)(lo % 32);
+  uint64_t w[3];
+  for (int k = 0; k < 3; k++) w[k] = i + k < a->n ? d[i + k] : 0;
+  uint64_t v = (w[0] | w[1] << 32) >> sh;
+  if (sh) v |= w[2] << (64 - sh);
+  return (int64_t)(v & (((uint64_t)1 << 62) - 1));
+}
+
+static long bit_length(const vipr_big *a) {
+  if (!a->n) return 0;
+  uint32_t top = climbs(a)[a->n - 1];
+  long k = 0;
+  while (top) { top >>= 1; k++; }
+  return 32L * (a->n - 1) + k;
+}
+
+/* r = |A x + B y|, |A|, |B| < 2^30 (each limb product under 2^62, so a
+ * sum of two and a carry fits int64_t); x at least as long as y. */
+static int lincomb(vipr_big *r, int64_t A, const vipr_big *x, int64_t B, const vipr_big *y) {
+  vipr_big t;
+  vipr_big_init(&t);
+  if (reserve(&t, x->n + 1)) return -1;
+  const uint32_t *xd = climbs(x), *yd = climbs(y);
+  uint32_t *td = limbs(&t);
+  for (int pass = 0; pass < 2; pass++, A = -A, B = -B) {
+    int64_t carry = 0;
+    for (int i = 0; i < x->n; i++) {
+      int64_t v = A * (int64_t)xd[i] + (i < y->n ? B * (int64_t)yd[i] : 0) + carry;
+      uint32_t lo = (uint32_t)((uint64_t)v & 0xffffffffu);
+      td[i] = lo;
+      carry = (v - (int64_t)lo) / (int64_t)B32; /* exact: floor(v / 2^32) */
+    }
+    if (carry < 0) continue; /* the negative of the value: once more, negated */
+    t.n = x->n;
+    if (carry) td[t.n++] = (uint32_t)carry;
+    t.neg = 0;
+    trim(&t);
+    take(r, &t);
+    return 0;
+  }
+  vipr_big_free(&t);
+  return -1;
+}
+
+/* Lehmer's gcd (Knuth, TAOCP vol. 2, 4.5.2, Algorithm L): Euclid runs on
+ * the leading 62 bits of x and y (the same bit positions) in machine
+ * integers while both ends of each quotient's range agree, collecting the
+ * cofactors [A B; C D] (kept under 2^30); then one pass over the limbs
+ * makes (x, y) = (A x + B y, C x + D y).  That replaces about a dozen
+ * long divisions; a quotient too large for the window takes one long
+ * division instead.  The cofactor matrix has determinant +-1, so the gcd
+ * is kept whatever the window holds. */
 int vipr_big_gcd(vipr_big *r, const vipr_big *a, const vipr_big *b) {
-  vipr_big x, y, t;
+  vipr_big x, y, t, u;
   vipr_big_init(&x);
   vipr_big_init(&y);
   vipr_big_init(&t);
+  vipr_big_init(&u);
   int rc = -1;
   if (vipr_big_copy(&x, a) || vipr_big_copy(&y, b)) goto done;
   x.neg = y.neg = 0;
-  /* Euclid: gcd(x, y) = gcd(y, x mod y) until y = 0. */
+  if (mag_cmp(&x, &y) < 0) { t = x; x = y; y = t; vipr_big_init(&t); }
   while (y.n) {
-    if (vipr_big_divmod(NULL, &t, &x, &y)) goto done;
-    take(&x, &y);
-    take(&y, &t);
+    if (x.n <= 2) { /* both fit 64 bits */
+      const uint32_t *xd = climbs(&x), *yd = climbs(&y);
+      uint64_t p = xd[0] | (x.n > 1 ? (uint64_t)xd[1] << 32 : 0);
+      uint64_t q = yd[0] | (y.n > 1 ? (uint64_t)yd[1] << 32 : 0);
+      while (q) { uint64_t m = p % q; p = q; q = m; }
+      uint32_t *xl = limbs(&x);
+      xl[0] = (uint32_t)p;
+      xl[1] = (uint32_t)(p >> 32);
+      x.n = 2;
+      trim(&x);
+      break;
+    }
+    long lo = bit_length(&x) - 62;
+    int64_t xh = bits62(&x, lo), yh = bits62(&y, lo);
+    int64_t A = 1, B = 0, C = 0, D = 1, lim = (int64_t)1 << 30;
+    int steps = 0;
+    while (yh + C != 0 && yh + D != 0) {
+      int64_t q1 = (xh + A) / (yh + C), q2 = (xh + B) / (yh + D);
+      if (q1 != q2 || q1 >= lim) break;
+      int64_t nC = A - q1 * C, nD = B - q1 * D;
+      if (nC >= lim || nC <= -lim || nD >= lim || nD <= -lim) break;
+      A = C; C = nC;
+      B = D; D = nD;
+      int64_t m = xh - q1 * yh;
+      xh = yh; yh = m;
+      steps++;
+    }
+    if (!steps) { /* Euclid: gcd(x, y) = gcd(y, x mod y) */
+      if (vipr_big_divmod(NULL, &t, &x, &y)) goto done;
+      take(&x, &y);
+      take(&y, &t);
+      continue;
+    }
+    if (lincomb(&t, A, &x, B, &y) || lincomb(&u, C, &x, D, &y)) goto done;
+    take(&x, &t);
+    take(&y, &u);
+    if (mag_cmp(&x, &y) < 0) { t = x; x = y; y = t; vipr_big_init(&t); }
   }
   take(r, &x);
   rc = 0;
@@ -326,6 +416,7 @@ done:
   vipr_big_free(&x);
   vipr_big_free(&y);
   vipr_big_free(&t);
+  vipr_big_free(&u);
   return rc;
 }
 

@@ -180,6 +180,71 @@ START_TEST(big_gcd_hand_values) {
 }
 END_TEST
 
+/* A random magnitude of `limbs` 32-bit limbs, a quarter of them all ones
+ * and a quarter zero (the shapes where carries and estimates go wrong). */
+static void rnd_big_limbs(vipr_big *a, uint64_t *seed, int limbs) {
+  vipr_big base = big("4294967296"), s;
+  vipr_big_init(&s);
+  vipr_big_set_i64(a, 0);
+  for (int l = 0; l < limbs; l++) {
+    *seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t v = (uint32_t)(*seed >> 32);
+    if ((*seed >> 8) % 4 == 0) v = 0xffffffffu;
+    if ((*seed >> 8) % 4 == 1) v = 0;
+    ck_assert_int_eq(vipr_big_mul(a, a, &base), 0);
+    vipr_big_set_i64(&s, v);
+    ck_assert_int_eq(vipr_big_add(a, a, &s), 0);
+  }
+  vipr_big_free(&s);
+  vipr_big_free(&base);
+}
+
+/* vipr_big_gcd (Lehmer's) against plain Euclid by long division, on
+ * numbers up to 100 limbs: random pairs, pairs with a common factor, pairs
+ * a = q b + r with a quotient of up to 20 limbs, near-equal pairs. */
+START_TEST(big_gcd_matches_euclid) {
+  uint64_t seed = 99;
+  int rounds = tu_under_valgrind() ? 30 : 300;
+  vipr_big a, b, c, g, x, y, t;
+  vipr_big_init(&a); vipr_big_init(&b); vipr_big_init(&c); vipr_big_init(&g);
+  vipr_big_init(&x); vipr_big_init(&y); vipr_big_init(&t);
+  for (int it = 0; it < rounds; it++) {
+    int kind = it % 4;
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    rnd_big_limbs(&a, &seed, 1 + (int)((seed >> 33) % 100));
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    rnd_big_limbs(&b, &seed, 1 + (int)((seed >> 33) % 100));
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    rnd_big_limbs(&c, &seed, 1 + (int)((seed >> 33) % 20));
+    if (kind == 1) {
+      ck_assert_int_eq(vipr_big_mul(&a, &a, &c), 0);
+      ck_assert_int_eq(vipr_big_mul(&b, &b, &c), 0);
+    } else if (kind == 2) {
+      ck_assert_int_eq(vipr_big_mul(&c, &c, &b), 0);
+      ck_assert_int_eq(vipr_big_add(&a, &a, &c), 0);
+    } else if (kind == 3) {
+      ck_assert_int_eq(vipr_big_copy(&a, &b), 0);
+      vipr_big_set_i64(&c, (int64_t)(it % 1000));
+      ck_assert_int_eq(vipr_big_add(&a, &a, &c), 0);
+    }
+    ck_assert_int_eq(vipr_big_gcd(&g, &a, &b), 0);
+    /* Euclid */
+    ck_assert_int_eq(vipr_big_copy(&x, &a), 0);
+    ck_assert_int_eq(vipr_big_copy(&y, &b), 0);
+    while (vipr_big_sgn(&y)) {
+      ck_assert_int_eq(vipr_big_divmod(NULL, &t, &x, &y), 0);
+      ck_assert_int_eq(vipr_big_copy(&x, &y), 0);
+      ck_assert_int_eq(vipr_big_copy(&y, &t), 0);
+    }
+    ck_assert_msg(vipr_big_cmp(&g, &x) == 0, "round %d: Lehmer's gcd differs from Euclid's", it);
+    ck_assert_int_eq(vipr_big_gcd(&g, &b, &a), 0);
+    ck_assert_msg(vipr_big_cmp(&g, &x) == 0, "round %d: gcd(b, a) differs", it);
+  }
+  vipr_big_free(&a); vipr_big_free(&b); vipr_big_free(&c); vipr_big_free(&g);
+  vipr_big_free(&x); vipr_big_free(&y); vipr_big_free(&t);
+}
+END_TEST
+
 START_TEST(q_parse_forms) {
   const char *cases[][2] = {
       {"1.25", "5/4"},  {"-3e2", "-300"},   {"1.5E-2", "3/200"}, {"-.5", "-1/2"},
@@ -556,6 +621,7 @@ static Suite *make_suite(void) {
   tcase_add_test(num, big_divmod_hand_values);
   tcase_add_test(num, big_divmod_identity_random);
   tcase_add_test(num, big_gcd_hand_values);
+  tcase_add_test(num, big_gcd_matches_euclid);
   tcase_add_test(num, q_parse_forms);
   tcase_add_test(num, q_parse_rejects);
   tcase_add_test(num, q_arithmetic);
