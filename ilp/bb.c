@@ -104,6 +104,25 @@ static int add_hist(twill_ilp *m, double obj, long at) {
  * the row activities.  The row tolerance is 1e-6 plus 1e-9 relative: a
  * rounded point that misses a row with a large right-hand side by 1e-6
  * relative could otherwise beat the true optimum (mas76, row c2, 0.12). */
+/* certify: keep the root LP's basis in model order (rows left out of the
+ * LP count as basic) for the writer's exact solves; on failure none. */
+static void save_root_basis(twill_ilp *m, lp_solver *lp, const int *lprow, int mlp) {
+  int n = m->n, N = n + m->m;
+  signed char *lpst = malloc((size_t)(n + mlp) + 1);
+  free(m->root_basis);
+  m->root_basis = calloc((size_t)N + 1, 1);
+  if (!lpst || !m->root_basis) {
+    free(lpst);
+    free(m->root_basis);
+    m->root_basis = NULL;
+    return;
+  }
+  lps_get_basis(lp, lpst);
+  memcpy(m->root_basis, lpst, (size_t)n);
+  for (int k = 0; k < mlp; k++) m->root_basis[n + lprow[k]] = lpst[n + k];
+  free(lpst);
+}
+
 static int feasible(const twill_ilp *m, int mr, const int *cbeg, const int *cidx,
                     const double *cval, const double *x, double *act) {
   for (int j = 0; j < m->n; j++) {
@@ -838,6 +857,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       lps_get_dual(lp, ylp, NULL);
       if (rec->y)
         for (int k = 0; k < mlp; k++) rec->y[lprow[k]] = ylp[k];
+      if (nodes == 1) save_root_basis(m, lp, lprow, mlp);
     }
     /* pseudo-cost update: objective degradation per unit of movement */
     if (rec->var >= 0 && cur->bound > -HUGE_VAL && cur->pfrac > 0) {

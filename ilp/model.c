@@ -33,6 +33,8 @@ void ilp_clear_results(twill_ilp *m) {
   }
   m->nrec = 0;
   m->complete = 0;
+  free(m->root_basis);
+  m->root_basis = NULL;
   m->status = TWILL_ILP_UNSOLVED;
   ilp_drop_cuts(m);
 }

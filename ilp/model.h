@@ -87,6 +87,10 @@ struct twill_ilp {
   int nrec, reccap;
   bb_rec *rec;
   int complete; /* tree closed: every leaf has a proof */
+  /* certify: the root LP's optimal basis (n + m statuses as
+   * lps_get_basis, model rows; a row left out of the LP is basic), for
+   * the writer's exact duals and SOL point (exact_basis.h); or NULL */
+  signed char *root_basis;
   int ncut, cutcap; /* root cuts: rows m - ncut .. m - 1 */
   ilp_cut *cut;
   int nz_before_cuts;

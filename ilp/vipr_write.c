@@ -27,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigq.h"
+#include "exact_basis.h"
 #include "exact_point.h"
 #include "model.h"
 
@@ -284,6 +286,9 @@ typedef struct {
   int solok;
   dec solobj; /* its objective value */
   dec solden; /* the common denominator of solx and solobj (1: decimals) */
+  const double *cval; /* the matrix's doubles, by columns as aval */
+  bigq *solq;  /* no solok: an LP's exact basic optimum (exact_sol), or NULL */
+  bigq solqobj; /* its objective value */
 } W;
 
 /* print y/q (q a positive integer; "y" alone when q = 1) */
@@ -711,6 +716,24 @@ static void leaf_why(const W *w, const dec *yr, int farkas) {
   fprintf(stderr, "\n");
 }
 
+/* An integral objective: the leaf's bound line idx (OBJ >= *beta, min
+ * form) strengthened to OBJ >= ceil(*beta) by `rnd`.  Returns the index
+ * of the line that states the leaf's bound. */
+static int leaf_round(W *w, int idx, dec *beta) {
+  if (!w->objint) return idx;
+  dec cb = *beta;
+  dceil(&cb);
+  if (dcmp(&cb, beta) == 0) return idx;
+  int k = w->base + w->nder++;
+  dec shown = cb;
+  if (w->s < 0) dneg(&shown);
+  fprintf(w->out, "D%d %s ", k, w->s < 0 ? "L" : "G");
+  dprint(w->out, &shown);
+  fprintf(w->out, " OBJ { rnd 1  %d 1 } -1\n", idx);
+  *beta = cb;
+  return k;
+}
+
 /* Derive the leaf bound from multipliers y (LP at proof node). Returns the
  * derived index; *absurd set for Farkas; *beta the min-form bound. */
 static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
@@ -789,24 +812,146 @@ static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
     free(yc);
     *absurd = farkas;
     *beta = b;
-    if (!farkas && w->objint) {
-      dec cb = b;
-      dceil(&cb);
-      if (dcmp(&cb, &b) != 0) {
-        int k = w->base + w->nder++;
-        dec shown2 = cb;
-        if (w->s < 0) dneg(&shown2);
-        fprintf(w->out, "D%d %s ", k, w->s < 0 ? "L" : "G");
-        dprint(w->out, &shown2);
-        fprintf(w->out, " OBJ { rnd 1  %d 1 } -1\n", idx);
-        *beta = cb;
-        return k;
-      }
-    }
-    return idx;
+    return farkas ? idx : leaf_round(w, idx, beta);
   }
   w->fail = 1;
   return -1;
+}
+
+/* ---- the root leaf from the exact duals of the root LP's basis ----
+ *
+ * When the rounded float duals cannot be repaired (ill-conditioned LPs:
+ * perold, pilot4, share1b, whose free columns keep remainders the decimal
+ * projection cannot cancel within 432 digits), the basis itself gives
+ * exact duals: B'y = c_B in rational arithmetic (exact_basis.c).  Then
+ * r = s c - A'y is exactly 0 on the basic columns, and on the others has
+ * the sign of the bound the basis holds them at, unless the float basis
+ * was optimal only within tolerance; the combination is checked like any
+ * other (every nonzero r_j and y_i needs its side) and written with each
+ * multiplier as its own fraction. */
+#define EXACT_DIGITS 20000 /* digits of one number in an exact basis solve */
+
+static int q_of(bigq *q, double x) {
+  char buf[64];
+  ilp_shortest(buf, sizeof buf, x);
+  return bq_parse(q, buf) ? -1 : 0;
+}
+
+/* print a (negated when neg) as p or p/q */
+static int bq_out(FILE *f, const bigq *a, int neg) {
+  char *p = bz_str(&a->num), *q = a->den.n ? bz_str(&a->den) : NULL;
+  int ok = p && (q || !a->den.n);
+  if (ok) {
+    if (neg && *p != '-' && bq_sign(a)) fputc('-', f);
+    fputs(neg && *p == '-' ? p + 1 : p, f);
+    if (q && strcmp(q, "1")) fprintf(f, "/%s", q);
+  }
+  free(p);
+  free(q);
+  return ok ? 0 : -1;
+}
+
+/* a decimal d <= b (17 digits, b's double lowered a little until exact) */
+static int decimal_below(dec *d, const bigq *b) {
+  double bf = bq_to_double(b);
+  bigq t;
+  bq_init(&t);
+  int found = 0;
+  for (int k = 0; k < 8 && !found && isfinite(bf); k++) {
+    char buf[64];
+    double slack = k ? fmax(1.0, fabs(bf)) * pow(10, 2 * k - 17) : 0;
+    snprintf(buf, sizeof buf, "%.17g", bf - slack);
+    if (bq_parse(&t, buf)) break;
+    if (bq_cmp(&t, b) <= 0) found = dparse(d, buf);
+  }
+  bq_free(&t);
+  return found;
+}
+
+/* r = s c - A'y, the bound b = sum y_i side_i + sum r_j bound_j, and the
+ * sides: 1 when every nonzero y_i and r_j has a constraint to use */
+static int exact_bound(W *w, const bigq *y, bigq *r, bigq *b) {
+  const twill_ilp *m = w->m;
+  bigq a, t;
+  bq_init(&a);
+  bq_init(&t);
+  int ok = 1, err = 0;
+  for (int j = 0; j < m->n && !err; j++) {
+    err = q_of(&r[j], w->s * m->obj[j]);
+    for (int p = w->cbeg[j]; p < w->cbeg[j + 1] && !err; p++) {
+      if (!bq_sign(&y[w->cidx[p]])) continue;
+      err = q_of(&a, -w->cval[p]) || bq_addmul(&r[j], &r[j], &a, &y[w->cidx[p]]);
+    }
+  }
+  for (int i = 0; i < m->m && ok && !err; i++) {
+    int sg = bq_sign(&y[i]);
+    if (!sg) continue;
+    if ((sg > 0 ? w->rG[i] : w->rL[i]) < 0) { ok = 0; break; }
+    err = q_of(&t, sg > 0 ? m->rlo[i] : m->rhi[i]) || bq_addmul(b, b, &t, &y[i]);
+  }
+  for (int j = 0; j < m->n && ok && !err; j++) {
+    int sg = bq_sign(&r[j]);
+    if (!sg) continue;
+    if ((sg > 0 ? w->lidx[j] : w->uidx[j]) < 0) { ok = 0; break; }
+    err = q_of(&t, sg > 0 ? w->curl[j] : w->curu[j]) || bq_addmul(b, b, &t, &r[j]);
+  }
+  bq_free(&a);
+  bq_free(&t);
+  return err ? -1 : ok;
+}
+
+static int leaf_exact(W *w, dec *beta, int *absurd) {
+  const twill_ilp *m = w->m;
+  int n = m->n, mr = m->m, ret = -1;
+  bigq *y = calloc((size_t)mr + 1, sizeof(bigq)), *r = calloc((size_t)n + 1, sizeof(bigq)), b;
+  bq_init(&b);
+  if (!y || !r) goto done;
+  for (int i = 0; i < mr; i++) bq_init(&y[i]);
+  for (int j = 0; j < n; j++) bq_init(&r[j]);
+  int rc = ilp_basis_duals(m, m->root_basis, (int)w->s, EXACT_DIGITS, y), step = 0;
+  if (rc == 1) rc = exact_bound(w, y, r, &b), step = 1;
+  if (rc == 1) rc = decimal_below(beta, &b), step = 2;
+  if (rc != 1) {
+    if (getenv("TWILL_ILP_DEBUG"))
+      fprintf(stderr, "vipr: no exact duals from the root basis (%s: %d)\n",
+              step == 0 ? "solve" : step == 1 ? "sides" : "bound", rc);
+    goto done;
+  }
+  int cnt = 0;
+  for (int i = 0; i < mr; i++) cnt += bq_sign(&y[i]) != 0;
+  for (int j = 0; j < n; j++) cnt += bq_sign(&r[j]) != 0;
+  int idx = w->base + w->nder++, flip = w->s < 0;
+  fprintf(w->out, "D%d %s ", idx, flip ? "L" : "G");
+  dec shown = *beta;
+  if (flip) dneg(&shown);
+  dprint(w->out, &shown);
+  fprintf(w->out, " OBJ { lin %d", cnt);
+  int err = 0;
+  for (int i = 0; i < mr && !err; i++) {
+    int sg = bq_sign(&y[i]);
+    if (!sg) continue;
+    fprintf(w->out, "  %d ", sg > 0 ? w->rG[i] : w->rL[i]);
+    err = bq_out(w->out, &y[i], flip);
+  }
+  for (int j = 0; j < n && !err; j++) {
+    int sg = bq_sign(&r[j]);
+    if (!sg) continue;
+    fprintf(w->out, "  %d ", sg > 0 ? w->lidx[j] : w->uidx[j]);
+    err = bq_out(w->out, &r[j], flip);
+  }
+  fprintf(w->out, " } -1\n");
+  if (err) goto done;
+  *absurd = 0;
+  ret = leaf_round(w, idx, beta);
+done:
+  if (y)
+    for (int i = 0; i < mr; i++) bq_free(&y[i]);
+  if (r)
+    for (int j = 0; j < n; j++) bq_free(&r[j]);
+  free(y);
+  free(r);
+  bq_free(&b);
+  return ret;
 }
 
 /* mag(a) = |a| 10^e(a): an exact integer A with a = sign A 10^-e */
@@ -1172,7 +1317,16 @@ static int walk(W *w, int v, dec *beta, int *absurd) {
   if (w->fail) return -1;
   if (r->child[0] < 0 && r->child[1] < 0) {
     if (r->proof < 0 || !m->rec[r->proof].y) { w->fail = 1; return -1; }
-    return leaf(w, m->rec[r->proof].y, m->rec[r->proof].farkas, beta, absurd);
+    int saved = overflow;
+    int d = leaf(w, m->rec[r->proof].y, m->rec[r->proof].farkas, beta, absurd);
+    if (d < 0 && r->proof == 0 && m->root_basis && !m->rec[0].farkas) {
+      /* the root's own LP: its basis gives exact duals */
+      overflow = saved;
+      w->fail = 0;
+      d = leaf_exact(w, beta, absurd);
+      if (d < 0) w->fail = 1;
+    }
+    return d;
   }
   if (r->child[0] < 0 || r->child[1] < 0) { w->fail = 1; return -1; }
   int d[2], a[2], ab[2];
@@ -1620,6 +1774,60 @@ static int choose_sol(W *w, int mr0) {
   return w->solok;
 }
 
+/* An LP (no integer variable) whose float optimum no candidate makes
+ * exactly feasible (25fv47, grow7, grow15, stair, pilot4, perold): the
+ * root basis's exact primal values (exact_basis.c), kept as rationals
+ * (their denominators pass the 432 digits of a dec) in w->solq when they
+ * satisfy every bound and row exactly.  Returns 1 when kept. */
+static int exact_sol(W *w, int mr0) {
+  const twill_ilp *m = w->m;
+  int n = m->n, ok = 0;
+  if (!m->root_basis || m->status != TWILL_ILP_OPTIMAL || !m->has_sol) return 0;
+  for (int j = 0; j < n; j++)
+    if (m->vtype[j] != TWILL_ILP_CONTINUOUS) return 0;
+  bigq *x = calloc((size_t)n + 1, sizeof(bigq)), act, t, a;
+  bq_init(&act);
+  bq_init(&t);
+  bq_init(&a);
+  bq_init(&w->solqobj);
+  if (!x) return 0;
+  for (int j = 0; j < n; j++) bq_init(&x[j]);
+  int rc = ilp_basis_primal(m, m->root_basis, w->curl, w->curu, EXACT_DIGITS, x), err = rc < 0;
+  ok = rc == 1;
+  for (int j = 0; j < n && ok && !err; j++) {
+    if (!isinf(w->curl[j]) && !(err = q_of(&t, w->curl[j])) && bq_cmp(&x[j], &t) < 0)
+      ok = sol_miss(8, "below the bound of column", j);
+    if (ok && !isinf(w->curu[j]) && !(err = q_of(&t, w->curu[j])) && bq_cmp(&x[j], &t) > 0)
+      ok = sol_miss(8, "above the bound of column", j);
+    if (ok && m->obj[j] != 0 && !err)
+      err = q_of(&t, m->obj[j]) || bq_addmul(&w->solqobj, &w->solqobj, &t, &x[j]);
+  }
+  for (int i = 0; i < mr0 && ok && !err; i++) {
+    bq_free(&act);
+    for (int q = w->rbeg[i]; q < w->rbeg[i + 1] && !err; q++)
+      err = q_of(&a, w->cval[w->rpos[q]]) || bq_addmul(&act, &act, &a, &x[w->rcol[q]]);
+    if (!err && w->rG[i] >= 0 && !(err = q_of(&t, m->rlo[i])) && bq_cmp(&act, &t) < 0)
+      ok = sol_miss(8, "misses row", i);
+    if (ok && !err && w->rL[i] >= 0 && !(err = q_of(&t, m->rhi[i])) && bq_cmp(&act, &t) > 0)
+      ok = sol_miss(8, "misses row", i);
+  }
+  ok = ok && !err;
+  if (getenv("TWILL_ILP_DEBUG"))
+    fprintf(stderr, "vipr: the root basis's exact optimum is %s (%d)\n",
+            ok ? "feasible" : "not exactly feasible", rc);
+  if (ok) {
+    w->solq = x;
+  } else {
+    for (int j = 0; j < n; j++) bq_free(&x[j]);
+    free(x);
+    bq_free(&w->solqobj);
+  }
+  bq_free(&act);
+  bq_free(&t);
+  bq_free(&a);
+  return ok;
+}
+
 /* When the search fixed variables by reduced cost, the cutoff they use:
  * c'x <= best (>= for max) by `sol`, best the incumbent's exact value. */
 static void sol_line(W *w) {
@@ -1738,6 +1946,7 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
   size_t bodylen = 0;
   int ret = -1;
   if (!ilp_build_csc(m, &w.cbeg, &w.cidx, &cval)) return -1;
+  w.cval = cval;
   int nz = w.cbeg[n];
   w.aval = calloc((size_t)nz + 1, sizeof(dec));
   w.cobj = calloc((size_t)n + 1, sizeof(dec));
@@ -1822,7 +2031,7 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
   memcpy(ocurl, w.curl, (size_t)n * sizeof(double));
   memcpy(ocuru, w.curu, (size_t)n * sizeof(double));
   w.solx = calloc((size_t)n + 1, sizeof(dec));
-  choose_sol(&w, mr - m->ncut);
+  if (!choose_sol(&w, mr - m->ncut)) exact_sol(&w, mr - m->ncut);
   implied_bounds(&w, cval);
   derive_cuts(&w);
   sol_line(&w);
@@ -1934,9 +2143,11 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
             dprint(f, &shown);
             fputc(' ', f);
             if (solok) dprint_frac(f, &solobj, &w.solden);
+            else if (w.solq) bq_out(f, &w.solqobj, 0);
             else fputs("inf", f);
           } else {
             if (solok) dprint_frac(f, &solobj, &w.solden);
+            else if (w.solq) bq_out(f, &w.solqobj, 0);
             else fputs("-inf", f);
             fputc(' ', f);
             dprint(f, &shown);
@@ -1953,6 +2164,20 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
               dprint_frac(f, &xv[j], &w.solden);
             }
           fputc('\n', f);
+        } else if (w.solq) {
+          int cnt = 0, err = 0;
+          for (int j = 0; j < n; j++) cnt += bq_sign(&w.solq[j]) != 0;
+          fprintf(f, "SOL 1\nincumbent %d", cnt);
+          for (int j = 0; j < n && !err; j++)
+            if (bq_sign(&w.solq[j]) != 0) {
+              fprintf(f, "  %d ", j);
+              err = bq_out(f, &w.solq[j], 0);
+            }
+          fputc('\n', f);
+          if (err) {
+            free(rcnt); free(rbeg); free(rcol); free(rpos);
+            goto done;
+          }
         } else {
           fprintf(f, "SOL 0\n");
         }
@@ -1973,5 +2198,10 @@ done:
   free(w.vu); free(w.r); free(w.rl); free(w.rh); free(w.lidx); free(w.uidx);
   free(w.curl); free(w.curu); free(w.rG); free(w.rL);
   free(w.rbeg); free(w.rcol); free(w.rpos); free(w.solx);
+  if (w.solq) {
+    for (int j = 0; j < n; j++) bq_free(&w.solq[j]);
+    free(w.solq);
+    bq_free(&w.solqobj);
+  }
   return ret;
 }

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ilp/exact_basis.h"
 #include "../ilp/exact_point.h"
+#include "../ilp/qsys.h"
 #include "check_main.h"
 #include "testutil.h"
 #include "twill/ilp.h"
@@ -668,6 +670,262 @@ START_TEST(exact_vertex_sol) {
 }
 END_TEST
 
+/* ---- exact solves (ilp/qsys.c, ilp/exact_basis.c) ---- */
+
+static uint32_t qs_rng(uint64_t *s) {
+  *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+  return (uint32_t)(*s >> 33);
+}
+
+static void q_set(bigq *q, long long p, long long d) { ck_assert_int_eq(bq_set_ll(q, p, d), 0); }
+
+static void q_assert(const bigq *q, long long p, long long d, const char *what) {
+  bigq t;
+  bq_init(&t);
+  q_set(&t, p, d);
+  ck_assert_msg(bq_cmp(q, &t) == 0, "%s is %g, expected %lld/%lld", what, bq_to_double(q), p, d);
+  bq_free(&t);
+}
+
+/* Random sparse systems A x = b, n up to 10, with small integer and
+ * one-decimal coefficients, built from a chosen rational x* (b = A x*
+ * exactly), the entries of each row given in a shuffled column order.
+ * The oracle is substitution: the returned x must satisfy every row
+ * exactly, and equal x* when no row was dropped (the system is then
+ * nonsingular).  A third of the systems repeat a row scaled by 3, so
+ * elimination drops a row and the columns it leaves keep their given
+ * value. */
+START_TEST(qsys_random_systems) {
+  uint64_t seed = 77;
+  int rounds = tu_under_valgrind() ? 40 : 400, dropped_seen = 0, unique_seen = 0;
+  for (int it = 0; it < rounds; it++) {
+    int n = 1 + (int)(qs_rng(&seed) % 10), dup = n > 1 && it % 3 == 0;
+    long long a[10][10];
+    bigq xs[10], x[10], t, u;
+    bq_init(&t);
+    bq_init(&u);
+    for (int j = 0; j < n; j++) {
+      bq_init(&xs[j]);
+      bq_init(&x[j]);
+      q_set(&xs[j], (long long)(qs_rng(&seed) % 41) - 20, 1 + (long long)(qs_rng(&seed) % 12));
+    }
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++)
+        a[i][j] = qs_rng(&seed) % 3 ? 0 : (long long)(qs_rng(&seed) % 21) - 10; /* tenths */
+    for (int i = 0; i < n; i++) a[i][i] += 25; /* most are nonsingular */
+    if (dup)
+      for (int j = 0; j < n; j++) a[n - 1][j] = 3 * a[0][j];
+    qsys *s = qs_new(n, n, 10000, 1000000);
+    ck_assert_ptr_nonnull(s);
+    for (int i = 0; i < n; i++) {
+      ck_assert_int_eq(qs_row(s), 0);
+      int order[10];
+      for (int j = 0; j < n; j++) order[j] = j;
+      for (int j = n - 1; j > 0; j--) {
+        int k = (int)(qs_rng(&seed) % (uint32_t)(j + 1)), w = order[j];
+        order[j] = order[k];
+        order[k] = w;
+      }
+      for (int k = 0; k < n; k++) {
+        int j = order[k];
+        q_set(&t, a[i][j], 10);
+        ck_assert_int_eq(qs_entry(s, j, &t), 0);
+        ck_assert_int_eq(bq_addmul(qs_rhs(s), qs_rhs(s), &t, &xs[j]), 0);
+      }
+    }
+    for (int j = 0; j < n; j++) q_set(&x[j], 0, 1);
+    ck_assert_int_eq(qs_solve(s, x), 1);
+    int dropped = qs_dropped(s);
+    if (dup) ck_assert_int_ge(dropped, 1);
+    for (int i = 0; i < n; i++) { /* substitution */
+      q_set(&t, 0, 1);
+      q_set(&u, 0, 1);
+      for (int j = 0; j < n; j++) {
+        bigq c;
+        bq_init(&c);
+        q_set(&c, a[i][j], 10);
+        ck_assert_int_eq(bq_addmul(&t, &t, &c, &x[j]), 0);
+        ck_assert_int_eq(bq_addmul(&u, &u, &c, &xs[j]), 0);
+        bq_free(&c);
+      }
+      ck_assert_msg(bq_cmp(&t, &u) == 0, "round %d: row %d not met", it, i);
+    }
+    if (!dropped) {
+      unique_seen++;
+      for (int j = 0; j < n; j++) ck_assert_msg(bq_cmp(&x[j], &xs[j]) == 0, "round %d: x%d", it, j);
+    } else {
+      dropped_seen++;
+    }
+    qs_free(s);
+    for (int j = 0; j < n; j++) bq_free(&xs[j]), bq_free(&x[j]);
+    bq_free(&t);
+    bq_free(&u);
+  }
+  ck_assert_int_gt(dropped_seen, 0);
+  ck_assert_int_gt(unique_seen, 0);
+}
+END_TEST
+
+/* The limits: a column given twice in a row fails (-1), and numbers longer
+ * than maxdigits give 0.  The system  x + y = 1,  x + (1 + 1e-20) y = 2
+ * has y = 10^20, x = 1 - 10^20 (by hand: the difference of the rows is
+ * 1e-20 y = 1), and whichever pivot comes first, the one update it makes
+ * leaves a row with a coefficient 1e-20 or a denominator 10^20 + 1: more
+ * than 8 digits.  Then the Hilbert matrix H8 (rows 1/(i+j+1)), whose
+ * system H8 x = 1 has x0 = -8 and x7 = 51480 (python3's fractions), and
+ * entries summing to 8^2 (the entries of H_n^-1 sum to n^2). */
+START_TEST(qsys_limits) {
+  bigq t, x[8];
+  bq_init(&t);
+  for (int j = 0; j < 8; j++) bq_init(&x[j]);
+  qsys *s = qs_new(2, 2, 100, 1000);
+  ck_assert_int_eq(qs_row(s), 0);
+  q_set(&t, 1, 1);
+  ck_assert_int_eq(qs_entry(s, 1, &t), 0);
+  ck_assert_int_eq(qs_entry(s, 1, &t), 0);
+  ck_assert_int_eq(qs_entry(s, 2, &t), -1); /* no such column */
+  ck_assert_int_eq(qs_solve(s, x), -1);
+  qs_free(s);
+  for (int limit = 0; limit < 2; limit++) {
+    s = qs_new(2, 2, limit ? 8 : 100, 1000);
+    ck_assert_int_eq(qs_row(s), 0);
+    q_set(qs_rhs(s), 1, 1);
+    ck_assert_int_eq(qs_entry(s, 0, &t), 0);
+    ck_assert_int_eq(qs_entry(s, 1, &t), 0);
+    ck_assert_int_eq(qs_row(s), 0);
+    q_set(qs_rhs(s), 2, 1);
+    ck_assert_int_eq(qs_entry(s, 0, &t), 0);
+    bigq c;
+    bq_init(&c);
+    ck_assert_int_eq(bq_parse(&c, "1.00000000000000000001"), 0);
+    ck_assert_int_eq(qs_entry(s, 1, &c), 0);
+    ck_assert_int_eq(qs_solve(s, x), (limit ? 0 : 1));
+    if (!limit) {
+      ck_assert_int_eq(bq_parse(&c, "100000000000000000000"), 0);
+      ck_assert_int_eq(bq_cmp(&x[1], &c), 0);
+      ck_assert_int_eq(bq_parse(&c, "-99999999999999999999"), 0);
+      ck_assert_int_eq(bq_cmp(&x[0], &c), 0);
+    }
+    bq_free(&c);
+    qs_free(s);
+  }
+  s = qs_new(8, 8, 1000, 1000000);
+  for (int i = 0; i < 8; i++) {
+    ck_assert_int_eq(qs_row(s), 0);
+    q_set(qs_rhs(s), 1, 1);
+    for (int j = 0; j < 8; j++) {
+      q_set(&t, 1, i + j + 1);
+      ck_assert_int_eq(qs_entry(s, j, &t), 0);
+    }
+  }
+  ck_assert_int_eq(qs_solve(s, x), 1);
+  bigq sum;
+  bq_init(&sum);
+  for (int i = 0; i < 8; i++) {
+    q_set(&t, 0, 1);
+    for (int j = 0; j < 8; j++) {
+      bigq c;
+      bq_init(&c);
+      q_set(&c, 1, i + j + 1);
+      ck_assert_int_eq(bq_addmul(&t, &t, &c, &x[j]), 0);
+      bq_free(&c);
+    }
+    q_assert(&t, 1, 1, "H8 row");
+    ck_assert_int_eq(bq_add(&sum, &sum, &x[i]), 0);
+  }
+  q_assert(&x[0], -8, 1, "H8 x0");
+  q_assert(&x[7], 51480, 1, "H8 x7");
+  q_assert(&sum, 64, 1, "H8 sum");
+  bq_free(&sum);
+  qs_free(s);
+  for (int j = 0; j < 8; j++) bq_free(&x[j]);
+  bq_free(&t);
+}
+END_TEST
+
+/* The values of a basis, by hand:  min -x - y  s.t.  x + 2y <= 4,
+ * 3x + y <= 6,  x + y <= 10,  x, y >= 0.  Basis {x, y, logical of row 2},
+ * rows 0 and 1 at their upper side:
+ *   primal: x + 2y = 4, 3x + y = 6  ->  x = 8/5, y = 6/5;
+ *   duals:  y0 + 3 y1 = -1, 2 y0 + y1 = -1, y2 = 0  ->  y0 = -2/5, y1 = -1/5
+ *   (maximize -(-x - y): sg = -1 negates them).
+ * (Row 3 = 2 x row 0 is tight there too, with its logical basic.)  A
+ * basis singular in exact arithmetic (x, y basic with row 0 and its
+ * double row 3 nonbasic) gives 0, and so does a basis of the wrong size. */
+START_TEST(basis_values_by_hand) {
+  twill_ilp *m = twill_ilp_new();
+  twill_ilp_add_var(m, "x", TWILL_ILP_CONTINUOUS, 0, INF, -1);
+  twill_ilp_add_var(m, "y", TWILL_ILP_CONTINUOUS, 0, INF, -1);
+  twill_ilp_add_row(m, "r0", 2, (int[]){0, 1}, (double[]){1, 2}, 'L', 4, 0);
+  twill_ilp_add_row(m, "r1", 2, (int[]){1, 0}, (double[]){1, 3}, 'L', 6, 0);
+  twill_ilp_add_row(m, "r2", 2, (int[]){0, 1}, (double[]){1, 1}, 'L', 10, 0);
+  twill_ilp_add_row(m, "r3", 2, (int[]){0, 1}, (double[]){2, 4}, 'L', 8, 0);
+  const double lb[2] = {0, 0}, ub[2] = {INF, INF};
+  bigq y[4], x[2];
+  for (int i = 0; i < 4; i++) bq_init(&y[i]);
+  for (int j = 0; j < 2; j++) bq_init(&x[j]);
+  /* st: x, y, then the logicals of rows 0..3; five basic is not a basis */
+  signed char st[6] = {0, 0, 0, 2, 0, 0};
+  ck_assert_int_eq(ilp_basis_duals(m, st, 1, 1000, y), 0);
+  ck_assert_int_eq(ilp_basis_primal(m, st, lb, ub, 1000, x), 0);
+  st[2] = 2; /* rows 0 and 1 at their upper side */
+  ck_assert_int_eq(ilp_basis_duals(m, st, 1, 1000, y), 1);
+  q_assert(&y[0], -2, 5, "y0");
+  q_assert(&y[1], -1, 5, "y1");
+  q_assert(&y[2], 0, 1, "y2");
+  q_assert(&y[3], 0, 1, "y3");
+  ck_assert_int_eq(ilp_basis_duals(m, st, -1, 1000, y), 1);
+  q_assert(&y[0], 2, 5, "max y0");
+  q_assert(&y[1], 1, 5, "max y1");
+  ck_assert_int_eq(ilp_basis_primal(m, st, lb, ub, 1000, x), 1);
+  q_assert(&x[0], 8, 5, "x");
+  q_assert(&x[1], 6, 5, "y");
+  /* rows 0 and 3 (= 2 x row 0) nonbasic, rows 1 and 2 basic: singular */
+  signed char sing[6] = {0, 0, 2, 0, 0, 2};
+  ck_assert_int_eq(ilp_basis_duals(m, sing, 1, 1000, y), 0);
+  ck_assert_int_eq(ilp_basis_primal(m, sing, lb, ub, 1000, x), 0);
+  for (int i = 0; i < 4; i++) bq_free(&y[i]);
+  for (int j = 0; j < 2; j++) bq_free(&x[j]);
+  twill_ilp_free(m);
+}
+END_TEST
+
+/* An LP whose optimal vertex has a 548-digit denominator: x_0 = 1 and
+ * 7 x_{k+1} = 7.000001 x_k for k < 80, so x_80 = (7000001/7000000)^80
+ * (= 1.0000114286... by the formula).  No decimal and no fraction with a
+ * short denominator is exact, and the exact vertex of the tight rows
+ * (exact_point.c) passes its 400 digits, so the SOL point must be the
+ * exact values of the optimal basis (exact_basis.c); both ends of the
+ * range are then proved.  Variant 0 minimizes x_80, variant 1 maximizes
+ * -x_80 (the RTP range of a maximum is written the other way round). */
+START_TEST(exact_basis_sol_certified) {
+  enum { K = 80 };
+  twill_ilp *m = twill_ilp_new();
+  char name[16];
+  for (int k = 0; k <= K; k++) {
+    snprintf(name, sizeof name, "x%d", k);
+    twill_ilp_add_var(m, name, TWILL_ILP_CONTINUOUS, k ? 0 : 1, k ? INF : 1,
+                      k == K ? (_i ? -1 : 1) : 0);
+  }
+  twill_ilp_set_maximize(m, _i);
+  for (int k = 0; k < K; k++)
+    ck_assert_int_ge(twill_ilp_add_row(m, NULL, 2, (int[]){k, k + 1}, (double[]){-7.000001, 7},
+                                       'E', 0, 0), 0);
+  char *c = certify(m, TWILL_ILP_OPTIMAL, "exact basis SOL");
+  double want = pow(7.000001 / 7, K);
+  ck_assert_double_eq_tol(twill_ilp_objective(m), _i ? -want : want, 1e-12);
+  char msg[512];
+  ck_assert_int_eq(twill_vipr_check_mem("exact basis SOL", c, strlen(c), msg, sizeof msg), 0);
+  ck_assert_msg(strstr(msg, "inf") == NULL, "range not closed: %s", msg);
+  ck_assert_msg(strstr(c, "\nSOL 1\n") != NULL, "no SOL section");
+  /* a solution value changed in its last digit is rejected, and the
+   * other corruptions too */
+  ck_assert_int_ge(corrupt_all(c, "exact basis SOL", 1), 1);
+  free(c);
+  twill_ilp_free(m);
+}
+END_TEST
+
 /* Names that are not one VIPR token: white space, a control character, and
  * '%' (a comment in VIPR; fuzz_mps found a certificate that the checker
  * rejected for it).  The writer prints them as one token each. */
@@ -821,6 +1079,10 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, cover_cuts_certified);
   tcase_add_test(tc, vub_cuts_certified);
   tcase_add_loop_test(tc, exact_vertex_sol, 0, 2);
+  tcase_add_test(tc, qsys_random_systems);
+  tcase_add_test(tc, qsys_limits);
+  tcase_add_test(tc, basis_values_by_hand);
+  tcase_add_loop_test(tc, exact_basis_sol_certified, 0, 2);
   suite_add_tcase(s, tc);
   tc = tcase_create("miplib");
   /* mod008 writes and checks a 50 MB certificate: under the sanitizers on

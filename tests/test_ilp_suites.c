@@ -133,24 +133,19 @@ static void solve_file(const char *dir, const answer *a, double tlimit, int is_m
 static answer lp_ans[128];
 static int lp_n = -1;
 
-/* Each LP's certificate is written and checked too (cert mode 2: the
- * checker must accept it; the upper end may stay open, "inf", where no
- * exactly feasible primal point was found: 25fv47, grow7, grow15, stair).
- * Three have no certificate yet: on these ill-conditioned LPs the exact
- * repair of the dual multipliers exceeds the writer's 432 digits (an
- * exact rational basis solve is what they need). */
-static const char *lp_no_cert[] = {"perold.mps", "pilot4.mps", "share1b.mps"};
-
+/* Each LP's certificate is written and checked too, and must prove both
+ * ends of the range (cert mode 1).  Seven need the exact solves of the
+ * optimal basis (ilp/exact_basis.c): perold, pilot4 and share1b for their
+ * dual bound (the decimal repair of the float duals passes 432 digits),
+ * 25fv47, grow7, grow15 and stair (with pilot4 and perold) for an exactly
+ * feasible SOL point. */
 START_TEST(netlib_lp) {
   if (lp_n < 0) lp_n = load_answers("suites/lp/answers.tsv", lp_ans, 128);
   ck_assert_msg(lp_n > 0, "cannot read suites/lp/answers.tsv (TWILL_SHARED)");
   if (_i >= lp_n) return;
   /* under valgrind: only the small ones */
   if (tu_under_valgrind() && _i % 8) return;
-  int cert = 2;
-  for (size_t k = 0; k < sizeof lp_no_cert / sizeof *lp_no_cert; k++)
-    if (!strcmp(lp_ans[_i].file, lp_no_cert[k])) cert = 0;
-  solve_file("suites/lp", &lp_ans[_i], 0, 0, cert);
+  solve_file("suites/lp", &lp_ans[_i], 0, 0, 1);
 }
 END_TEST
 

@@ -1,0 +1,395 @@
+/* ilp/qsys.c: sparse rational elimination (see qsys.h).
+ *
+ * Rows are entered as rationals and solved as integer rows over one
+ * positive denominator each:  row k  =  (N_k1 .. N_kn | b_k) / d_k.
+ * A pivot on row r, column c, with p = N_rc, takes column c out of every
+ * other live row k holding it (q = N_kc):
+ *
+ *     row_k - (q / p) row_r  =  (|p| N_k - sgn(p) q N_r) / (|p| d_k),
+ *
+ * integer products only (d_r cancels), after which the row's content (the
+ * gcd of its numerators, right-hand side and denominator) is divided out.
+ * That keeps the numbers at the size of the minors they are (what
+ * Bareiss's division does for dense elimination), and costs one gcd per
+ * entry only while the content is large: it is usually 1 or small after a
+ * few entries, and a gcd with a one-limb number is one short division.
+ * Working on reduced rationals instead, as this file first did, paid for
+ * four gcds of full-length numbers per entry update.
+ *
+ * Rows still holding column c are found through crows[c], a list that may
+ * hold rows which lost c since (they are skipped).  Back substitution runs
+ * the pivot rows last first, in rationals. */
+#include "qsys.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  int col;
+  bigq a;
+} qent;
+
+typedef struct {
+  int col;
+  bigz a;
+} ent;
+
+typedef struct {
+  int qn, qcap;
+  qent *qe; /* entries as given (until qs_solve) */
+  bigq qrhs;
+  int n, cap;
+  ent *e; /* integer entries, sorted by column (qs_solve) */
+  bigz rhs, den;
+  int live, pcol;
+} srow;
+
+struct qsys {
+  int nr, maxr, nc;
+  srow *row;
+  int *ccount;             /* live rows holding each column */
+  int **crows, *cn, *ccap; /* rows that held each column (stale allowed) */
+  int *order, norder;      /* pivot rows, in pivot order */
+  int dropped;
+  long work, maxwork; /* entries merged so far */
+  int maxdigits, too_long;
+};
+
+qsys *qs_new(int maxrows, int ncols, int maxdigits, long maxwork) {
+  qsys *s = calloc(1, sizeof *s);
+  if (!s) return NULL;
+  s->maxr = maxrows;
+  s->nc = ncols;
+  s->maxdigits = maxdigits;
+  s->maxwork = maxwork;
+  s->row = calloc((size_t)maxrows + 1, sizeof(srow));
+  s->ccount = calloc((size_t)ncols + 1, sizeof(int));
+  s->crows = calloc((size_t)ncols + 1, sizeof(int *));
+  s->cn = calloc((size_t)ncols + 1, sizeof(int));
+  s->ccap = calloc((size_t)ncols + 1, sizeof(int));
+  s->order = calloc((size_t)maxrows + 1, sizeof(int));
+  if (!s->row || !s->ccount || !s->crows || !s->cn || !s->ccap || !s->order) {
+    qs_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+static void row_free(srow *r) {
+  for (int k = 0; k < r->qn; k++) bq_free(&r->qe[k].a);
+  free(r->qe);
+  bq_free(&r->qrhs);
+  for (int k = 0; k < r->n; k++) bz_free(&r->e[k].a);
+  free(r->e);
+  bz_free(&r->rhs);
+  bz_free(&r->den);
+}
+
+void qs_free(qsys *s) {
+  if (!s) return;
+  for (int i = 0; s->row && i < s->nr; i++) row_free(&s->row[i]);
+  for (int c = 0; s->crows && c < s->nc; c++) free(s->crows[c]);
+  free(s->row);
+  free(s->ccount);
+  free(s->crows);
+  free(s->cn);
+  free(s->ccap);
+  free(s->order);
+  free(s);
+}
+
+static int crows_push(qsys *s, int c, int r) {
+  if (s->cn[c] == s->ccap[c]) {
+    int cap = s->ccap[c] ? 2 * s->ccap[c] : 4;
+    int *p = realloc(s->crows[c], (size_t)cap * sizeof(int));
+    if (!p) return -1;
+    s->crows[c] = p;
+    s->ccap[c] = cap;
+  }
+  s->crows[c][s->cn[c]++] = r;
+  return 0;
+}
+
+int qs_row(qsys *s) {
+  if (s->nr >= s->maxr) return -1;
+  srow *r = &s->row[s->nr++];
+  memset(r, 0, sizeof *r);
+  bq_init(&r->qrhs);
+  bz_init(&r->rhs);
+  bz_init(&r->den);
+  r->live = 1;
+  r->pcol = -1;
+  return 0;
+}
+
+bigq *qs_rhs(qsys *s) { return s->nr ? &s->row[s->nr - 1].qrhs : NULL; }
+
+int qs_entry(qsys *s, int col, const bigq *a) {
+  if (!s->nr || col < 0 || col >= s->nc) return -1;
+  if (!bq_sign(a)) return 0;
+  srow *r = &s->row[s->nr - 1];
+  if (r->qn == r->qcap) {
+    int cap = r->qcap ? 2 * r->qcap : 4;
+    qent *e = realloc(r->qe, (size_t)cap * sizeof(qent));
+    if (!e) return -1;
+    r->qe = e;
+    r->qcap = cap;
+  }
+  qent *e = &r->qe[r->qn++];
+  e->col = col;
+  bq_init(&e->a);
+  return bq_copy(&e->a, a);
+}
+
+int qs_dropped(const qsys *s) { return s->dropped; }
+
+static int cmp_qent(const void *x, const void *y) {
+  int a = ((const qent *)x)->col, b = ((const qent *)y)->col;
+  return (a > b) - (a < b);
+}
+
+static int den_of(bigz *out, const bigq *q) {
+  return q->den.n ? bz_copy(out, &q->den) : bz_set_ll(out, 1);
+}
+
+/* out = v * (L / den(v)), an integer */
+static int scale_to(bigz *out, const bigq *v, const bigz *L, bigz *t) {
+  return den_of(t, v) || bz_divmod(t, NULL, L, t) || bz_mul(out, &v->num, t);
+}
+
+/* Row i in integer form: d = lcm of the denominators, entries sorted by
+ * column (a column twice is an error), indexed in crows. */
+static int to_integer_row(qsys *s, int i) {
+  srow *r = &s->row[i];
+  bigz t, g;
+  bz_init(&t);
+  bz_init(&g);
+  int ret = -1;
+  qsort(r->qe, (size_t)r->qn, sizeof(qent), cmp_qent);
+  for (int k = 1; k < r->qn; k++)
+    if (r->qe[k].col == r->qe[k - 1].col) goto done;
+  if (bz_set_ll(&r->den, 1) || den_of(&t, &r->qrhs) || bz_gcd(&g, &r->den, &t) ||
+      bz_divmod(&t, NULL, &t, &g) || bz_mul(&r->den, &r->den, &t))
+    goto done;
+  for (int k = 0; k < r->qn; k++)
+    if (den_of(&t, &r->qe[k].a) || bz_gcd(&g, &r->den, &t) || bz_divmod(&t, NULL, &t, &g) ||
+        bz_mul(&r->den, &r->den, &t))
+      goto done;
+  r->e = calloc((size_t)r->qn + 1, sizeof(ent));
+  if (!r->e) goto done;
+  r->cap = r->qn;
+  if (scale_to(&r->rhs, &r->qrhs, &r->den, &t)) goto done;
+  for (int k = 0; k < r->qn; k++) {
+    ent *e = &r->e[r->n];
+    e->col = r->qe[k].col;
+    bz_init(&e->a);
+    r->n++;
+    if (scale_to(&e->a, &r->qe[k].a, &r->den, &t) || crows_push(s, e->col, i)) goto done;
+    s->ccount[e->col]++;
+  }
+  ret = 0;
+done:
+  for (int k = 0; k < r->qn; k++) bq_free(&r->qe[k].a);
+  free(r->qe);
+  r->qe = NULL;
+  r->qn = r->qcap = 0;
+  bz_free(&t);
+  bz_free(&g);
+  return ret;
+}
+
+/* position of column c in row r, or -1 */
+static int row_find(const srow *r, int c) {
+  int lo = 0, hi = r->n - 1;
+  while (lo <= hi) {
+    int mid = (lo + hi) / 2;
+    if (r->e[mid].col == c) return mid;
+    if (r->e[mid].col < c) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/* divide row k by the gcd of its numbers (den > 0 stays positive) */
+static int remove_content(qsys *s, srow *a) {
+  bigz g, one;
+  bz_init(&g);
+  bz_init(&one);
+  int ret = -1;
+  if (bz_set_ll(&one, 1) || bz_gcd(&g, &a->den, &a->rhs)) goto done;
+  for (int k = 0; k < a->n && bz_cmp(&g, &one) != 0; k++)
+    if (bz_gcd(&g, &g, &a->e[k].a)) goto done;
+  if (bz_cmp(&g, &one) != 0) {
+    if (bz_divmod(&a->den, NULL, &a->den, &g) || bz_divmod(&a->rhs, NULL, &a->rhs, &g))
+      goto done;
+    for (int k = 0; k < a->n; k++)
+      if (bz_divmod(&a->e[k].a, NULL, &a->e[k].a, &g)) goto done;
+  }
+  for (int k = 0; k < a->n; k++)
+    if (bz_digits(&a->e[k].a) + bz_digits(&a->den) > s->maxdigits) s->too_long = 1;
+  ret = 0;
+done:
+  bz_free(&g);
+  bz_free(&one);
+  return ret;
+}
+
+/* row k = |p| row k - sgn(p) q row r, p = N_rc, q = N_kc (both sorted);
+ * keeps the column counts and lists.  Column c cancels exactly. */
+static int row_update(qsys *s, int k, int r, int c, const bigz *p, const bigz *q) {
+  srow *a = &s->row[k];
+  const srow *b = &s->row[r];
+  int cap = a->n + b->n, n = 0, i = 0, j = 0, ret = -1;
+  bigz pa, mq, t;
+  bz_init(&pa);
+  bz_init(&mq);
+  bz_init(&t);
+  ent *e = calloc((size_t)(cap ? cap : 1), sizeof(ent));
+  if (!e || bz_copy(&pa, p) || bz_copy(&mq, q)) goto fail;
+  pa.neg = 0;                                  /* |p| */
+  mq.neg = mq.n ? !(q->neg != p->neg) : 0;     /* -sgn(p) q */
+  s->work += cap;
+  while (i < a->n || j < b->n) {
+    int ca = i < a->n ? a->e[i].col : -1, cb = j < b->n ? b->e[j].col : -1;
+    if (cb < 0 || (ca >= 0 && ca < cb)) { /* |p| N_kj */
+      e[n] = a->e[i++];
+      if (bz_mul(&e[n].a, &e[n].a, &pa)) { n++; goto fail; }
+      n++;
+    } else if (ca < 0 || cb < ca) { /* -sgn(p) q N_rj */
+      e[n].col = cb;
+      bz_init(&e[n].a);
+      if (bz_mul(&e[n].a, &mq, &b->e[j].a) || crows_push(s, cb, k)) { n++; goto fail; }
+      s->ccount[cb]++;
+      n++, j++;
+    } else {
+      e[n] = a->e[i++];
+      if (bz_mul(&e[n].a, &e[n].a, &pa) || bz_mul(&t, &mq, &b->e[j++].a) ||
+          bz_add(&e[n].a, &e[n].a, &t)) {
+        n++;
+        goto fail;
+      }
+      if (bz_sign(&e[n].a) == 0) {
+        bz_free(&e[n].a);
+        s->ccount[ca]--;
+      } else {
+        n++;
+      }
+    }
+  }
+  free(a->e);
+  a->e = e;
+  a->n = n;
+  a->cap = cap;
+  if (bz_mul(&a->rhs, &a->rhs, &pa) || bz_mul(&t, &mq, &b->rhs) || bz_add(&a->rhs, &a->rhs, &t) ||
+      bz_mul(&a->den, &a->den, &pa))
+    goto done;
+  (void)c;
+  ret = remove_content(s, a);
+  goto done;
+fail: /* entries e[0..n) are row k's now; the unread rest of row k too */
+  if (e) {
+    for (; i < a->n; i++) e[n++] = a->e[i];
+    free(a->e);
+    a->e = e;
+    a->n = n;
+    a->cap = cap;
+  }
+done:
+  bz_free(&pa);
+  bz_free(&mq);
+  bz_free(&t);
+  return ret;
+}
+
+/* Markowitz's rule: the entry of a live row that minimizes
+ * (entries in its row - 1) (live rows holding its column - 1), the fill
+ * a pivot there can make at most; ties to the shortest number.  (Empty
+ * rows die here.)  Taking the shortest row first instead, as this file
+ * first did, made perold's and stair's eliminations 2 to 3 times slower. */
+static int pick(qsys *s, int *pc) {
+  int best = -1, bk = -1;
+  long bm = -1;
+  for (int i = 0; i < s->nr; i++) {
+    srow *r = &s->row[i];
+    if (!r->live) continue;
+    if (r->n == 0) {
+      r->live = 0;
+      s->dropped++;
+      continue;
+    }
+    for (int k = 0; k < r->n; k++) {
+      long mk = (long)(r->n - 1) * (s->ccount[r->e[k].col] - 1);
+      if (bm < 0 || mk < bm || (mk == bm && bz_digits(&r->e[k].a) < bz_digits(&s->row[best].e[bk].a))) {
+        bm = mk; best = i; bk = k;
+      }
+    }
+  }
+  if (best < 0) return -1;
+  *pc = bk;
+  return best;
+}
+
+/* eliminate the pivot's column from every other live row */
+static int eliminate(qsys *s, int r, int k) {
+  srow *p = &s->row[r];
+  int c = p->e[k].col, ret = 0;
+  p->live = 0;
+  p->pcol = c;
+  s->order[s->norder++] = r;
+  for (int q = 0; q < p->n; q++) s->ccount[p->e[q].col]--;
+  for (int q = 0; q < s->cn[c] && !ret && !s->too_long; q++) {
+    int i = s->crows[c][q];
+    if (i == r || !s->row[i].live) continue;
+    int at = row_find(&s->row[i], c);
+    if (at < 0) continue; /* stale: cancelled earlier */
+    bigz qv;
+    bz_init(&qv);
+    ret = bz_copy(&qv, &s->row[i].e[at].a);
+    if (!ret) ret = row_update(s, i, r, c, &p->e[k].a, &qv);
+    bz_free(&qv);
+  }
+  return ret;
+}
+
+/* x_c = (b - sum_{j != c} N_j x_j) / N_c over the pivot rows, last first
+ * (the row's denominator cancels) */
+static int back_substitute(qsys *s, bigq *val) {
+  bigq t, a;
+  bq_init(&t);
+  bq_init(&a);
+  int ret = 0;
+  for (int q = s->norder - 1; q >= 0 && !ret; q--) {
+    const srow *r = &s->row[s->order[q]];
+    const bigz *piv = NULL;
+    bq_free(&t);
+    ret = bz_copy(&t.num, &r->rhs);
+    for (int k = 0; k < r->n && !ret; k++) {
+      if (r->e[k].col == r->pcol) { piv = &r->e[k].a; continue; }
+      bq_free(&a);
+      ret = bz_copy(&a.num, &r->e[k].a);
+      if (!ret) a.num.neg = a.num.n ? !a.num.neg : 0;
+      if (!ret) ret = bq_addmul(&t, &t, &a, &val[r->e[k].col]);
+    }
+    if (!ret && !piv) ret = -1;
+    if (!ret) {
+      bq_free(&a);
+      ret = bz_copy(&a.num, piv);
+    }
+    if (!ret) ret = bq_div(&val[r->pcol], &t, &a);
+  }
+  bq_free(&t);
+  bq_free(&a);
+  return ret;
+}
+
+int qs_solve(qsys *s, bigq *val) {
+  for (int i = 0; i < s->nr; i++)
+    if (to_integer_row(s, i)) return -1;
+  for (;;) {
+    int k, r = pick(s, &k);
+    if (r < 0) break;
+    if (eliminate(s, r, k)) return -1;
+    if (s->too_long || s->work > s->maxwork) return 0;
+  }
+  return back_substitute(s, val) ? -1 : 1;
+}

@@ -1,0 +1,39 @@
+/* ilp/qsys.h: sparse linear equations over the rationals, solved exactly
+ * by elimination (private to ilp/).  Used for the certificate writer's
+ * exact points: the vertex under an incumbent (exact_point.c) and the
+ * primal and dual values of an LP basis (exact_basis.c).
+ *
+ * Rows are added one at a time (qs_row, then its entries); qs_solve turns
+ * each into integers over one denominator and eliminates, pivoting by
+ * Markowitz's rule (the entry whose row and column are shortest among the
+ * live ones; see qsys.c).  Rows that become empty are dropped (consistent
+ * or not: the caller checks the point), and columns no pivot claims keep
+ * the value the caller gave them.  Every call that allocates returns -1
+ * when out of memory. */
+#ifndef TWILL_ILP_QSYS_H
+#define TWILL_ILP_QSYS_H
+
+#include "bigq.h"
+
+typedef struct qsys qsys;
+
+/* At most maxrows rows over ncols columns.  The elimination gives up (0
+ * from qs_solve) when one number passes maxdigits digits (numerator plus
+ * denominator) or after maxwork merged entries. */
+qsys *qs_new(int maxrows, int ncols, int maxdigits, long maxwork);
+void qs_free(qsys *s);
+/* A new row, right-hand side 0; returns 0 (-1 past maxrows too). */
+int qs_row(qsys *s);
+/* The last row's right-hand side, for the caller to set or change. */
+bigq *qs_rhs(qsys *s);
+/* Append a_col to the last row (a zero a is skipped).  Columns may come
+ * in any order, but not twice in one row (qs_solve then fails). */
+int qs_entry(qsys *s, int col, const bigq *a);
+/* Solve: val[c] (ncols entries, initialized by the caller) is set for
+ * every column a pivot claims.  Returns 1, 0 when the numbers grew past
+ * the limits, -1 when out of memory. */
+int qs_solve(qsys *s, bigq *val);
+/* Rows dropped empty by qs_solve (a singular or redundant system). */
+int qs_dropped(const qsys *s);
+
+#endif
