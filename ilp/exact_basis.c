@@ -20,8 +20,10 @@
 
 #include "qsys.h"
 
-/* work budget of one solve (merged entries), as exact_point.c's */
-#define EB_WORK 40000000L
+/* work budget of one solve (limb products, qsys.h): perold's solves take
+ * 5.3e7 and 3.0e7, pilot4's 5.4e7 and 4.1e7, about a second each; 2e9
+ * bounds a basis that is much harder at under a minute or so */
+#define EB_WORK 2000000000LL
 
 static int q_from_double(bigq *q, double x) {
   char buf[64];

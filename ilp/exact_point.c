@@ -26,9 +26,10 @@
 
 /* The elimination's budget: a dense or ill-conditioned system would make
  * the rationals grow without bound and the writer take minutes; past this
- * many merged entries (or past maxdigits in one number, which elimination
- * does not shrink) the point is given up, never the certificate. */
-#define EP_WORK 20000000L
+ * many limb products (qsys.h; gesa2's vertex takes 426, misc06's 6108), or
+ * past maxdigits in one number, the point is given up, never the
+ * certificate. */
+#define EP_WORK 200000000LL
 
 /* the shortest %.Ng that reads back to x: the certificate's decimal */
 static int q_from_double(bigq *q, double x) {

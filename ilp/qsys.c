@@ -51,11 +51,11 @@ struct qsys {
   int **crows, *cn, *ccap; /* rows that held each column (stale allowed) */
   int *order, norder;      /* pivot rows, in pivot order */
   int dropped;
-  long work, maxwork; /* entries merged so far */
+  long long work, maxwork; /* limb products of the eliminations so far */
   int maxdigits, too_long;
 };
 
-qsys *qs_new(int maxrows, int ncols, int maxdigits, long maxwork) {
+qsys *qs_new(int maxrows, int ncols, int maxdigits, long long maxwork) {
   qsys *s = calloc(1, sizeof *s);
   if (!s) return NULL;
   s->maxr = maxrows;
@@ -248,21 +248,23 @@ static int row_update(qsys *s, int k, int r, int c, const bigz *p, const bigz *q
   if (!e || bz_copy(&pa, p) || bz_copy(&mq, q)) goto fail;
   pa.neg = 0;                                  /* |p| */
   mq.neg = mq.n ? !(q->neg != p->neg) : 0;     /* -sgn(p) q */
-  s->work += cap;
   while (i < a->n || j < b->n) {
     int ca = i < a->n ? a->e[i].col : -1, cb = j < b->n ? b->e[j].col : -1;
     if (cb < 0 || (ca >= 0 && ca < cb)) { /* |p| N_kj */
       e[n] = a->e[i++];
+      s->work += (long long)e[n].a.n * pa.n;
       if (bz_mul(&e[n].a, &e[n].a, &pa)) { n++; goto fail; }
       n++;
     } else if (ca < 0 || cb < ca) { /* -sgn(p) q N_rj */
       e[n].col = cb;
       bz_init(&e[n].a);
+      s->work += (long long)b->e[j].a.n * mq.n;
       if (bz_mul(&e[n].a, &mq, &b->e[j].a) || crows_push(s, cb, k)) { n++; goto fail; }
       s->ccount[cb]++;
       n++, j++;
     } else {
       e[n] = a->e[i++];
+      s->work += (long long)e[n].a.n * pa.n + (long long)b->e[j].a.n * mq.n;
       if (bz_mul(&e[n].a, &e[n].a, &pa) || bz_mul(&t, &mq, &b->e[j++].a) ||
           bz_add(&e[n].a, &e[n].a, &t)) {
         n++;

@@ -19,8 +19,10 @@ typedef struct qsys qsys;
 
 /* At most maxrows rows over ncols columns.  The elimination gives up (0
  * from qs_solve) when one number passes maxdigits digits (numerator plus
- * denominator) or after maxwork merged entries. */
-qsys *qs_new(int maxrows, int ncols, int maxdigits, long maxwork);
+ * denominator) or when its multiplications have taken maxwork limb
+ * products (9-digit limbs: a deterministic stand-in for time, about 2 s
+ * per 10^8 on this project's machine). */
+qsys *qs_new(int maxrows, int ncols, int maxdigits, long long maxwork);
 void qs_free(qsys *s);
 /* A new row, right-hand side 0; returns 0 (-1 past maxrows too). */
 int qs_row(qsys *s);

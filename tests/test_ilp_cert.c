@@ -771,7 +771,8 @@ END_TEST
  * has y = 10^20, x = 1 - 10^20 (by hand: the difference of the rows is
  * 1e-20 y = 1), and whichever pivot comes first, the one update it makes
  * leaves a row with a coefficient 1e-20 or a denominator 10^20 + 1: more
- * than 8 digits.  Then the Hilbert matrix H8 (rows 1/(i+j+1)), whose
+ * than 8 digits.  A work budget (limb products) too small gives 0 too.
+ * Then the Hilbert matrix H8 (rows 1/(i+j+1)), whose
  * system H8 x = 1 has x0 = -8 and x7 = 51480 (python3's fractions), and
  * entries summing to 8^2 (the entries of H_n^-1 sum to n^2). */
 START_TEST(qsys_limits) {
@@ -809,6 +810,19 @@ START_TEST(qsys_limits) {
     bq_free(&c);
     qs_free(s);
   }
+  /* H8 with a work budget of 10 limb products: the first pivot's update
+   * of the 7 other rows takes 7 * 8 at least, so the solve gives up */
+  s = qs_new(8, 8, 1000, 10);
+  for (int i = 0; i < 8; i++) {
+    ck_assert_int_eq(qs_row(s), 0);
+    q_set(qs_rhs(s), 1, 1);
+    for (int j = 0; j < 8; j++) {
+      q_set(&t, 1, i + j + 1);
+      ck_assert_int_eq(qs_entry(s, j, &t), 0);
+    }
+  }
+  ck_assert_int_eq(qs_solve(s, x), 0);
+  qs_free(s);
   s = qs_new(8, 8, 1000, 1000000);
   for (int i = 0; i < 8; i++) {
     ck_assert_int_eq(qs_row(s), 0);
