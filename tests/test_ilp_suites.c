@@ -145,7 +145,14 @@ START_TEST(netlib_lp) {
   if (_i >= lp_n) return;
   /* under valgrind: only the small ones */
   if (tu_under_valgrind() && _i % 8) return;
-  solve_file("suites/lp", &lp_ans[_i], 0, 0, 1);
+  /* under the sanitizers, the three whose exact basis solves take longest
+   * (12 to 23 s each there) are solved without certificate: the exact
+   * solves still run there on share1b, 25fv47, grow7 and grow15 */
+  int cert = 1;
+  static const char *heavy[] = {"perold.mps", "pilot4.mps", "stair.mps"};
+  for (size_t k = 0; k < sizeof heavy / sizeof *heavy && tu_under_sanitizer(); k++)
+    if (!strcmp(lp_ans[_i].file, heavy[k])) cert = 0;
+  solve_file("suites/lp", &lp_ans[_i], 0, 0, cert);
 }
 END_TEST
 

@@ -28,6 +28,22 @@ int tu_under_valgrind(void) {
   return v && *v == '1';
 }
 
+/* gcc defines __SANITIZE_ADDRESS__ under -fsanitize=address; clang answers
+ * __has_feature(address_sanitizer) */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TU_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(TU_ASAN)
+#define TU_ASAN 1
+#endif
+#ifndef TU_ASAN
+#define TU_ASAN 0
+#endif
+
+int tu_under_sanitizer(void) { return TU_ASAN; }
+
 char *tu_read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;

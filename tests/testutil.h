@@ -16,5 +16,7 @@ char *tu_read_file(const char *path, size_t *len);
 int tu_run_twill(char **out, char **err, const char *const *args);
 /* 1 when running under valgrind (TWILL_VALGRIND=1). */
 int tu_under_valgrind(void);
+/* 1 when this test program was built with AddressSanitizer (make SAN=1). */
+int tu_under_sanitizer(void);
 
 #endif
