@@ -25,13 +25,6 @@
  * bounds a basis that is much harder at under a minute or so */
 #define EB_WORK 2000000000LL
 
-static int q_from_double(bigq *q, double x) {
-  char buf[64];
-  ilp_shortest(buf, sizeof buf, x);
-  int r = bq_parse(q, buf);
-  return r == -2 ? -1 : r;
-}
-
 /* the value of a nonbasic variable with status st and bounds l, u */
 static double at_bound(signed char st, double l, double u) {
   if (st == 2) return u;
@@ -59,11 +52,11 @@ int ilp_basis_duals(const twill_ilp *m, const signed char *st, int sg, int maxdi
    * nonbasic (csc columns hold ascending rows) */
   for (int j = 0; j < n; j++) {
     if (st[j] != 0) continue;
-    if (qs_row(s) || q_from_double(qs_rhs(s), sg * m->obj[j])) goto done;
+    if (qs_row(s) || qs_from_double(qs_rhs(s), sg * m->obj[j])) goto done;
     for (int p = cbeg[j]; p < cbeg[j + 1]; p++) {
       int i = cidx[p];
       if (st[n + i] == 0 || cval[p] == 0) continue;
-      if (q_from_double(&a, cval[p]) || qs_entry(s, i, &a)) goto done;
+      if (qs_from_double(&a, cval[p]) || qs_entry(s, i, &a)) goto done;
     }
   }
   for (int i = 0; i < mr; i++)
@@ -99,7 +92,7 @@ int ilp_basis_primal(const twill_ilp *m, const signed char *st, const double *lb
   for (int j = 0; j < n; j++) {
     double v = st[j] == 0 ? 0 : at_bound(st[j], lb[j], ub[j]);
     if (!isfinite(v)) { ret = 0; goto done; }
-    if (q_from_double(&x[j], v)) goto done;
+    if (qs_from_double(&x[j], v)) goto done;
   }
   for (int i = 0; i < mr; i++) {
     if (st[n + i] == 0) continue;
@@ -107,11 +100,11 @@ int ilp_basis_primal(const twill_ilp *m, const signed char *st, const double *lb
     if (!isfinite(side)) { ret = 0; goto done; }
     if (qs_row(s)) goto done;
     bigq *rhs = qs_rhs(s);
-    if (q_from_double(rhs, side)) goto done;
+    if (qs_from_double(rhs, side)) goto done;
     for (int q = rbeg[i]; q < rbeg[i + 1]; q++) {
       int j = rcol[q];
       if (rval[q] == 0) continue;
-      if (q_from_double(&a, rval[q])) goto done;
+      if (qs_from_double(&a, rval[q])) goto done;
       if (st[j] == 0) {
         if (qs_entry(s, j, &a)) goto done;
       } else if (bq_mul(&t, &a, &x[j]) || bq_sub(rhs, rhs, &t)) {

@@ -31,14 +31,6 @@
  * certificate. */
 #define EP_WORK 200000000LL
 
-/* the shortest %.Ng that reads back to x: the certificate's decimal */
-static int q_from_double(bigq *q, double x) {
-  char buf[64];
-  ilp_shortest(buf, sizeof buf, x);
-  int r = bq_parse(q, buf);
-  return r == -2 ? -1 : r; /* finite doubles always parse */
-}
-
 static int near(double x, double b, double tol) {
   return !isinf(b) && fabs(x - b) <= tol * (1 + fabs(b));
 }
@@ -58,7 +50,7 @@ static int start_values(const twill_ilp *m, const double *lb, const double *ub, 
       fidx[j] = *nf;
       fcol[(*nf)++] = j;
     }
-    if (q_from_double(&val[j], v)) return -1;
+    if (qs_from_double(&val[j], v)) return -1;
   }
   return 0;
 }
@@ -72,11 +64,11 @@ static int add_row(qsys *s, const int *rcol, const double *rv, int q0, int q1, d
   bq_init(&t);
   if (qs_row(s)) goto done;
   bigq *rhs = qs_rhs(s);
-  if (q_from_double(rhs, side)) goto done;
+  if (qs_from_double(rhs, side)) goto done;
   for (int q = q0; q < q1; q++) { /* columns ascend, so free columns do */
     int j = rcol[q];
     if (rv[q] == 0) continue;
-    if (q_from_double(&a, rv[q])) goto done;
+    if (qs_from_double(&a, rv[q])) goto done;
     if (fidx[j] < 0) {
       if (bq_mul(&t, &a, &val[j]) || bq_sub(rhs, rhs, &t)) goto done;
       continue;

@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
+
 typedef struct {
   int col;
   bigq a;
@@ -394,4 +396,10 @@ int qs_solve(qsys *s, bigq *val) {
     if (s->too_long || s->work > s->maxwork) return 0;
   }
   return back_substitute(s, val) ? -1 : 1;
+}
+
+int qs_from_double(bigq *q, double x) {
+  char buf[64];
+  ilp_shortest(buf, sizeof buf, x);
+  return bq_parse(q, buf) ? -1 : 0; /* (finite doubles always parse) */
 }

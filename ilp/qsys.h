@@ -38,4 +38,9 @@ int qs_solve(qsys *s, bigq *val);
 /* Rows dropped empty by qs_solve (a singular or redundant system). */
 int qs_dropped(const qsys *s);
 
+/* q = the shortest decimal that reads back to the finite double x (how a
+ * certificate prints every number of a model, ilp_shortest).  0, or -1
+ * when out of memory. */
+int qs_from_double(bigq *q, double x);
+
 #endif

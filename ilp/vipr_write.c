@@ -31,6 +31,7 @@
 #include "exact_basis.h"
 #include "exact_point.h"
 #include "model.h"
+#include "qsys.h"
 
 /* ---- exact decimals ---- */
 #define DL 48 /* limbs of 10^9: 432 digits */
@@ -831,12 +832,6 @@ static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
  * multiplier as its own fraction. */
 #define EXACT_DIGITS 20000 /* digits of one number in an exact basis solve */
 
-static int q_of(bigq *q, double x) {
-  char buf[64];
-  ilp_shortest(buf, sizeof buf, x);
-  return bq_parse(q, buf) ? -1 : 0;
-}
-
 /* print a (negated when neg) as p or p/q */
 static int bq_out(FILE *f, const bigq *a, int neg) {
   char *p = bz_str(&a->num), *q = a->den.n ? bz_str(&a->den) : NULL;
@@ -877,23 +872,23 @@ static int exact_bound(W *w, const bigq *y, bigq *r, bigq *b) {
   bq_init(&t);
   int ok = 1, err = 0;
   for (int j = 0; j < m->n && !err; j++) {
-    err = q_of(&r[j], w->s * m->obj[j]);
+    err = qs_from_double(&r[j], w->s * m->obj[j]);
     for (int p = w->cbeg[j]; p < w->cbeg[j + 1] && !err; p++) {
       if (!bq_sign(&y[w->cidx[p]])) continue;
-      err = q_of(&a, -w->cval[p]) || bq_addmul(&r[j], &r[j], &a, &y[w->cidx[p]]);
+      err = qs_from_double(&a, -w->cval[p]) || bq_addmul(&r[j], &r[j], &a, &y[w->cidx[p]]);
     }
   }
   for (int i = 0; i < m->m && ok && !err; i++) {
     int sg = bq_sign(&y[i]);
     if (!sg) continue;
     if ((sg > 0 ? w->rG[i] : w->rL[i]) < 0) { ok = 0; break; }
-    err = q_of(&t, sg > 0 ? m->rlo[i] : m->rhi[i]) || bq_addmul(b, b, &t, &y[i]);
+    err = qs_from_double(&t, sg > 0 ? m->rlo[i] : m->rhi[i]) || bq_addmul(b, b, &t, &y[i]);
   }
   for (int j = 0; j < m->n && ok && !err; j++) {
     int sg = bq_sign(&r[j]);
     if (!sg) continue;
     if ((sg > 0 ? w->lidx[j] : w->uidx[j]) < 0) { ok = 0; break; }
-    err = q_of(&t, sg > 0 ? w->curl[j] : w->curu[j]) || bq_addmul(b, b, &t, &r[j]);
+    err = qs_from_double(&t, sg > 0 ? w->curl[j] : w->curu[j]) || bq_addmul(b, b, &t, &r[j]);
   }
   bq_free(&a);
   bq_free(&t);
@@ -1795,20 +1790,20 @@ static int exact_sol(W *w, int mr0) {
   int rc = ilp_basis_primal(m, m->root_basis, w->curl, w->curu, EXACT_DIGITS, x), err = rc < 0;
   ok = rc == 1;
   for (int j = 0; j < n && ok && !err; j++) {
-    if (!isinf(w->curl[j]) && !(err = q_of(&t, w->curl[j])) && bq_cmp(&x[j], &t) < 0)
+    if (!isinf(w->curl[j]) && !(err = qs_from_double(&t, w->curl[j])) && bq_cmp(&x[j], &t) < 0)
       ok = sol_miss(8, "below the bound of column", j);
-    if (ok && !isinf(w->curu[j]) && !(err = q_of(&t, w->curu[j])) && bq_cmp(&x[j], &t) > 0)
+    if (ok && !isinf(w->curu[j]) && !(err = qs_from_double(&t, w->curu[j])) && bq_cmp(&x[j], &t) > 0)
       ok = sol_miss(8, "above the bound of column", j);
     if (ok && m->obj[j] != 0 && !err)
-      err = q_of(&t, m->obj[j]) || bq_addmul(&w->solqobj, &w->solqobj, &t, &x[j]);
+      err = qs_from_double(&t, m->obj[j]) || bq_addmul(&w->solqobj, &w->solqobj, &t, &x[j]);
   }
   for (int i = 0; i < mr0 && ok && !err; i++) {
     bq_free(&act);
     for (int q = w->rbeg[i]; q < w->rbeg[i + 1] && !err; q++)
-      err = q_of(&a, w->cval[w->rpos[q]]) || bq_addmul(&act, &act, &a, &x[w->rcol[q]]);
-    if (!err && w->rG[i] >= 0 && !(err = q_of(&t, m->rlo[i])) && bq_cmp(&act, &t) < 0)
+      err = qs_from_double(&a, w->cval[w->rpos[q]]) || bq_addmul(&act, &act, &a, &x[w->rcol[q]]);
+    if (!err && w->rG[i] >= 0 && !(err = qs_from_double(&t, m->rlo[i])) && bq_cmp(&act, &t) < 0)
       ok = sol_miss(8, "misses row", i);
-    if (ok && !err && w->rL[i] >= 0 && !(err = q_of(&t, m->rhi[i])) && bq_cmp(&act, &t) > 0)
+    if (ok && !err && w->rL[i] >= 0 && !(err = qs_from_double(&t, m->rhi[i])) && bq_cmp(&act, &t) > 0)
       ok = sol_miss(8, "misses row", i);
   }
   ok = ok && !err;

@@ -766,6 +766,24 @@ START_TEST(qsys_random_systems) {
 }
 END_TEST
 
+/* H8 x = 1 (rows 1/(i+j+1)) in a new system with the given work budget */
+static qsys *hilbert8(long long maxwork) {
+  qsys *s = qs_new(8, 8, 1000, maxwork);
+  bigq t;
+  bq_init(&t);
+  ck_assert_ptr_nonnull(s);
+  for (int i = 0; i < 8; i++) {
+    ck_assert_int_eq(qs_row(s), 0);
+    q_set(qs_rhs(s), 1, 1);
+    for (int j = 0; j < 8; j++) {
+      q_set(&t, 1, i + j + 1);
+      ck_assert_int_eq(qs_entry(s, j, &t), 0);
+    }
+  }
+  bq_free(&t);
+  return s;
+}
+
 /* The limits: a column given twice in a row fails (-1), and numbers longer
  * than maxdigits give 0.  The system  x + y = 1,  x + (1 + 1e-20) y = 2
  * has y = 10^20, x = 1 - 10^20 (by hand: the difference of the rows is
@@ -812,26 +830,10 @@ START_TEST(qsys_limits) {
   }
   /* H8 with a work budget of 10 limb products: the first pivot's update
    * of the 7 other rows takes 7 * 8 at least, so the solve gives up */
-  s = qs_new(8, 8, 1000, 10);
-  for (int i = 0; i < 8; i++) {
-    ck_assert_int_eq(qs_row(s), 0);
-    q_set(qs_rhs(s), 1, 1);
-    for (int j = 0; j < 8; j++) {
-      q_set(&t, 1, i + j + 1);
-      ck_assert_int_eq(qs_entry(s, j, &t), 0);
-    }
-  }
+  s = hilbert8(10);
   ck_assert_int_eq(qs_solve(s, x), 0);
   qs_free(s);
-  s = qs_new(8, 8, 1000, 1000000);
-  for (int i = 0; i < 8; i++) {
-    ck_assert_int_eq(qs_row(s), 0);
-    q_set(qs_rhs(s), 1, 1);
-    for (int j = 0; j < 8; j++) {
-      q_set(&t, 1, i + j + 1);
-      ck_assert_int_eq(qs_entry(s, j, &t), 0);
-    }
-  }
+  s = hilbert8(1000000);
   ck_assert_int_eq(qs_solve(s, x), 1);
   bigq sum;
   bq_init(&sum);
