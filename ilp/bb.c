@@ -100,10 +100,6 @@ static int add_hist(twill_ilp *m, double obj, long at) {
   return 1;
 }
 
-/* Is x (n structurals) feasible for rows and bounds within tol?  act gets
- * the row activities.  The row tolerance is 1e-6 plus 1e-9 relative: a
- * rounded point that misses a row with a large right-hand side by 1e-6
- * relative could otherwise beat the true optimum (mas76, row c2, 0.12). */
 /* certify: keep the root LP's basis in model order (rows left out of the
  * LP count as basic) for the writer's exact solves; on failure none. */
 static void save_root_basis(twill_ilp *m, lp_solver *lp, const int *lprow, int mlp) {
@@ -123,6 +119,10 @@ static void save_root_basis(twill_ilp *m, lp_solver *lp, const int *lprow, int m
   free(lpst);
 }
 
+/* Is x (n structurals) feasible for rows and bounds within tol?  act gets
+ * the row activities.  The row tolerance is 1e-6 plus 1e-9 relative: a
+ * rounded point that misses a row with a large right-hand side by 1e-6
+ * relative could otherwise beat the true optimum (mas76, row c2, 0.12). */
 static int feasible(const twill_ilp *m, int mr, const int *cbeg, const int *cidx,
                     const double *cval, const double *x, double *act) {
   for (int j = 0; j < m->n; j++) {
