@@ -528,6 +528,12 @@ static int store_reduced(bigq *out, bigz *num, bigz *den) {
   return store(out, num, den);
 }
 
+void bq_free_vec(bigq *v, int n) {
+  if (!v) return;
+  for (int i = 0; i < n; i++) bq_free(&v[i]);
+  free(v);
+}
+
 int bq_copy(bigq *dst, const bigq *src) {
   if (dst == src) return 0;
   bigz n, d;

@@ -46,6 +46,8 @@ void bq_init(bigq *a); /* a = 0/1 (allocates nothing; den is implicit 1
                           until set: every function treats an n == 0 den
                           of an initialized value as 1) */
 void bq_free(bigq *a);
+/* bq_free on v[0..n) and then free(v); v may be NULL */
+void bq_free_vec(bigq *v, int n);
 int bq_copy(bigq *dst, const bigq *src);
 int bq_set_ll(bigq *a, long long p, long long q); /* q != 0 (else -1) */
 /* Decimal text: optional sign, digits with an optional '.', optional

@@ -185,12 +185,8 @@ done:
   if (out)
     for (int j = 0; j < n; j++) free(out[j]);
   free(out);
-  if (val)
-    for (int j = 0; j < n; j++) bq_free(&val[j]);
-  if (fval)
-    for (int j = 0; j < n; j++) bq_free(&fval[j]);
-  free(val);
-  free(fval);
+  bq_free_vec(val, n);
+  bq_free_vec(fval, n);
   free(fidx);
   free(fcol);
   qs_free(s);

@@ -939,12 +939,8 @@ static int leaf_exact(W *w, dec *beta, int *absurd) {
   *absurd = 0;
   ret = leaf_round(w, idx, beta);
 done:
-  if (y)
-    for (int i = 0; i < mr; i++) bq_free(&y[i]);
-  if (r)
-    for (int j = 0; j < n; j++) bq_free(&r[j]);
-  free(y);
-  free(r);
+  bq_free_vec(y, mr);
+  bq_free_vec(r, n);
   bq_free(&b);
   return ret;
 }
@@ -1813,8 +1809,7 @@ static int exact_sol(W *w, int mr0) {
   if (ok) {
     w->solq = x;
   } else {
-    for (int j = 0; j < n; j++) bq_free(&x[j]);
-    free(x);
+    bq_free_vec(x, n);
     bq_free(&w->solqobj);
   }
   bq_free(&act);
@@ -2194,8 +2189,7 @@ done:
   free(w.curl); free(w.curu); free(w.rG); free(w.rL);
   free(w.rbeg); free(w.rcol); free(w.rpos); free(w.solx);
   if (w.solq) {
-    for (int j = 0; j < n; j++) bq_free(&w.solq[j]);
-    free(w.solq);
+    bq_free_vec(w.solq, n);
     bq_free(&w.solqobj);
   }
   return ret;
