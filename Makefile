@@ -50,6 +50,12 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_COMMON := $(filter-out $(TEST_SRC),$(wildcard tests/*.c))
 TEST_COMMON_OBJ := $(TEST_COMMON:%.c=$(BUILD)/%.o)
 
+# The suites' instances the tests read: stored gzip-compressed under
+# tests/data/suites, unpacked into $(BUILD)/data/suites (gunzip is in every
+# Debian base system); other files there are copied as they are.
+DATA_SRC := $(shell find tests/data/suites -type f 2>/dev/null)
+DATA_OUT := $(patsubst tests/data/%,$(BUILD)/data/%,$(DATA_SRC:.gz=))
+
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_TIME ?= 60
 FUZZ_DIR := build-fuzz
@@ -57,7 +63,7 @@ FUZZ_DIR := build-fuzz
 KERNELS  := $(sort $(wildcard kernels/*.twill))
 ARCHS    := $(sort $(wildcard arch/*.arch))
 
-.PHONY: all check valgrind fuzz bench install clean lint
+.PHONY: all check valgrind fuzz bench install clean lint data
 .SECONDARY:
 all: $(LIB) $(BIN) bin/twill
 
@@ -91,6 +97,16 @@ $(BIN): $(BUILD)/core/main.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANLD) $^ -o $@ $(LDLIBS)
 
+$(BUILD)/data/%: tests/data/%.gz
+	@mkdir -p $(dir $@)
+	@gunzip -c $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/data/%: tests/data/%
+	@mkdir -p $(dir $@)
+	@cp $< $@
+
+data: $(DATA_OUT)
+
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CHECK_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
@@ -98,23 +114,23 @@ $(BUILD)/tests/%.o: tests/%.c
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_COMMON_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(SANLD) $^ -o $@ $(CHECK_LIBS) $(LDLIBS)
 
-# Each suite runs with the path of the program and of the shared suites in
-# its environment; a failing suite fails the target, after all have run.
-check: $(TEST_BIN) $(BIN)
+# Each suite runs with the path of the program and of the unpacked test data
+# in its environment; a failing suite fails the target, after all have run.
+check: $(TEST_BIN) $(BIN) $(DATA_OUT)
 	@fail=0; for t in $(TEST_BIN); do \
 	  CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-120} \
 	  TWILL_BIN=$(abspath $(BIN)) TWILL_SRC=$(CURDIR) \
-	  TWILL_SHARED=$${TWILL_SHARED:-$(abspath ../shared)} \
+	  TWILL_DATA=$(abspath $(BUILD)/data) \
 	  $$t || fail=1; done; \
 	if [ $$fail = 0 ]; then echo "make check: all suites passed"; \
 	else echo "make check: FAILED"; exit 1; fi
 
-valgrind: $(TEST_BIN) $(BIN)
+valgrind: $(TEST_BIN) $(BIN) $(DATA_OUT)
 	@fail=0; for t in $(TEST_BIN); do \
 	  echo "valgrind $$t"; \
 	  CK_FORK=no CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-1200} \
 	  TWILL_VALGRIND=1 TWILL_BIN=$(abspath $(BIN)) TWILL_SRC=$(CURDIR) \
-	  TWILL_SHARED=$${TWILL_SHARED:-$(abspath ../shared)} \
+	  TWILL_DATA=$(abspath $(BUILD)/data) \
 	  valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible \
 	    --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 \
 	    $$t || fail=1; done; \

@@ -4,10 +4,14 @@
 # geometric-mean ratios twill/glpsol and twill/cbc over the instances that
 # all solvers finished.
 #   sh bench/ilp.sh [lp|mip|all] [INSTANCE...]      (default: all, every file)
-# Env: TWILL (default build/bin/twill), SHARED (default ../shared), TLIM (60 s).
+# Env: TWILL (default build/bin/twill), TWILL_SUITES (the suites tree with lp/
+# and mip/; no default: without it the bench says so and stops), TLIM (60 s).
 set -u
 TWILL=${TWILL:-build/bin/twill}
-SHARED=${SHARED:-../shared}
+if [ -z "${TWILL_SUITES:-}" ] || [ ! -d "$TWILL_SUITES/lp" ]; then
+  echo "bench/ilp.sh: skipped: no LP/MIP suites (set TWILL_SUITES to a tree with lp/ and mip/)"
+  exit 0
+fi
 TLIM=${TLIM:-60}
 which=${1:-all}
 [ $# -gt 0 ] && shift
@@ -33,7 +37,7 @@ med3() {
 }
 run_suite() {
   suite=$1; shift
-  dir=$SHARED/suites/$suite
+  dir=$TWILL_SUITES/$suite
   files="$*"
   [ -z "$files" ] && files=$(cut -f1 "$dir/answers.tsv" | grep -v '^file$')
   printf '%-16s %10s %10s %10s\n' "$suite" twill glpsol cbc

@@ -6,16 +6,20 @@
 #   name  status  objective  solve+write_s  verified(1/0/-)  check_s  cert_bytes
 # (verified 1: the checker accepts it and the range it proves is finite)
 #   sh bench/ilp_cert.sh [INSTANCE...]        (default: every file)
-# Env: TWILL (default build/bin/twill), SHARED (default ../shared), TLIM (60),
+# Env: TWILL (default build/bin/twill), TWILL_SUITES (the suites tree; no
+# default: without it the bench says so and stops), TLIM (60),
 # TMP (default /tmp): the certificate is written there and removed after;
 # SUITE (mip or lp: the directory under suites/).
 set -u
 TWILL=${TWILL:-build/bin/twill}
-SHARED=${SHARED:-../shared}
+if [ -z "${TWILL_SUITES:-}" ] || [ ! -d "$TWILL_SUITES/${SUITE:-mip}" ]; then
+  echo "bench/ilp_cert.sh: skipped: no ${SUITE:-mip} suite (set TWILL_SUITES to a tree with ${SUITE:-mip}/)"
+  exit 0
+fi
 TLIM=${TLIM:-60}
 TMP=${TMP:-/tmp}
 SUITE=${SUITE:-mip}
-dir=$SHARED/suites/$SUITE
+dir=$TWILL_SUITES/$SUITE
 files="$*"
 [ -z "$files" ] && files=$(cut -f1 "$dir/answers.tsv" | grep -v '^file$')
 w=$TMP/twill-ilp-cert.$$

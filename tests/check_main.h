@@ -4,7 +4,8 @@
  * TWILL_CHECK_MAIN.  Environment (set by `make check`):
  *   TWILL_BIN     path of the twill program (end-to-end tests)
  *   TWILL_SRC     the source tree (kernels/, tests/data/)
- *   TWILL_SHARED  ../shared (external suites, read only)
+ *   TWILL_DATA    build/data: tests/data unpacked (suites/ holds the
+ *                 vendored subsets of the external suites)
  *   TWILL_VALGRIND=1 under valgrind: suites may shrink their loops.
  */
 #ifndef TWILL_CHECK_MAIN_H

@@ -494,7 +494,7 @@ START_TEST(miplib_certified) {
   if (tu_under_valgrind() && _i > 0) return;
   char rel[128], err[512];
   snprintf(rel, sizeof rel, "suites/mip/%s", mip_files[_i]);
-  char *path = tu_shared_path(rel);
+  char *path = tu_data_path(rel);
   twill_ilp *m = twill_ilp_read_mps(path, err, sizeof err);
   free(path);
   ck_assert_msg(m != NULL, "%s", err);
@@ -523,7 +523,7 @@ END_TEST
  * a cutoff made stronger must be rejected. */
 START_TEST(rc_fixing_maximize_certified) {
   char err[512];
-  char *path = tu_shared_path("suites/mip/lseu.mps");
+  char *path = tu_data_path("suites/mip/lseu.mps");
   twill_ilp *m = twill_ilp_read_mps(path, err, sizeof err);
   free(path);
   ck_assert_msg(m != NULL, "%s", err);

@@ -1,5 +1,5 @@
 /* tests/test_ilp_suites.c: the Netlib LP suite and the easy part of the
- * MIPLIB 3 suite under ../shared/suites (read only).
+ * MIPLIB 3 suite (the subsets under tests/data/suites).
  *
  * Expected values: answers.tsv, the published optimum (Netlib readme,
  * MIPLIB catalogue) re-checked with CBC and GLPK (see the suites' README).
@@ -54,7 +54,7 @@ typedef struct {
 } answer;
 
 static int load_answers(const char *rel, answer *a, int cap) {
-  char *path = tu_shared_path(rel);
+  char *path = tu_data_path(rel);
   char *text = tu_read_file(path, NULL);
   free(path);
   if (!text) return -1;
@@ -91,7 +91,7 @@ static int close_rel(double x, double want, double tol) {
 static void solve_file(const char *dir, const answer *a, double tlimit, int is_mip, int cert) {
   char rel[128];
   snprintf(rel, sizeof rel, "%s/%s", dir, a->file);
-  char *path = tu_shared_path(rel);
+  char *path = tu_data_path(rel);
   char err[512];
   twill_ilp *m = twill_ilp_read_mps(path, err, sizeof err);
   free(path);
@@ -141,7 +141,7 @@ static int lp_n = -1;
  * feasible SOL point. */
 START_TEST(netlib_lp) {
   if (lp_n < 0) lp_n = load_answers("suites/lp/answers.tsv", lp_ans, 128);
-  ck_assert_msg(lp_n > 0, "cannot read suites/lp/answers.tsv (TWILL_SHARED)");
+  ck_assert_msg(lp_n > 0, "cannot read %s", tu_data_where("suites/lp/answers.tsv"));
   if (_i >= lp_n) return;
   /* under valgrind: only the small ones */
   if (tu_under_valgrind() && _i % 8) return;
@@ -169,7 +169,7 @@ static const char *mip_easy[] = {"p0033.mps", "flugpl.mps", "lseu.mps",   "mod00
 START_TEST(miplib_easy) {
   answer all[128];
   int n = load_answers("suites/mip/answers.tsv", all, 128);
-  ck_assert_msg(n > 0, "cannot read suites/mip/answers.tsv");
+  ck_assert_msg(n > 0, "cannot read %s", tu_data_where("suites/mip/answers.tsv"));
   if (tu_under_valgrind() && _i > 0) return;
   const char *want = mip_easy[_i];
   for (int k = 0; k < n; k++)
@@ -195,7 +195,7 @@ static const char *mip_cert[] = {"p0282.mps", "egout.mps", "misc06.mps", "vpm1.m
 START_TEST(miplib_certified) {
   answer all[128];
   int n = load_answers("suites/mip/answers.tsv", all, 128);
-  ck_assert_msg(n > 0, "cannot read suites/mip/answers.tsv");
+  ck_assert_msg(n > 0, "cannot read %s", tu_data_where("suites/mip/answers.tsv"));
   if (tu_under_valgrind() && _i > 0) return;
   const char *want = mip_cert[_i];
   for (int k = 0; k < n; k++)
@@ -216,7 +216,7 @@ static const char *cut_files[] = {"p0033.mps", "vpm1.mps", "egout.mps", "fixnet6
 static double root_bound(const char *file, int cuts, int *ncuts) {
   char rel[128];
   snprintf(rel, sizeof rel, "suites/mip/%s", file);
-  char *path = tu_shared_path(rel);
+  char *path = tu_data_path(rel);
   char err[512];
   twill_ilp *m = twill_ilp_read_mps(path, err, sizeof err);
   free(path);
@@ -236,7 +236,7 @@ static double root_bound(const char *file, int cuts, int *ncuts) {
 START_TEST(root_cuts_raise_bound) {
   answer all[128];
   int n = load_answers("suites/mip/answers.tsv", all, 128);
-  ck_assert_msg(n > 0, "cannot read suites/mip/answers.tsv");
+  ck_assert_msg(n > 0, "cannot read %s", tu_data_where("suites/mip/answers.tsv"));
   if (tu_under_valgrind() && _i > 0) return;
   const char *f = cut_files[_i];
   double opt = NAN;

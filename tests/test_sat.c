@@ -6,7 +6,7 @@
  *  - every model is checked clause by clause against the input;
  *  - every refutation is checked by sat/drat_check.c, which shares no code
  *    with the solver;
- *  - the statuses of the shared suite come from answers.tsv (MiniSat,
+ *  - the statuses of the suite instances come from answers.tsv (MiniSat,
  *    CaDiCaL, PicoSAT agreeing, see its README).
  */
 #include <pthread.h>
@@ -155,7 +155,7 @@ static int solve_checked(const cnf_t *f, int format, int opt_seed) {
   return r;
 }
 
-/* ------------------------------------------------------ shared suite */
+/* ------------------------------------------------------- suite instances */
 
 typedef struct {
   char file[128];
@@ -164,39 +164,13 @@ typedef struct {
 static inst *insts;
 static int ninsts;
 
-/* Instances of answers.tsv left out of `make check`, with the reason
- * (times measured on the 2-core dev VM, solve + proof check):
- * they stay in bench/sat.sh.  hard.tsv is left out as a whole. */
-static const char *const skip_list[][2] = {
-    {"competition/manthey_DimacsSorter_28_3.cnf", "> 10 s to solve"},
-    {"competition/38bits_10.cnf", "> 10 s to solve"},
-    {"competition/44bits_11.cnf", "about 10 s to solve"},
-    {"pigeonhole/hole9.cnf", "about 8 s to solve"},
-    {"beijing/2bitadd_10.cnf", "4 s to solve, 10 s to check the proof"},
-    {"random/uuf250-01.cnf", "2-3 s to solve, plus the proof check"},
-    {"random/uuf250-02.cnf", "3.5 s to solve, plus the proof check"},
-    {"random/uuf250-03.cnf", "2 s to solve, plus the proof check"},
-    {"random/uuf250-04.cnf", "1.7 s to solve, plus the proof check"},
-    {"random/uuf250-05.cnf", "3 s to solve, plus the proof check"},
-    {"quasigroup/qg3-09.cnf", "3.3 s to solve, plus the proof check"},
-    {"random/uf250-02.cnf", "2 s to solve (SAT; 6 s on a loaded machine)"},
-    {"beijing/3bitadd_31.cnf", "1.7 s to solve (SAT)"},
-};
-
-static int skipped(const char *f) {
-  for (size_t i = 0; i < sizeof skip_list / sizeof *skip_list; i++)
-    if (!strcmp(skip_list[i][0], f)) return 1;
-  return 0;
-}
-
 static void load_answers(void) {
-  char *ap = tu_shared_path("suites/sat/answers.tsv");
-  char *hp = tu_shared_path("suites/sat/hard.tsv");
-  size_t alen = 0, hlen = 0;
+  /* tests/data/suites/sat: the vendored subset (tests/data/vendor.sh leaves
+   * out the hard instances and those that take seconds) */
+  char *ap = tu_data_path("suites/sat/answers.tsv");
+  size_t alen = 0;
   char *a = ap ? tu_read_file(ap, &alen) : NULL;
-  char *h = hp ? tu_read_file(hp, &hlen) : NULL;
   free(ap);
-  free(hp);
   if (!a) return;
   char *save = NULL;
   int first = 1, nseen = 0;
@@ -210,12 +184,6 @@ static void load_answers(void) {
     *tab = 0;
     char *st = tab + 1;
     if (strlen(line) >= sizeof insts[0].file) continue;
-    if (h) {
-      char key[160];
-      snprintf(key, sizeof key, "\n%s\t", line);
-      if (strstr(h, key)) continue;
-    }
-    if (skipped(line)) continue;
     /* under valgrind: every 8th instance among those MiniSat solves in
      * under 0.01 s (column 3) */
     if (tu_under_valgrind()) {
@@ -229,12 +197,13 @@ static void load_answers(void) {
     ninsts++;
   }
   free(a);
-  free(h);
 }
 
 START_TEST(suite_is_present) {
-  /* answers.tsv lists 226 instances; hard.tsv and the skip list remove 17 */
-  ck_assert_int_ge(ninsts, tu_under_valgrind() ? 10 : 200);
+  /* tests/data/suites/sat/answers.tsv lists 184 instances (README.md) */
+  ck_assert_msg(ninsts > 0, "cannot read %s", tu_data_where("suites/sat/answers.tsv"));
+  ck_assert_int_ge(ninsts, tu_under_valgrind() ? 10 : 184);
+  if (!tu_under_valgrind()) ck_assert_int_eq(ninsts, 184);
 }
 END_TEST
 
@@ -242,7 +211,7 @@ START_TEST(suite_instance) {
   const inst *in = &insts[_i];
   char rel[200];
   snprintf(rel, sizeof rel, "suites/sat/%s", in->file);
-  char *path = tu_shared_path(rel);
+  char *path = tu_data_path(rel);
   size_t len = 0;
   char *text = tu_read_file(path, &len);
   ck_assert_msg(text != NULL, "cannot read %s", path);

@@ -19,8 +19,18 @@ static char *join(const char *env, const char *dflt, const char *rel) {
 }
 
 char *tu_src_path(const char *rel) { return join("TWILL_SRC", ".", rel); }
-char *tu_shared_path(const char *rel) {
-  return join("TWILL_SHARED", "../shared", rel);
+/* The test data tree: tests/data as `make` unpacks it (instances are stored
+ * gzip-compressed under tests/data/suites). */
+char *tu_data_path(const char *rel) {
+  return join("TWILL_DATA", "build/data", rel);
+}
+
+const char *tu_data_where(const char *rel) {
+  static char buf[1024];
+  char *p = tu_data_path(rel);
+  snprintf(buf, sizeof buf, "%s", p ? p : rel);
+  free(p);
+  return buf;
 }
 
 int tu_under_valgrind(void) {

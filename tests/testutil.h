@@ -4,10 +4,12 @@
 
 #include <stddef.h>
 
-/* Path helpers: $TWILL_SRC/rel, $TWILL_SHARED/rel (static buffer per call
+/* Path helpers: $TWILL_SRC/rel, $TWILL_DATA/rel (static buffer per call
  * site is not used: the result is malloc'd, caller frees). */
 char *tu_src_path(const char *rel);
-char *tu_shared_path(const char *rel);
+char *tu_data_path(const char *rel);
+/* $TWILL_DATA/rel in a static buffer, for failure messages. */
+const char *tu_data_where(const char *rel);
 /* Read a whole file; NULL if it cannot be read.  *len gets its size. */
 char *tu_read_file(const char *path, size_t *len);
 /* Run the twill program with the given arguments (NULL-terminated), stdin

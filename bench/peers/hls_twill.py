@@ -87,7 +87,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--twill", default="bin/twill")
     ap.add_argument("--suite", default=os.path.join(
-        os.environ.get("TWILL_SHARED", "../shared"), "suites/modulo"))
+        os.environ.get("TWILL_SUITES", ""), "modulo"))
     ap.add_argument("--out", default="build/bench/modulo")
     ap.add_argument("--time-limit", type=float, default=10)
     ap.add_argument("--jobs", type=int, default=1)
