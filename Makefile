@@ -38,10 +38,15 @@ LDLIBS  += -pthread -lm
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm)
 
+# The library is every .c under the module folders (subfolders included)
+# except the program, core/cli/, which links against it.
 MODULES  := graph arch sat ilp core codegen
-LIB_SRC  := $(filter-out core/main.c,$(wildcard $(addsuffix /*.c,$(MODULES))))
+ALL_SRC  := $(sort $(shell find $(MODULES) -name '*.c'))
+PROG_SRC := $(filter core/cli/%,$(ALL_SRC))
+LIB_SRC  := $(filter-out core/cli/%,$(ALL_SRC))
 GEN_SRC  := $(BUILD)/gen/builtin_data.c
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/builtin_data.o
+PROG_OBJ := $(PROG_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libtwill.a
 BIN      := $(BUILD)/bin/twill
 
@@ -93,7 +98,7 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(BUILD)/core/main.o $(LIB)
+$(BIN): $(PROG_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANLD) $^ -o $@ $(LDLIBS)
 
@@ -117,7 +122,8 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_COMMON_OBJ) $(LIB)
 # Each suite runs with the path of the program and of the unpacked test data
 # in its environment; a failing suite fails the target, after all have run.
 check: $(TEST_BIN) $(BIN) $(DATA_OUT)
-	@fail=0; for t in $(TEST_BIN); do \
+	@fail=0; sh tests/layering.sh || fail=1; sh tests/symbols.sh $(LIB) || fail=1; \
+	for t in $(TEST_BIN); do \
 	  CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-120} \
 	  TWILL_BIN=$(abspath $(BIN)) TWILL_SRC=$(CURDIR) \
 	  TWILL_DATA=$(abspath $(BUILD)/data) \
@@ -171,6 +177,7 @@ install: all
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libtwill.a
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/twill
 	install -m 644 include/twill/*.h $(DESTDIR)$(PREFIX)/include/twill/
+	install -m 644 include/twill.h $(DESTDIR)$(PREFIX)/include/twill.h
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' twill.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/twill.pc
 
@@ -181,4 +188,4 @@ lint:
 clean:
 	rm -rf build build-san build-fuzz bin
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/core/main.d $(TEST_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(PROG_OBJ:.o=.d) $(TEST_BIN:=.d)

@@ -26,7 +26,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../sat/drat_check.h"
+#include "twill/dimacs.h"
 #include "twill/sat.h"
 
 typedef struct {

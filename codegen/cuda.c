@@ -26,8 +26,8 @@ typedef struct cuda_ctx {
 
 static void ring_ident(const cg_model *cm, int k, char *buf, size_t n) {
   char a[64], b[64];
-  cg_ident(cm->g->ops[cm->x[k].src].name, a, sizeof a);
-  cg_ident(cm->g->ops[cm->x[k].dst].name, b, sizeof b);
+  twill_cg_ident(cm->g->ops[cm->x[k].src].name, a, sizeof a);
+  twill_cg_ident(cm->g->ops[cm->x[k].dst].name, b, sizeof b);
   snprintf(buf, n, "r%d_%s_to_%s", k, a, b);
 }
 
@@ -51,9 +51,9 @@ static void emit_inst(const cuda_ctx *cx, const cg_inst *in, int role,
   int v = in->op;
   char it[48], id[96], rn[160], wl[32], is[48];
   iter_expr(cm, in, it, sizeof it);
-  cg_ident(g->ops[v].name, id, sizeof id);
+  twill_cg_ident(g->ops[v].name, id, sizeof id);
   const cg_role *ro = &cm->roles[role];
-  int span = cm->warps ? cg_op_span(cm, v) : ro->nwarps;
+  int span = cm->warps ? twill_cg_op_span(cm, v) : ro->nwarps;
   char sub[8] = "";
   /* an op narrower than its role runs on its own warps only */
   if (cm->warps && span < ro->nwarps) {
@@ -69,7 +69,7 @@ static void emit_inst(const cuda_ctx *cx, const cg_inst *in, int role,
   snprintf(is, sizeof is, "%s", it);
   fprintf(f, "%s// cycle %ld: %s, iteration %s, stage %ld, slot %ld, warp %s\n",
           ind2, in->time, g->ops[v].name, it, cm->stage[v], cm->slot[v],
-          cg_warp_label(cm, v, wl, sizeof wl));
+          twill_cg_warp_label(cm, v, wl, sizeof wl));
   fprintf(f, "%s{\n%s  const int it = %s;\n", ind2, ind2, is);
   for (int k = 0; k < cm->nx; k++) {
     if (cm->x[k].dst != v) continue;
@@ -111,7 +111,7 @@ static void emit_role(const cuda_ctx *cx, int r) {
   const cg_model *cm = cx->cm;
   FILE *f = cx->f;
   char rl[32];
-  cg_role_label(cm, r, rl, sizeof rl);
+  twill_cg_role_label(cm, r, rl, sizeof rl);
   fprintf(f,
           "\n// Warp role %s (%s): its share of the pipelined loop, in "
           "schedule order.\n"
@@ -153,18 +153,18 @@ int twill_emit_cuda(const twill_graph *g, const twill_arch *m,
                     const twill_schedule *s, const twill_emit_opts *opts,
                     FILE *f) {
   cg_model cm;
-  if (cg_model_init(&cm, g, m, s, opts)) return -1;
+  if (twill_cg_model_init(&cm, g, m, s, opts)) return -1;
   cuda_ctx cx;
   cx.cm = &cm;
   cx.f = f;
-  cg_ident(g->name, cx.ns, sizeof cx.ns);
+  twill_cg_ident(g->name, cx.ns, sizeof cx.ns);
   int G = cm.wg;
   /* Without a warp assignment the whole loop is one role on warp 0 (or the
    * first warpgroup when an op needs one). */
   if (!cm.warps) {
     int span = 1;
     for (int v = 0; v < g->nops; v++)
-      if (cg_op_span(&cm, v) > span) span = cg_op_span(&cm, v);
+      if (twill_cg_op_span(&cm, v) > span) span = twill_cg_op_span(&cm, v);
     cm.roles[0].first = 0;
     cm.roles[0].nwarps = span;
   }
@@ -182,7 +182,7 @@ int twill_emit_cuda(const twill_graph *g, const twill_arch *m,
   if (!comp || !regs) {
     free(comp);
     free(regs);
-    cg_model_free(&cm);
+    twill_cg_model_free(&cm);
     return -1;
   }
   for (int r = 0; r < cm.nroles; r++)
@@ -211,7 +211,7 @@ int twill_emit_cuda(const twill_graph *g, const twill_arch *m,
     base = round_down(m && m->max_regs_thread > 0 ? m->max_regs_thread : 255, step);
   for (int k = 0; k < nwg; k++) regs[k] = comp[k] ? rc : lo;
 
-  cg_header(&cm, f, "// ", "CUDA skeleton (sm_90a, warp-specialized)");
+  twill_cg_header(&cm, f, "// ", "CUDA skeleton (sm_90a, warp-specialized)");
   fprintf(f,
           "// Build: nvcc -std=c++17 -gencode=arch=compute_90a,code=sm_90a "
           "-c this.cu\n"
@@ -239,7 +239,7 @@ int twill_emit_cuda(const twill_graph *g, const twill_arch *m,
   for (int v = 0; v < g->nops; v++) {
     const twill_op *o = &g->ops[v];
     char id[96], wl[32];
-    cg_ident(o->name, id, sizeof id);
+    twill_cg_ident(o->name, id, sizeof id);
     fprintf(f,
             "// %s: lat %ld, %s-issued%s, warp %s, regs %ld, smem %ld\n"
             "__device__ __forceinline__ void tile_%s(Ctx &ctx, int iter, int "
@@ -251,7 +251,7 @@ int twill_emit_cuda(const twill_graph *g, const twill_arch *m,
             : o->issue == TWILL_ISSUE_THREAD  ? "thread"
                                               : "warp",
             o->varlat ? ", variable latency" : "",
-            cg_warp_label(&cm, v, wl, sizeof wl), o->regs, o->smem, id, v);
+            twill_cg_warp_label(&cm, v, wl, sizeof wl), o->regs, o->smem, id, v);
   }
   /* barrier helpers */
   fputs(
@@ -320,11 +320,11 @@ int twill_emit_cuda(const twill_graph *g, const twill_arch *m,
     char rn[160], a[32], b[32];
     ring_ident(&cm, k, rn, sizeof rn);
     const twill_edge *e = &g->edges[cm.x[k].edge];
-    int pw = cg_op_span(&cm, cm.x[k].src), cw = cg_op_span(&cm, cm.x[k].dst);
+    int pw = twill_cg_op_span(&cm, cm.x[k].src), cw = twill_cg_op_span(&cm, cm.x[k].dst);
     fprintf(f, "  Ring<%ld, %d, %d> %s;  // %s -> %s, lat %ld, dist %d\n",
             cm.x[k].depth, pw, cw, rn,
-            cg_role_label(&cm, cm.x[k].prole, a, sizeof a),
-            cg_role_label(&cm, cm.x[k].crole, b, sizeof b), e->lat, e->dist);
+            twill_cg_role_label(&cm, cm.x[k].prole, a, sizeof a),
+            twill_cg_role_label(&cm, cm.x[k].crole, b, sizeof b), e->lat, e->dist);
   }
   if (!cm.nx) fprintf(f, "  int unused;  // no edge crosses warps\n");
   fprintf(f, "};\n");
@@ -379,6 +379,6 @@ int twill_emit_cuda(const twill_graph *g, const twill_arch *m,
   fprintf(f, "\n  // other warps: idle\n}\n\n}  // namespace %s\n", cx.ns);
   free(comp);
   free(regs);
-  cg_model_free(&cm);
+  twill_cg_model_free(&cm);
   return ferror(f) ? -1 : 0;
 }

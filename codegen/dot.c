@@ -19,8 +19,8 @@ int twill_emit_dot(const twill_graph *g, const twill_arch *m,
                    const twill_schedule *s, const twill_emit_opts *opts,
                    FILE *f) {
   cg_model cm;
-  if (cg_model_init(&cm, g, m, s, opts)) return -1;
-  cg_header(&cm, f, "// ", "dot");
+  if (twill_cg_model_init(&cm, g, m, s, opts)) return -1;
+  twill_cg_header(&cm, f, "// ", "dot");
   fprintf(f, "digraph ");
   dot_str(f, g->name);
   fprintf(f, " {\n  rankdir=TB;\n  node [shape=box, style=\"rounded,filled\", "
@@ -29,7 +29,7 @@ int twill_emit_dot(const twill_graph *g, const twill_arch *m,
     char wl[32], lab[256];
     snprintf(lab, sizeof lab, "%s\\nt=%ld stage %ld warp %s%s",
              g->ops[v].name, s->start[v], cm.stage[v],
-             cg_warp_label(&cm, v, wl, sizeof wl),
+             twill_cg_warp_label(&cm, v, wl, sizeof wl),
              g->ops[v].varlat ? "\\nvariable latency" : "");
     fprintf(f, "  n%d [label=\"", v);
     for (const char *p = lab; *p; p++) {
@@ -53,10 +53,10 @@ int twill_emit_dot(const twill_graph *g, const twill_arch *m,
     for (int r = 0; r < cm.nroles; r++) {
       char rl[32];
       fprintf(f, "  legend%d [label=\"warps %s\", shape=note, fillcolor=\"%s\"];\n",
-              r, cg_role_label(&cm, r, rl, sizeof rl), dot_fill[r % 12]);
+              r, twill_cg_role_label(&cm, r, rl, sizeof rl), dot_fill[r % 12]);
     }
   }
   fprintf(f, "}\n");
-  cg_model_free(&cm);
+  twill_cg_model_free(&cm);
   return ferror(f) ? -1 : 0;
 }

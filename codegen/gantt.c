@@ -104,7 +104,7 @@ static row *build_rows(const cg_model *cm, int by_unit, long x0, long x1,
     if (by_unit)
       snprintf(rows[r].label, sizeof rows[r].label, "%s", g->units[r].name);
     else
-      cg_role_label(cm, r, rows[r].label, sizeof rows[r].label);
+      twill_cg_role_label(cm, r, rows[r].label, sizeof rows[r].label);
   }
   for (int q = 0; q < cm->ninst; q++) {
     const cg_inst *in = &cm->inst[q];
@@ -118,7 +118,7 @@ static row *build_rows(const cg_model *cm, int by_unit, long x0, long x1,
         if (row_add(&rows[o->uses[k].unit], a, b, in->op, in->iter)) goto oom;
       }
     } else {
-      long a = in->time, b = a + cg_op_len(cm, in->op);
+      long a = in->time, b = a + twill_cg_op_len(cm, in->op);
       if (a < x0) a = x0;
       if (b > x1) b = x1;
       if (a >= b) continue;
@@ -236,8 +236,8 @@ int twill_emit_gantt(const twill_graph *g, const twill_arch *m,
                      const twill_schedule *s, const twill_emit_opts *opts,
                      FILE *f) {
   cg_model cm;
-  if (cg_model_init(&cm, g, m, s, opts)) return -1;
-  cg_header(&cm, f, "# ", "gantt");
+  if (twill_cg_model_init(&cm, g, m, s, opts)) return -1;
+  twill_cg_header(&cm, f, "# ", "gantt");
   fprintf(f, "# a bar: op letter, iteration, '=' for the rest; the iteration "
              "is the number\n# in the whole loop and k of i+k in the steady "
              "state\n# ops:");
@@ -265,7 +265,7 @@ int twill_emit_gantt(const twill_graph *g, const twill_arch *m,
                    0, 0, cm.T, 0);
   if (g->nunits)
     rc |= text_chart(&cm, f, "whole pipelined loop per unit", 1, 0, cm.T, 0);
-  cg_model_free(&cm);
+  twill_cg_model_free(&cm);
   return rc || ferror(f) ? -1 : 0;
 }
 
@@ -309,11 +309,11 @@ int twill_emit_svg(const twill_graph *g, const twill_arch *m,
                    const twill_schedule *s, const twill_emit_opts *opts,
                    FILE *f) {
   cg_model cm;
-  if (cg_model_init(&cm, g, m, s, opts)) return -1;
+  if (twill_cg_model_init(&cm, g, m, s, opts)) return -1;
   int nr = 0;
   row *rows = build_rows(&cm, 0, 0, cm.T, &nr);
   if (!rows) {
-    cg_model_free(&cm);
+    twill_cg_model_free(&cm);
     return -1;
   }
   double pw = SVG_W - SVG_LEFT - SVG_RIGHT;
@@ -331,7 +331,7 @@ int twill_emit_svg(const twill_graph *g, const twill_arch *m,
   for (int r = 0; r < nr; r++) {
     if (pack(&rows[r], &sc)) {
       rows_free(rows, nr);
-      cg_model_free(&cm);
+      twill_cg_model_free(&cm);
       return -1;
     }
     lanes += rows[r].nlanes;
@@ -403,7 +403,7 @@ int twill_emit_svg(const twill_graph *g, const twill_arch *m,
       xml_text(f, g->ops[b->op].name);
       fprintf(f, " iteration %d: cycles %ld-%ld, stage %ld, slot %ld, warp %s",
               b->iter, b->from, b->to - 1, cm.stage[b->op], cm.slot[b->op],
-              cg_warp_label(&cm, b->op, wl, sizeof wl));
+              twill_cg_warp_label(&cm, b->op, wl, sizeof wl));
       fprintf(f,
               "</title><rect class=\"bar\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
               "height=\"%d\" rx=\"2\" fill=\"%s\" stroke=\"#333333\" "
@@ -463,6 +463,6 @@ int twill_emit_svg(const twill_graph *g, const twill_arch *m,
             90 + 10 * 60, legend_y + 12);
   fprintf(f, "</svg>\n");
   rows_free(rows, nr);
-  cg_model_free(&cm);
+  twill_cg_model_free(&cm);
   return ferror(f) ? -1 : 0;
 }

@@ -5,16 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cg_op_span(const cg_model *cm, int v) {
+int twill_cg_op_span(const cg_model *cm, int v) {
   return twill_op_span(&cm->g->ops[v], cm->wg);
 }
 
-long cg_op_len(const cg_model *cm, int v) {
+long twill_cg_op_len(const cg_model *cm, int v) {
   long l = cm->g->ops[v].lat;
   return l > 0 ? l : 1;
 }
 
-const char *cg_section_name(int section) {
+const char *twill_cg_section_name(int section) {
   return section == 0 ? "prologue" : section == 1 ? "steady" : "epilogue";
 }
 
@@ -75,7 +75,7 @@ static int build_roles(cg_model *cm) {
   /* Merge overlapping warp intervals: sort ops' intervals by first warp. */
   int maxw = 0;
   for (int v = 0; v < n; v++) {
-    int e = cm->s->warp[v] + cg_op_span(cm, v);
+    int e = cm->s->warp[v] + twill_cg_op_span(cm, v);
     if (e > maxw) maxw = e;
   }
   int *cover = calloc((size_t)maxw + 1, sizeof *cover);
@@ -88,7 +88,7 @@ static int build_roles(cg_model *cm) {
     return -1;
   }
   for (int v = 0; v < n; v++) {
-    int w = cm->s->warp[v], sp = cg_op_span(cm, v);
+    int w = cm->s->warp[v], sp = twill_cg_op_span(cm, v);
     for (int k = 0; k < sp; k++) {
       cover[w + k] = 1;
       if (k) link[w + k] = 1;
@@ -130,7 +130,7 @@ static int build_roles(cg_model *cm) {
   return 0;
 }
 
-int cg_model_init(cg_model *cm, const twill_graph *g, const twill_arch *m,
+int twill_cg_model_init(cg_model *cm, const twill_graph *g, const twill_arch *m,
                   const twill_schedule *s, const twill_emit_opts *opts) {
   memset(cm, 0, sizeof *cm);
   cm->g = g;
@@ -196,11 +196,11 @@ int cg_model_init(cg_model *cm, const twill_graph *g, const twill_arch *m,
   qsort(cm->inst, (size_t)cm->ninst, sizeof *cm->inst, cmp_inst);
   return 0;
 oom:
-  cg_model_free(cm);
+  twill_cg_model_free(cm);
   return -1;
 }
 
-void cg_model_free(cg_model *cm) {
+void twill_cg_model_free(cg_model *cm) {
   free(cm->stage);
   free(cm->slot);
   free(cm->roles);
@@ -210,12 +210,12 @@ void cg_model_free(cg_model *cm) {
   memset(cm, 0, sizeof *cm);
 }
 
-const char *cg_warp_label(const cg_model *cm, int v, char *buf, size_t n) {
+const char *twill_cg_warp_label(const cg_model *cm, int v, char *buf, size_t n) {
   if (!cm->warps) {
     snprintf(buf, n, "-");
     return buf;
   }
-  int w = cm->s->warp[v], sp = cg_op_span(cm, v);
+  int w = cm->s->warp[v], sp = twill_cg_op_span(cm, v);
   if (sp > 1)
     snprintf(buf, n, "w%d-%d", w, w + sp - 1);
   else
@@ -223,7 +223,7 @@ const char *cg_warp_label(const cg_model *cm, int v, char *buf, size_t n) {
   return buf;
 }
 
-const char *cg_role_label(const cg_model *cm, int r, char *buf, size_t n) {
+const char *twill_cg_role_label(const cg_model *cm, int r, char *buf, size_t n) {
   const cg_role *ro = &cm->roles[r];
   if (ro->first < 0)
     snprintf(buf, n, "all");
@@ -234,7 +234,7 @@ const char *cg_role_label(const cg_model *cm, int r, char *buf, size_t n) {
   return buf;
 }
 
-const char *cg_iter_label(const cg_model *cm, const cg_inst *in, char *buf,
+const char *twill_cg_iter_label(const cg_model *cm, const cg_inst *in, char *buf,
                           size_t n) {
   if (in->section == 0) {
     snprintf(buf, n, "%d", in->iter);
@@ -251,7 +251,7 @@ const char *cg_iter_label(const cg_model *cm, const cg_inst *in, char *buf,
   return buf;
 }
 
-const char *cg_ident(const char *name, char *buf, size_t n) {
+const char *twill_cg_ident(const char *name, char *buf, size_t n) {
   size_t k = 0;
   if (n == 0) return buf;
   if (!isalpha((unsigned char)name[0]) && name[0] != '_' && k + 1 < n)
@@ -262,7 +262,7 @@ const char *cg_ident(const char *name, char *buf, size_t n) {
   return buf;
 }
 
-void cg_header(const cg_model *cm, FILE *f, const char *pfx,
+void twill_cg_header(const cg_model *cm, FILE *f, const char *pfx,
                const char *what) {
   fprintf(f, "%stwill %s: kernel %s on %s\n", pfx, what, cm->g->name,
           cm->m ? cm->m->name : "(no machine)");

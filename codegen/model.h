@@ -53,27 +53,27 @@ typedef struct cg_model {
   int ninst;
 } cg_model;
 
-int cg_model_init(cg_model *cm, const twill_graph *g, const twill_arch *m,
+int twill_cg_model_init(cg_model *cm, const twill_graph *g, const twill_arch *m,
                   const twill_schedule *s, const twill_emit_opts *opts);
-void cg_model_free(cg_model *cm);
+void twill_cg_model_free(cg_model *cm);
 
 /* Warps an op spans (a warpgroup op: the warpgroup size). */
-int cg_op_span(const cg_model *cm, int v);
+int twill_cg_op_span(const cg_model *cm, int v);
 /* Cycles an op occupies from issue (lat, at least 1). */
-long cg_op_len(const cg_model *cm, int v);
+long twill_cg_op_len(const cg_model *cm, int v);
 /* "w3", "w4-7", or "-" without warps.  buf of at least 32 bytes. */
-const char *cg_warp_label(const cg_model *cm, int v, char *buf, size_t n);
-const char *cg_role_label(const cg_model *cm, int r, char *buf, size_t n);
+const char *twill_cg_warp_label(const cg_model *cm, int v, char *buf, size_t n);
+const char *twill_cg_role_label(const cg_model *cm, int r, char *buf, size_t n);
 /* Iteration label of instance (v, iter of Q) inside a section:
  * prologue "3", steady "i+1" / "i", epilogue "N-1". */
-const char *cg_iter_label(const cg_model *cm, const cg_inst *in, char *buf,
+const char *twill_cg_iter_label(const cg_model *cm, const cg_inst *in, char *buf,
                           size_t n);
 /* A C identifier from an op name. */
-const char *cg_ident(const char *name, char *buf, size_t n);
+const char *twill_cg_ident(const char *name, char *buf, size_t n);
 /* The header comment lines common to every text output, each prefixed by
  * `pfx` ("// ", "# ", ...). */
-void cg_header(const cg_model *cm, FILE *f, const char *pfx,
+void twill_cg_header(const cg_model *cm, FILE *f, const char *pfx,
                const char *what);
-const char *cg_section_name(int section);
+const char *twill_cg_section_name(int section);
 
 #endif

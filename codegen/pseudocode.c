@@ -11,10 +11,10 @@ static void inst_line(const cg_model *cm, const cg_inst *in, FILE *f,
   char it[32], wl[32], nm[160];
   const twill_op *o = &cm->g->ops[in->op];
   snprintf(nm, sizeof nm, "%s(%s)", o->name,
-           cg_iter_label(cm, in, it, sizeof it));
+           twill_cg_iter_label(cm, in, it, sizeof it));
   fprintf(f, "%scycle %-6ld %-20s stage %-3ld slot %-6ld warp %s\n", indent,
           in->time, nm, cm->stage[in->op], cm->slot[in->op],
-          cg_warp_label(cm, in->op, wl, sizeof wl));
+          twill_cg_warp_label(cm, in->op, wl, sizeof wl));
 }
 
 static void section_head(const cg_model *cm, int sec, FILE *f,
@@ -80,13 +80,13 @@ static void warp_programs(const cg_model *cm, FILE *f) {
     const twill_edge *e = &g->edges[cm->x[k].edge];
     ring_name(cm, k, rn, sizeof rn);
     fprintf(f, "#   %-28s %s -> %s  lat %ld dist %d%s  stages %ld\n", rn,
-            cg_role_label(cm, cm->x[k].prole, a, sizeof a),
-            cg_role_label(cm, cm->x[k].crole, b, sizeof b), e->lat, e->dist,
+            twill_cg_role_label(cm, cm->x[k].prole, a, sizeof a),
+            twill_cg_role_label(cm, cm->x[k].crole, b, sizeof b), e->lat, e->dist,
             e->blocking ? " blocking" : "", cm->x[k].depth);
   }
   for (int r = 0; r < cm->nroles; r++) {
     char rl[32];
-    fprintf(f, "\nwarp program %s (%s):\n", cg_role_label(cm, r, rl, sizeof rl),
+    fprintf(f, "\nwarp program %s (%s):\n", twill_cg_role_label(cm, r, rl, sizeof rl),
             cm->roles[r].varlat_only ? "variable-latency ops" : "fixed-latency ops");
     int sec = -1;
     for (int q = 0; q < cm->ninst; q++) {
@@ -97,7 +97,7 @@ static void warp_programs(const cg_model *cm, FILE *f) {
         section_head(cm, sec, f, "  ");
       }
       char it[64], it2[64], rn[160];
-      cg_iter_label(cm, in, it, sizeof it);
+      twill_cg_iter_label(cm, in, it, sizeof it);
       const char *ind = "      ";
       /* consumer waits for every cross-warp input */
       for (int k = 0; k < cm->nx; k++) {
@@ -141,8 +141,8 @@ int twill_emit_pseudocode(const twill_graph *g, const twill_arch *m,
                           const twill_schedule *s,
                           const twill_emit_opts *opts, FILE *f) {
   cg_model cm;
-  if (cg_model_init(&cm, g, m, s, opts)) return -1;
-  cg_header(&cm, f, "# ", "pseudocode");
+  if (twill_cg_model_init(&cm, g, m, s, opts)) return -1;
+  twill_cg_header(&cm, f, "# ", "pseudocode");
   fprintf(f,
           "# each line: cycle, op(iteration), stage = t/I, warp; N = trip "
           "count (N >= C-1 = %ld);\n"
@@ -163,6 +163,6 @@ int twill_emit_pseudocode(const twill_graph *g, const twill_arch *m,
   else if (sec == 1)
     fprintf(f, "epilogue: (empty)\n");
   if (cm.warps) warp_programs(&cm, f);
-  cg_model_free(&cm);
+  twill_cg_model_free(&cm);
   return ferror(f) ? -1 : 0;
 }

@@ -11,7 +11,7 @@
  * completion when nothing reads it. */
 static void live_range(const cg_model *cm, int v, long *from, long *to) {
   const twill_graph *g = cm->g;
-  long a = cm->s->start[v], b = a + cg_op_len(cm, v);
+  long a = cm->s->start[v], b = a + twill_cg_op_len(cm, v);
   for (int e = 0; e < g->nedges; e++) {
     if (g->edges[e].src != v) continue;
     long use = cm->s->start[g->edges[e].dst] + (long)g->edges[e].dist * cm->I;
@@ -65,9 +65,9 @@ int twill_emit_table(const twill_graph *g, const twill_arch *m,
                      const twill_schedule *s, const twill_emit_opts *opts,
                      FILE *f) {
   cg_model cm;
-  if (cg_model_init(&cm, g, m, s, opts)) return -1;
+  if (twill_cg_model_init(&cm, g, m, s, opts)) return -1;
   long I = cm.I;
-  cg_header(&cm, f, "# ", "table");
+  twill_cg_header(&cm, f, "# ", "table");
   fprintf(f, "\n%-16s %8s %6s %8s %-8s %-24s %5s %8s\n", "op", "start",
           "stage", "slot", "warp", "units (unit@offset:cycles)", "regs",
           "smem");
@@ -91,7 +91,7 @@ int twill_emit_table(const twill_graph *g, const twill_arch *m,
     }
     fprintf(f, "%-16s %8ld %6ld %8ld %-8s %-24s %5ld %8ld\n", o->name,
             s->start[v], cm.stage[v], cm.slot[v],
-            cg_warp_label(&cm, v, wl, sizeof wl), units, o->regs, o->smem);
+            twill_cg_warp_label(&cm, v, wl, sizeof wl), units, o->regs, o->smem);
   }
 
   /* modulo reservation table */
@@ -101,7 +101,7 @@ int twill_emit_table(const twill_graph *g, const twill_arch *m,
   if (!mrt || !cap) {
     free(mrt);
     free(cap);
-    cg_model_free(&cm);
+    twill_cg_model_free(&cm);
     return -1;
   }
   for (int v = 0; v < g->nops; v++)
@@ -148,7 +148,7 @@ int twill_emit_table(const twill_graph *g, const twill_arch *m,
     free(reg);
     free(sm);
     free(col);
-    cg_model_free(&cm);
+    twill_cg_model_free(&cm);
     return -1;
   }
   for (int v = 0; v < g->nops; v++) {
@@ -176,20 +176,20 @@ int twill_emit_table(const twill_graph *g, const twill_arch *m,
     }
     char rl[32];
     fprintf(f, "  %-10s %-9s %8ld %8ld %10ld %10ld\n",
-            cg_role_label(&cm, r, rl, sizeof rl),
+            twill_cg_role_label(&cm, r, rl, sizeof rl),
             cm.roles[r].varlat_only ? "(varlat)" : "", rmin, rmax, smin,
             smax);
   }
   for (int r = 0; r < nr; r++) {
     char rl[32];
     fprintf(f, "\n  %s registers per thread by slot:\n",
-            cg_role_label(&cm, r, rl, sizeof rl));
+            twill_cg_role_label(&cm, r, rl, sizeof rl));
     for (long c = 0; c < I; c++) col[c] = reg[(size_t)r * I + c];
     print_runs(f, col, I, 1, NULL, 8);
   }
   free(reg);
   free(sm);
   free(col);
-  cg_model_free(&cm);
+  twill_cg_model_free(&cm);
   return ferror(f) ? -1 : 0;
 }

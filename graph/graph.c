@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "twill/arch.h"
 
 static char *dup_str(const char *s) {
   if (!s) return NULL;
@@ -363,37 +362,5 @@ int twill_graph_validate(const twill_graph *g, twill_diag *d) {
     return -1;
   }
   free(cyc);
-  return 0;
-}
-
-int twill_graph_bind(twill_graph *g, const twill_arch *m, twill_diag *d) {
-  for (int u = 0; u < g->nunits; u++) {
-    twill_unit *un = &g->units[u];
-    if (un->declared) continue;
-    int cap = m ? twill_arch_unit_cap(m, un->name) : -1;
-    if (cap < 1) {
-      if (m)
-        return twill_diag_set(d, "", un->line, 0,
-                              "unit '%s' is not declared in the kernel and "
-                              "machine '%s' has no such unit",
-                              un->name, m->name);
-      return twill_diag_set(d, "", un->line, 0,
-                            "unit '%s' is not declared and no machine is "
-                            "given",
-                            un->name);
-    }
-    un->capacity = cap;
-  }
-  for (int v = 0; v < g->nops; v++) {
-    const twill_op *o = &g->ops[v];
-    for (int k = 0; k < o->nuses; k++)
-      if (o->uses[k].count > g->units[o->uses[k].unit].capacity)
-        return twill_diag_set(
-            d, "", o->line, 0,
-            "op '%s' needs %d instances of unit '%s' in one cycle but the "
-            "unit has %d",
-            o->name, o->uses[k].count, g->units[o->uses[k].unit].name,
-            g->units[o->uses[k].unit].capacity);
-  }
   return 0;
 }

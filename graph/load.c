@@ -1,61 +1,31 @@
 /* graph/load.c: read a kernel file in either format (twill/graph.h). */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "twill/graph.h"
+#include "twill/io.h"
+
+twill_graph *twill_graph_parse_any(const char *text, size_t len,
+                                   const char *file, twill_diag *d) {
+  size_t i = 0;
+  if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) i = 3;
+  while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' ||
+                     text[i] == '\n'))
+    i++;
+  return i < len && text[i] == '{' ? twill_graph_parse_json(text, len, file, d)
+                                   : twill_graph_parse_text(text, len, file, d);
+}
 
 twill_graph *twill_graph_load_file(const char *path, twill_diag *d) {
   if (!path) {
     twill_diag_set(d, "", 0, 0, "no kernel file given");
     return NULL;
   }
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    twill_diag_set(d, path, 0, 0, "cannot open: %s", strerror(errno));
-    return NULL;
-  }
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    n += fread(buf + n, 1, cap - n, f);
-    if (n < cap) break;
-    if (cap > ((size_t)1 << 30)) { /* 1 GiB: not a kernel */
-      free(buf);
-      fclose(f);
-      twill_diag_set(d, path, 0, 0, "file too large");
-      return NULL;
-    }
-    char *nb = realloc(buf, 2 * cap);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
-    cap *= 2;
-  }
-  if (!buf) {
-    fclose(f);
-    twill_diag_set(d, path, 0, 0, "out of memory");
-    return NULL;
-  }
-  if (ferror(f)) {
-    int e = errno;
-    free(buf);
-    fclose(f);
-    twill_diag_set(d, path, 0, 0, "cannot read: %s", strerror(e));
-    return NULL;
-  }
-  fclose(f);
-  size_t i = 0;
-  if (n >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) i = 3;
-  while (i < n && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' ||
-                   buf[i] == '\n'))
-    i++;
-  twill_graph *g = i < n && buf[i] == '{'
-                       ? twill_graph_parse_json(buf, n, path, d)
-                       : twill_graph_parse_text(buf, n, path, d);
+  size_t n = 0;
+  char *buf = twill_read_file(path, &n, d);
+  if (!buf) return NULL;
+  twill_graph *g =
+      twill_graph_parse_any(buf, n, strcmp(path, "-") ? path : "<stdin>", d);
   free(buf);
   return g;
 }

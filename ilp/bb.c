@@ -113,7 +113,7 @@ static void save_root_basis(twill_ilp *m, lp_solver *lp, const int *lprow, int m
     m->root_basis = NULL;
     return;
   }
-  lps_get_basis(lp, lpst);
+  twill_lps_get_basis(lp, lpst);
   memcpy(m->root_basis, lpst, (size_t)n);
   for (int k = 0; k < mlp; k++) m->root_basis[n + lprow[k]] = lpst[n + k];
   free(lpst);
@@ -155,7 +155,7 @@ static int dive(const twill_ilp *m, lp_solver *lp, const int *cbeg, const int *c
                 double deadline, long budget, double *xd, double *xr, double *act,
                 double *zr) {
   int n = m->n;
-  long it0 = lps_iterations(lp);
+  long it0 = twill_lps_iterations(lp);
   memcpy(xd, x0, (size_t)n * sizeof(double));
   int found = 0;
   double best = cutoff;
@@ -182,21 +182,21 @@ static int dive(const twill_ilp *m, lp_solver *lp, const int *cbeg, const int *c
       }
     }
     if (bj < 0) break;
-    if (lps_iterations(lp) - it0 > budget) break;
+    if (twill_lps_iterations(lp) - it0 > budget) break;
     double l, u, v = xd[bj];
-    lps_get_bounds(lp, bj, &l, &u);
+    twill_lps_get_bounds(lp, bj, &l, &u);
     int down = v - floor(v) < 0.5, st = LPS_ERROR;
     for (int tries = 0; tries < 2; tries++, down = !down) {
       /* one backtrack: the other side when the first is infeasible */
-      lps_set_bounds(lp, bj, down ? l : ceil(v), down ? floor(v) : u);
-      st = lps_solve(lp, deadline);
+      twill_lps_set_bounds(lp, bj, down ? l : ceil(v), down ? floor(v) : u);
+      st = twill_lps_solve(lp, deadline);
       if (st != LPS_INFEASIBLE) break;
     }
     if (st != LPS_OPTIMAL) break;
-    if (lps_obj(lp) >= cutoff) break;
+    if (twill_lps_obj(lp) >= cutoff) break;
     double *full = malloc(((size_t)n + (size_t)m->m + 1) * sizeof(double));
     if (!full) return -1;
-    lps_get_x(lp, full);
+    twill_lps_get_x(lp, full);
     memcpy(xd, full, (size_t)n * sizeof(double));
     free(full);
   }
@@ -322,7 +322,7 @@ static int propagate(twill_ilp *m, const csr *R, lp_solver *lp, node *cur, int r
         nl[k] = l;
         nu[k] = u;
         if (!push_change(cur, k, l, u)) return -1;
-        lps_set_bounds(lp, k, l, u);
+        twill_lps_set_bounds(lp, k, l, u);
         if (!mark[k]) { mark[k] = 1; inst[(*ninst)++] = k; }
         /* the bound moved: this row's activities are stale, and the rows
          * of x_k may tighten further */
@@ -431,7 +431,7 @@ static int choose_branch(const twill_ilp *m, lp_solver *lp, const double *x, dou
     score[k] = fmax(dn, 1e-6) * fmax(up, 1e-6);
     if (pcn[2 * j] < REL || pcn[2 * j + 1] < REL) nsb++;
   }
-  long budget = lps_iterations(lp) / 2 + 20000 - *sb_iters;
+  long budget = twill_lps_iterations(lp) / 2 + 20000 - *sb_iters;
   if (nsb && budget > 0) {
     /* the unreliable candidates, best pseudo-cost score first (ties: lower
      * index), strong branched in that order */
@@ -449,17 +449,17 @@ static int choose_branch(const twill_ilp *m, lp_solver *lp, const double *x, dou
     for (int t = 0; t < no && bj < 0; t++) {
       int k = order[t], j = cand[k];
       double v = x[j], f = v - floor(v), l, u, gain[2];
-      lps_get_bounds(lp, j, &l, &u);
+      twill_lps_get_bounds(lp, j, &l, &u);
       int closed = 0;
       for (int d = 0; d < 2; d++) {
-        long i0 = lps_iterations(lp);
-        lps_set_bounds(lp, j, d ? ceil(v) : l, d ? u : floor(v));
-        int st = lps_solve_dual_limit(lp, deadline, SB_ITERS);
-        *sb_iters += lps_iterations(lp) - i0;
+        long i0 = twill_lps_iterations(lp);
+        twill_lps_set_bounds(lp, j, d ? ceil(v) : l, d ? u : floor(v));
+        int st = twill_lps_solve_dual_limit(lp, deadline, SB_ITERS);
+        *sb_iters += twill_lps_iterations(lp) - i0;
         double zc = st == LPS_INFEASIBLE ? HUGE_VAL
-                    : (st == LPS_OPTIMAL || st == LPS_LIMIT) ? lps_obj(lp) : z;
-        lps_set_bounds(lp, j, l, u);
-        lps_set_basis(lp, basis);
+                    : (st == LPS_OPTIMAL || st == LPS_LIMIT) ? twill_lps_obj(lp) : z;
+        twill_lps_set_bounds(lp, j, l, u);
+        twill_lps_set_basis(lp, basis);
         if (zc >= cutoff) closed = 1;
         gain[d] = zc > z ? zc - z : 0;
         if (st == LPS_OPTIMAL || (st == LPS_LIMIT && zc < HUGE_VAL)) {
@@ -503,7 +503,7 @@ static int polish(twill_ilp *m, const double *c) {
   int saved = m->m, savednz = m->nz;
   m->m = mr; /* the CSC of the user's rows only */
   if (m->ncut) m->nz = m->nz_before_cuts;
-  int okcsc = ilp_build_csc(m, &cbeg, &cidx, &cval);
+  int okcsc = twill_ilp_build_csc(m, &cbeg, &cidx, &cval);
   m->m = saved;
   m->nz = savednz;
   if (!lb || !ub || !x || !act || !okcsc) goto done;
@@ -517,11 +517,11 @@ static int polish(twill_ilp *m, const double *c) {
     ub[n + i] = m->rhi[i];
   }
   lp_input in = {mr, n, cbeg, cidx, cval, c, lb, ub};
-  lp = lps_new(&in);
+  lp = twill_lps_new(&in);
   if (!lp) goto done;
   ret = 0;
-  if (lps_solve(lp, 0) != LPS_OPTIMAL) goto done;
-  lps_get_x(lp, x);
+  if (twill_lps_solve(lp, 0) != LPS_OPTIMAL) goto done;
+  twill_lps_get_x(lp, x);
   double zold = 0, znew = 0;
   for (int j = 0; j < n; j++) {
     if (m->vtype[j] != TWILL_ILP_CONTINUOUS) x[j] = m->sol[j];
@@ -536,7 +536,7 @@ static int polish(twill_ilp *m, const double *c) {
   if (!feasible(m, mr, cbeg, cidx, cval, x, act)) goto done;
   memcpy(m->sol, x, (size_t)n * sizeof(double));
 done:
-  lps_free(lp);
+  twill_lps_free(lp);
   free(cbeg); free(cidx); free(cval); free(lb); free(ub); free(x); free(act);
   return ret;
 }
@@ -566,13 +566,13 @@ static int new_incumbent(twill_ilp *m, const double *x, double z, double sgn, lo
   return add_hist(m, sgn * z + m->c0, at);
 }
 
-twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
-  double t0 = lps_clock();
+twill_ilp_status twill_ilp_branch_and_bound(twill_ilp *m) {
+  double t0 = twill_lps_clock();
   double deadline = m->time_limit > 0 ? t0 + m->time_limit : 0;
   /* Gomory cuts first: they become rows of the model for the search */
   signed char *rootbasis = NULL;
-  if (ilp_root_cuts(m, deadline, &rootbasis) < 0) {
-    m->stats.seconds = lps_clock() - t0;
+  if (twill_ilp_root_cuts(m, deadline, &rootbasis) < 0) {
+    m->stats.seconds = twill_lps_clock() - t0;
     return TWILL_ILP_ERROR;
   }
   int n = m->n, mr = m->m, N = n + mr, mr0 = mr - m->ncut, mlp = 0, Nlp = N;
@@ -610,7 +610,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   node *cur = NULL;
   if (!c || !lb || !ub || !x || !xr || !act || !dred || !xd || !xdr || !pc || !pcn || !basis ||
       !nlb || !nub || !slb || !sub || !inst || !mark || !cand || !csc ||
-      !ilp_build_csc(m, &cbeg, &cidx, &cval))
+      !twill_ilp_build_csc(m, &cbeg, &cidx, &cval))
     goto done;
   int nint = 0, objint = 1;
   long fix_terms = 0;
@@ -697,10 +697,10 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   free(modrow);
   Nlp = n + mlp;
   lp_input in = {mlp, n, lpcbeg, lpcidx, lpcval, c, llb, lub};
-  lp = lps_new(&in);
+  lp = twill_lps_new(&in);
   if (!lp) goto done;
-  if (rootbasis) lps_set_basis(lp, rootbasis);
-  if (m->lp_degenerate) lps_set_perturb_early(lp, 1);
+  if (rootbasis) twill_lps_set_basis(lp, rootbasis);
+  if (m->lp_degenerate) twill_lps_set_perturb_early(lp, 1);
 
   double inc = HUGE_VAL; /* incumbent, minimize form */
   int incomplete = 0, unbounded = 0;
@@ -741,7 +741,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       continue;
     }
     if ((m->node_limit > 0 && nodes >= m->node_limit) ||
-        (deadline > 0 && lps_clock() > deadline) || lps_stop_all) {
+        (deadline > 0 && twill_lps_clock() > deadline) || twill_lps_stop_all) {
       incomplete = 1;
       if (cur->bound < global_bound || global_bound == -HUGE_VAL) global_bound = cur->bound;
       node_free(cur);
@@ -769,8 +769,8 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
     for (int j = 0; j < n; j++) {
       if (m->vtype[j] == TWILL_ILP_CONTINUOUS) continue;
       double ol, ou;
-      lps_get_bounds(lp, j, &ol, &ou);
-      if (ol != nlb[j] || ou != nub[j]) lps_set_bounds(lp, j, nlb[j], nub[j]);
+      twill_lps_get_bounds(lp, j, &ol, &ou);
+      if (ol != nlb[j] || ou != nub[j]) twill_lps_set_bounds(lp, j, nlb[j], nub[j]);
     }
     for (int k = 0; k < cur->nchg; k++)
       if (!mark[cur->cvar[k]]) {
@@ -794,11 +794,11 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
         continue;
       }
     }
-    if (cur->basis) lps_set_basis(lp, cur->basis);
+    if (cur->basis) twill_lps_set_basis(lp, cur->basis);
     nodes++;
     if (cur->depth > m->stats.depth_max) m->stats.depth_max = cur->depth;
-    int st = lps_solve(lp, deadline);
-    if (st == LPS_LIMIT && !lps_stop_all && !(deadline > 0 && lps_clock() > deadline)) {
+    int st = twill_lps_solve(lp, deadline);
+    if (st == LPS_LIMIT && !twill_lps_stop_all && !(deadline > 0 && twill_lps_clock() > deadline)) {
       /* The iteration limit, not the clock: a stalled simplex (air04
        * under --cert, node 230: the dual gave up on a tiny pivot and the
        * primal ran 115624 degenerate iterations).  Once more from the
@@ -806,8 +806,8 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
        * feasible where that bound is finite), as the root's first solve. */
       for (int j = 0; j < n; j++) basis[j] = c[j] < 0 ? 2 : 1;
       for (int k = n; k < Nlp; k++) basis[k] = 0;
-      lps_set_basis(lp, basis);
-      st = lps_solve(lp, deadline);
+      twill_lps_set_basis(lp, basis);
+      st = twill_lps_solve(lp, deadline);
       if (getenv("TWILL_ILP_DEBUG"))
         fprintf(stderr, "node %ld: LP again from a slack basis: status %d\n", nodes, st);
     }
@@ -838,7 +838,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
     if (st == LPS_INFEASIBLE) {
       if (m->certify) {
         rec->y = calloc((size_t)(mr ? mr : 1), sizeof(double));
-        lps_get_farkas(lp, ylp);
+        twill_lps_get_farkas(lp, ylp);
         if (rec->y)
           for (int k = 0; k < mlp; k++) rec->y[lprow[k]] = ylp[k];
         rec->farkas = 1;
@@ -849,12 +849,12 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       cur = NULL;
       continue;
     }
-    double z = lps_obj(lp);
+    double z = twill_lps_obj(lp);
     if (nodes == 1) root_bound = z;
-    lps_get_x(lp, x);
+    twill_lps_get_x(lp, x);
     if (m->certify) {
       rec->y = calloc((size_t)(mr ? mr : 1), sizeof(double));
-      lps_get_dual(lp, ylp, NULL);
+      twill_lps_get_dual(lp, ylp, NULL);
       if (rec->y)
         for (int k = 0; k < mlp; k++) rec->y[lprow[k]] = ylp[k];
       if (nodes == 1) save_root_basis(m, lp, lprow, mlp);
@@ -936,11 +936,11 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
      * (vipr_write.c's derive_rcfix), so the certified fixings stop at
      * FIX_TERMS terms in all (about 20 bytes each); the first, at the
      * root and near it, are those that fix the most. */
-    lps_get_basis(lp, basis);
+    twill_lps_get_basis(lp, basis);
     int fix_here = !m->certify ||
                    (fix_terms < FIX_TERMS && (nint == n || cur->depth <= FIX_DEPTH_MIXED));
     if (inc < HUGE_VAL && !m->norcfix && fix_here) {
-      lps_get_dual(lp, NULL, dred);
+      twill_lps_get_dual(lp, NULL, dred);
       double gap = inc - z, eps = 1e-9, dmin = 1e-7;
       long terms = 0; /* the size of one fixing's line in the certificate */
       if (m->certify) {
@@ -954,7 +954,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       for (int j = 0; j < n && fix_terms < FIX_TERMS; j++) {
         if (m->vtype[j] == TWILL_ILP_CONTINUOUS || basis[j] == 0) continue;
         double l, u;
-        lps_get_bounds(lp, j, &l, &u);
+        twill_lps_get_bounds(lp, j, &l, &u);
         double nl = l, nu = u;
         if (basis[j] == 1 && dred[j] > dmin && u - l > gap / dred[j] + eps)
           nu = l + floor(gap / dred[j] + eps);
@@ -1039,7 +1039,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
         memcpy(k->cub, cur->cub, (size_t)cur->nchg * sizeof(double));
       }
       double l, u;
-      lps_get_bounds(lp, bj, &l, &u);
+      twill_lps_get_bounds(lp, bj, &l, &u);
       for (int t = 0; t < cur->nchg; t++)
         if (cur->cvar[t] == bj) { l = cur->clb[t]; u = cur->cub[t]; }
       if (dir) l = ceil(v);
@@ -1072,12 +1072,12 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
     /* diving: at the root, then every DIVE_FREQ nodes, within a share of
      * the LP iterations so far (all deterministic) */
     if (nodes == 1 || nodes % DIVE_FREQ == 0) {
-      long budget = 500 + lps_iterations(lp) / 10 - dive_iters;
+      long budget = 500 + twill_lps_iterations(lp) / 10 - dive_iters;
       if (budget > 0) {
-        long i0 = lps_iterations(lp);
+        long i0 = twill_lps_iterations(lp);
         double zd;
         int dv = dive(m, lp, cbeg, cidx, cval, c, x, cutoff, deadline, budget, xd, xdr, act, &zd);
-        dive_iters += lps_iterations(lp) - i0;
+        dive_iters += twill_lps_iterations(lp) - i0;
         if (dv < 0) goto done;
         if (dv > 0 && zd < inc) {
           inc = zd;
@@ -1089,7 +1089,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
      * the root and then at growing intervals while they fail, their LP
      * iterations within a fifth of the search's (deterministic counts) */
     if (!m->submip && (nodes == 1 || (inc < HUGE_VAL && nodes >= next_sub &&
-                                      sub_iters <= lps_iterations(lp) / 5 + 5000))) {
+                                      sub_iters <= twill_lps_iterations(lp) / 5 + 5000))) {
       int rins = inc < HUGE_VAL, nfix = 0;
       for (int j = 0; j < n; j++) {
         slb[j] = lb[j];
@@ -1107,7 +1107,7 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
       int found = 0;
       if (nfix >= (rins ? SUB_RINS_FIX : SUB_RENS_FIX) * nint) {
         double cut_hi = !rins ? HUGE_VAL : objint ? inc - 1 + 1e-6 : inc - 1e-6 * (1 + fabs(inc));
-        int r = ilp_submip(m, slb, sub, cut_hi, SUB_NODES, deadline, xd, &sub_iters);
+        int r = twill_ilp_submip(m, slb, sub, cut_hi, SUB_NODES, deadline, xd, &sub_iters);
         if (r < 0) goto done;
         if (r > 0 && feasible(m, m->m - m->ncut, cbeg, cidx, cval, xd, act)) {
           double zs = 0;
@@ -1151,8 +1151,8 @@ twill_ilp_status ilp_branch_and_bound(twill_ilp *m) {
   }
   m->stats.incumbents = m->nhist;
 done:
-  if (lp) m->stats.lp_iterations = lps_iterations(lp);
-  m->stats.seconds = lps_clock() - t0;
+  if (lp) m->stats.lp_iterations = twill_lps_iterations(lp);
+  m->stats.seconds = twill_lps_clock() - t0;
   node_free(cur);
   for (int k = 0; k < nopen; k++) node_free(open[k]);
   free(open);
@@ -1160,13 +1160,20 @@ done:
   free(lprow); free(lpcbeg); free(lpcidx); free(lpcval); free(lpbnd); free(ylp);
   if (lp && getenv("TWILL_ILP_DEBUG") && !m->submip) {
     long ds, dd;
-    lps_dual_steps(lp, &ds, &dd);
-    fprintf(stderr, "search: %ld LP iterations, dual %ld (%ld degenerate)\n", lps_iterations(lp), ds, dd);
+    twill_lps_dual_steps(lp, &ds, &dd);
+    fprintf(stderr, "search: %ld LP iterations, dual %ld (%ld degenerate)\n", twill_lps_iterations(lp), ds, dd);
   }
-  lps_free(lp);
+  twill_lps_free(lp);
   free(cbeg); free(cidx); free(cval); free(c); free(lb); free(ub); free(x);
   free(xr); free(act); free(dred); free(xd); free(xdr); free(pc); free(pcn); free(basis);
   free(nlb); free(nub); free(slb); free(sub); free(inst); free(mark); free(cand); free(csc);
   free(R.beg); free(R.col); free(R.val); free(R.queue); free(R.inq);
   return result;
+}
+
+/* The model's entry point (twill/ilp.h): the search is above the model, so
+ * that model.c never calls into it. */
+twill_ilp_status twill_ilp_solve(twill_ilp *m) {
+  twill_ilp_clear_results(m);
+  return m->status = twill_ilp_branch_and_bound(m);
 }

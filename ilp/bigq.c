@@ -21,9 +21,9 @@
 
 #define BASE 1000000000u
 #define BASE_DIGITS 9
-/* Keeps 9 * limbs (bz_digits) and every size computation inside int. */
+/* Keeps 9 * limbs (twill_bz_digits) and every size computation inside int. */
 #define MAX_LIMBS (INT_MAX / 16)
-/* Largest |exponent| bq_parse accepts in "1.5e-3" style text. */
+/* Largest |exponent| twill_bq_parse accepts in "1.5e-3" style text. */
 #define MAX_EXP 4000
 
 static const uint32_t POW10[BASE_DIGITS + 1] = {
@@ -32,20 +32,20 @@ static const uint32_t POW10[BASE_DIGITS + 1] = {
 
 /* ------------------------------------------------------------ storage */
 
-void bz_init(bigz *a) {
+void twill_bz_init(bigz *a) {
   a->neg = 0;
   a->n = 0;
   a->cap = 0;
   a->d = NULL;
 }
 
-void bz_free(bigz *a) {
+void twill_bz_free(bigz *a) {
   free(a->d);
-  bz_init(a);
+  twill_bz_init(a);
 }
 
 /* Room for n limbs, keeping the value.  Doubling keeps the limb-at-a-time
- * growth of bq_parse linear in copies. */
+ * growth of twill_bq_parse linear in copies. */
 static int reserve(bigz *a, int n) {
   if (n <= a->cap) return 0;
   if (n > MAX_LIMBS) return -1;
@@ -67,9 +67,9 @@ static void trim(bigz *a) {
 /* dst takes over src's value and limbs; src is left zero. */
 static void take(bigz *dst, bigz *src) {
   if (dst == src) return;
-  bz_free(dst);
+  twill_bz_free(dst);
   *dst = *src;
-  bz_init(src);
+  twill_bz_init(src);
 }
 
 static void set_zero(bigz *a) {
@@ -77,7 +77,7 @@ static void set_zero(bigz *a) {
   a->neg = 0;
 }
 
-int bz_set_ll(bigz *a, long long v) {
+int twill_bz_set_ll(bigz *a, long long v) {
   /* via unsigned so that LLONG_MIN has a magnitude */
   unsigned long long m = v < 0 ? 0ull - (unsigned long long)v
                                : (unsigned long long)v;
@@ -88,7 +88,7 @@ int bz_set_ll(bigz *a, long long v) {
   return 0;
 }
 
-int bz_copy(bigz *dst, const bigz *src) {
+int twill_bz_copy(bigz *dst, const bigz *src) {
   if (dst == src) return 0;
   if (reserve(dst, src->n) < 0) return -1;
   if (src->n) memcpy(dst->d, src->d, (size_t)src->n * sizeof *dst->d);
@@ -99,7 +99,7 @@ int bz_copy(bigz *dst, const bigz *src) {
 
 /* ------------------------------------------------- comparison, +, - */
 
-int bz_sign(const bigz *a) { return a->n == 0 ? 0 : a->neg ? -1 : 1; }
+int twill_bz_sign(const bigz *a) { return a->n == 0 ? 0 : a->neg ? -1 : 1; }
 
 /* Compares |a| and |b|. */
 static int mag_cmp(const bigz *a, const bigz *b) {
@@ -109,8 +109,8 @@ static int mag_cmp(const bigz *a, const bigz *b) {
   return 0;
 }
 
-int bz_cmp(const bigz *a, const bigz *b) {
-  int sa = bz_sign(a), sb = bz_sign(b);
+int twill_bz_cmp(const bigz *a, const bigz *b) {
+  int sa = twill_bz_sign(a), sb = twill_bz_sign(b);
   if (sa != sb) return sa < sb ? -1 : 1;
   return sa < 0 ? -mag_cmp(a, b) : mag_cmp(a, b);
 }
@@ -166,24 +166,24 @@ static int add_signed(bigz *out, const bigz *a, const bigz *b, int bneg) {
   return 0;
 }
 
-int bz_add(bigz *out, const bigz *a, const bigz *b) {
+int twill_bz_add(bigz *out, const bigz *a, const bigz *b) {
   return add_signed(out, a, b, b->neg);
 }
 
-int bz_sub(bigz *out, const bigz *a, const bigz *b) {
+int twill_bz_sub(bigz *out, const bigz *a, const bigz *b) {
   return add_signed(out, a, b, b->n ? !b->neg : 0);
 }
 
 /* ------------------------------------------------------ multiplication */
 
-int bz_mul(bigz *out, const bigz *a, const bigz *b) {
+int twill_bz_mul(bigz *out, const bigz *a, const bigz *b) {
   if (a->n == 0 || b->n == 0) {
     set_zero(out);
     return 0;
   }
   if (a->n > MAX_LIMBS - b->n) return -1;
   bigz t;
-  bz_init(&t);
+  twill_bz_init(&t);
   int n = a->n + b->n;
   if (reserve(&t, n) < 0) return -1;
   memset(t.d, 0, (size_t)n * sizeof *t.d);
@@ -286,7 +286,7 @@ static int divmod_short(bigz *q, bigz *r, const bigz *a, uint32_t m) {
   uint32_t rem = limbs_div_small(q->d, a->d, a->n, m);
   q->n = a->n;
   trim(q);
-  return bz_set_ll(r, rem);
+  return twill_bz_set_ll(r, rem);
 }
 
 /* |q| = |a| / |b|, |r| = |a| mod |b| for b of two limbs or more
@@ -294,7 +294,7 @@ static int divmod_short(bigz *q, bigz *r, const bigz *a, uint32_t m) {
  * is at least BASE / 2, which is what keeps the quotient estimates close;
  * the remainder is scaled back at the end. */
 static int divmod_long(bigz *q, bigz *r, const bigz *a, const bigz *b) {
-  if (mag_cmp(a, b) < 0) return bz_copy(r, a); /* q stays 0 */
+  if (mag_cmp(a, b) < 0) return twill_bz_copy(r, a); /* q stays 0 */
   int n = b->n, m = a->n - n, rc = -1;
   uint32_t f = BASE / (b->d[n - 1] + 1);
   uint32_t *u = malloc((size_t)(a->n + 1) * sizeof *u);
@@ -315,13 +315,13 @@ done:
   return rc;
 }
 
-int bz_divmod(bigz *q, bigz *r, const bigz *a, const bigz *b) {
+int twill_bz_divmod(bigz *q, bigz *r, const bigz *a, const bigz *b) {
   if (b->n == 0) return -1;
   /* signs first: q and r may be a or b */
   int qneg = a->neg != b->neg, rneg = a->neg;
   bigz qt, rt;
-  bz_init(&qt);
-  bz_init(&rt);
+  twill_bz_init(&qt);
+  twill_bz_init(&rt);
   int rc = b->n == 1 ? divmod_short(&qt, &rt, a, b->d[0])
                      : divmod_long(&qt, &rt, a, b);
   if (rc == 0) {
@@ -330,8 +330,8 @@ int bz_divmod(bigz *q, bigz *r, const bigz *a, const bigz *b) {
     if (r) take(r, &rt);
     if (q) take(q, &qt);
   }
-  bz_free(&qt);
-  bz_free(&rt);
+  twill_bz_free(&qt);
+  twill_bz_free(&rt);
   return rc;
 }
 
@@ -347,7 +347,7 @@ static int64_t top2(const bigz *x, int k) {
  * nonnegative; a negative one is computed again with -A, -B. */
 static int lincomb(bigz *out, int64_t A, const bigz *x, int64_t B, const bigz *y) {
   bigz t;
-  bz_init(&t);
+  twill_bz_init(&t);
   if (reserve(&t, x->n + 1) < 0) return -1;
   for (int pass = 0; pass < 2; pass++, A = -A, B = -B) {
     int64_t carry = 0;
@@ -365,7 +365,7 @@ static int lincomb(bigz *out, int64_t A, const bigz *x, int64_t B, const bigz *y
     take(out, &t);
     return 0;
   }
-  bz_free(&t); /* (not reached: one of the two signs is nonnegative) */
+  twill_bz_free(&t); /* (not reached: one of the two signs is nonnegative) */
   return -1;
 }
 
@@ -376,21 +376,21 @@ static int lincomb(bigz *out, int64_t A, const bigz *x, int64_t B, const bigz *y
  * updates the big numbers in one pass,  (x, y) <- (A x + B y, C x + D y),
  * which replaces a dozen or so long divisions of plain Euclid.  When no
  * step is certain (a large quotient), one long division is made. */
-int bz_gcd(bigz *out, const bigz *a, const bigz *b) {
+int twill_bz_gcd(bigz *out, const bigz *a, const bigz *b) {
   bigz x, y, r, u;
-  bz_init(&x);
-  bz_init(&y);
-  bz_init(&r);
-  bz_init(&u);
+  twill_bz_init(&x);
+  twill_bz_init(&y);
+  twill_bz_init(&r);
+  twill_bz_init(&u);
   int rc = -1;
-  if (bz_copy(&x, a) < 0 || bz_copy(&y, b) < 0) goto done;
+  if (twill_bz_copy(&x, a) < 0 || twill_bz_copy(&y, b) < 0) goto done;
   x.neg = y.neg = 0;
   if (mag_cmp(&x, &y) < 0) { bigz t = x; x = y; y = t; }
   while (y.n) {
     if (x.n <= 2) { /* both fit 64 bits: finish in machine integers */
       uint64_t p = (uint64_t)top2(&x, 1), q = (uint64_t)top2(&y, 1);
       while (q) { uint64_t t = p % q; p = q; q = t; }
-      if (bz_set_ll(&r, (long long)p) < 0) goto done;
+      if (twill_bz_set_ll(&r, (long long)p) < 0) goto done;
       take(&x, &r);
       break;
     }
@@ -413,7 +413,7 @@ int bz_gcd(bigz *out, const bigz *a, const bigz *b) {
     }
     if (!steps) {
       /* Euclid: (x, y) <- (y, x mod y); r's old limbs are recycled as x's */
-      if (bz_divmod(NULL, &r, &x, &y) < 0) goto done;
+      if (twill_bz_divmod(NULL, &r, &x, &y) < 0) goto done;
       bigz t = x;
       x = y;
       y = r;
@@ -428,10 +428,10 @@ int bz_gcd(bigz *out, const bigz *a, const bigz *b) {
   take(out, &x);
   rc = 0;
 done:
-  bz_free(&x);
-  bz_free(&y);
-  bz_free(&r);
-  bz_free(&u);
+  twill_bz_free(&x);
+  twill_bz_free(&y);
+  twill_bz_free(&r);
+  twill_bz_free(&u);
   return rc;
 }
 
@@ -448,7 +448,7 @@ static void put_limb(char *p, uint32_t x, int w) {
   for (int i = w - 1; i >= 0; i--, x /= 10) p[i] = (char)('0' + x % 10);
 }
 
-char *bz_str(const bigz *a) {
+char *twill_bz_str(const bigz *a) {
   /* sign, 9 digits per limb (at least "0"), NUL */
   char *s = malloc((size_t)a->n * BASE_DIGITS + 3);
   if (!s) return NULL;
@@ -467,14 +467,14 @@ char *bz_str(const bigz *a) {
   return s;
 }
 
-int bz_digits(const bigz *a) {
+int twill_bz_digits(const bigz *a) {
   if (a->n == 0) return 0;
   return (a->n - 1) * BASE_DIGITS + limb_digits(a->d[a->n - 1]);
 }
 
 /* ----------------------------------------------------------- rationals */
 
-/* bq_init leaves den empty; it reads as this 1.  Never written to. */
+/* twill_bq_init leaves den empty; it reads as this 1.  Never written to. */
 static uint32_t one_limb = 1;
 static const bigz ONE = {0, 1, 0, &one_limb};
 
@@ -482,27 +482,27 @@ static const bigz *den_of(const bigq *a) {
   return a->den.n ? &a->den : &ONE;
 }
 
-void bq_init(bigq *a) {
-  bz_init(&a->num);
-  bz_init(&a->den);
+void twill_bq_init(bigq *a) {
+  twill_bz_init(&a->num);
+  twill_bz_init(&a->den);
 }
 
-void bq_free(bigq *a) {
-  bz_free(&a->num);
-  bz_free(&a->den);
+void twill_bq_free(bigq *a) {
+  twill_bz_free(&a->num);
+  twill_bz_free(&a->den);
 }
 
 /* Moves num/den (already in lowest terms, den > 0) into out; a zero num
  * gets den 1 whatever den was.  num and den are consumed either way. */
 static int store(bigq *out, bigz *num, bigz *den) {
   int rc = 0;
-  if (num->n == 0) rc = bz_set_ll(den, 1);
+  if (num->n == 0) rc = twill_bz_set_ll(den, 1);
   if (rc == 0) {
     take(&out->num, num);
     take(&out->den, den);
   }
-  bz_free(num);
-  bz_free(den);
+  twill_bz_free(num);
+  twill_bz_free(den);
   return rc;
 }
 
@@ -510,15 +510,15 @@ static int store(bigq *out, bigz *num, bigz *den) {
  * num and den. */
 static int store_reduced(bigq *out, bigz *num, bigz *den) {
   bigz g;
-  bz_init(&g);
+  twill_bz_init(&g);
   int rc = 0;
-  if (num->n && (bz_gcd(&g, num, den) < 0 || bz_divmod(num, NULL, num, &g) < 0 ||
-                 bz_divmod(den, NULL, den, &g) < 0))
+  if (num->n && (twill_bz_gcd(&g, num, den) < 0 || twill_bz_divmod(num, NULL, num, &g) < 0 ||
+                 twill_bz_divmod(den, NULL, den, &g) < 0))
     rc = -1;
-  bz_free(&g);
+  twill_bz_free(&g);
   if (rc < 0) {
-    bz_free(num);
-    bz_free(den);
+    twill_bz_free(num);
+    twill_bz_free(den);
     return -1;
   }
   if (den->neg) { /* the sign lives in num */
@@ -528,39 +528,39 @@ static int store_reduced(bigq *out, bigz *num, bigz *den) {
   return store(out, num, den);
 }
 
-void bq_free_vec(bigq *v, int n) {
+void twill_bq_free_vec(bigq *v, int n) {
   if (!v) return;
-  for (int i = 0; i < n; i++) bq_free(&v[i]);
+  for (int i = 0; i < n; i++) twill_bq_free(&v[i]);
   free(v);
 }
 
-int bq_copy(bigq *dst, const bigq *src) {
+int twill_bq_copy(bigq *dst, const bigq *src) {
   if (dst == src) return 0;
   bigz n, d;
-  bz_init(&n);
-  bz_init(&d);
-  if (bz_copy(&n, &src->num) < 0 || bz_copy(&d, den_of(src)) < 0) {
-    bz_free(&n);
-    bz_free(&d);
+  twill_bz_init(&n);
+  twill_bz_init(&d);
+  if (twill_bz_copy(&n, &src->num) < 0 || twill_bz_copy(&d, den_of(src)) < 0) {
+    twill_bz_free(&n);
+    twill_bz_free(&d);
     return -1;
   }
   return store(dst, &n, &d);
 }
 
-int bq_set_ll(bigq *a, long long p, long long q) {
+int twill_bq_set_ll(bigq *a, long long p, long long q) {
   if (q == 0) return -1;
   bigz n, d;
-  bz_init(&n);
-  bz_init(&d);
-  if (bz_set_ll(&n, p) < 0 || bz_set_ll(&d, q) < 0) {
-    bz_free(&n);
-    bz_free(&d);
+  twill_bz_init(&n);
+  twill_bz_init(&d);
+  if (twill_bz_set_ll(&n, p) < 0 || twill_bz_set_ll(&d, q) < 0) {
+    twill_bz_free(&n);
+    twill_bz_free(&d);
     return -1;
   }
   return store_reduced(a, &n, &d);
 }
 
-int bq_sign(const bigq *a) { return bz_sign(&a->num); }
+int twill_bq_sign(const bigq *a) { return twill_bz_sign(&a->num); }
 
 /* ---------------------------------------------------- rational parsing */
 
@@ -658,12 +658,12 @@ static int pow10_big(bigz *p, long long k) {
  * becomes den. */
 static int apply_exp(bigz *num, bigz *den, long long e) {
   if (e < 0) return pow10_big(den, -e);
-  if (bz_set_ll(den, 1) < 0) return -1;
+  if (twill_bz_set_ll(den, 1) < 0) return -1;
   if (e == 0) return 0;
   bigz t;
-  bz_init(&t);
-  int rc = pow10_big(&t, e) < 0 || bz_mul(num, num, &t) < 0 ? -1 : 0;
-  bz_free(&t);
+  twill_bz_init(&t);
+  int rc = pow10_big(&t, e) < 0 || twill_bz_mul(num, num, &t) < 0 ? -1 : 0;
+  twill_bz_free(&t);
   return rc;
 }
 
@@ -674,10 +674,10 @@ static int scan_den(const char **sp, bigz *den) {
   return digits == 0 || den->n == 0 ? -2 : 0;
 }
 
-int bq_parse(bigq *a, const char *s) {
+int twill_bq_parse(bigq *a, const char *s) {
   bigz n, d;
-  bz_init(&n);
-  bz_init(&d);
+  twill_bz_init(&n);
+  twill_bz_init(&d);
   long long e = 0;
   int plain = 0;
   int rc = scan_decimal(&s, &n, &e, &plain);
@@ -689,8 +689,8 @@ int bq_parse(bigq *a, const char *s) {
   }
   if (rc == 0 && *s != '\0') rc = -2; /* the whole string must be used */
   if (rc == 0) return store_reduced(a, &n, &d);
-  bz_free(&n);
-  bz_free(&d);
+  twill_bz_free(&n);
+  twill_bz_free(&d);
   return rc;
 }
 
@@ -704,32 +704,32 @@ int bq_parse(bigq *a, const char *s) {
 static int add_frac(bigq *out, const bigq *a, const bigq *b, int minus) {
   const bigz *ad = den_of(a), *bd = den_of(b);
   bigz g, x, y, t, u;
-  bz_init(&g);
-  bz_init(&x);
-  bz_init(&y);
-  bz_init(&t);
-  bz_init(&u);
+  twill_bz_init(&g);
+  twill_bz_init(&x);
+  twill_bz_init(&y);
+  twill_bz_init(&t);
+  twill_bz_init(&u);
   int rc = -1;
-  if (bz_gcd(&g, ad, bd) == 0 && bz_divmod(&x, NULL, ad, &g) == 0 &&
-      bz_divmod(&y, NULL, bd, &g) == 0 && bz_mul(&t, &a->num, &y) == 0 &&
-      bz_mul(&u, &b->num, &x) == 0 &&
-      (minus ? bz_sub(&t, &t, &u) : bz_add(&t, &t, &u)) == 0 &&
-      bz_gcd(&g, &t, &g) == 0 && bz_divmod(&t, NULL, &t, &g) == 0 &&
-      bz_divmod(&y, NULL, bd, &g) == 0 && bz_mul(&u, &x, &y) == 0)
+  if (twill_bz_gcd(&g, ad, bd) == 0 && twill_bz_divmod(&x, NULL, ad, &g) == 0 &&
+      twill_bz_divmod(&y, NULL, bd, &g) == 0 && twill_bz_mul(&t, &a->num, &y) == 0 &&
+      twill_bz_mul(&u, &b->num, &x) == 0 &&
+      (minus ? twill_bz_sub(&t, &t, &u) : twill_bz_add(&t, &t, &u)) == 0 &&
+      twill_bz_gcd(&g, &t, &g) == 0 && twill_bz_divmod(&t, NULL, &t, &g) == 0 &&
+      twill_bz_divmod(&y, NULL, bd, &g) == 0 && twill_bz_mul(&u, &x, &y) == 0)
     rc = store(out, &t, &u);
-  bz_free(&g);
-  bz_free(&x);
-  bz_free(&y);
-  bz_free(&t);
-  bz_free(&u);
+  twill_bz_free(&g);
+  twill_bz_free(&x);
+  twill_bz_free(&y);
+  twill_bz_free(&t);
+  twill_bz_free(&u);
   return rc;
 }
 
-int bq_add(bigq *out, const bigq *a, const bigq *b) {
+int twill_bq_add(bigq *out, const bigq *a, const bigq *b) {
   return add_frac(out, a, b, 0);
 }
 
-int bq_sub(bigq *out, const bigq *a, const bigq *b) {
+int twill_bq_sub(bigq *out, const bigq *a, const bigq *b) {
   return add_frac(out, a, b, 1);
 }
 
@@ -739,30 +739,30 @@ int bq_sub(bigq *out, const bigq *a, const bigq *b) {
 static int mul_frac(bigq *out, const bigz *p, const bigz *q, const bigz *r,
                     const bigz *s, int neg) {
   bigz g, h, x, y;
-  bz_init(&g);
-  bz_init(&h);
-  bz_init(&x);
-  bz_init(&y);
+  twill_bz_init(&g);
+  twill_bz_init(&h);
+  twill_bz_init(&x);
+  twill_bz_init(&y);
   int rc = -1;
-  if (bz_gcd(&g, p, s) == 0 && bz_gcd(&h, r, q) == 0 &&
-      bz_divmod(&x, NULL, p, &g) == 0 && bz_divmod(&y, NULL, r, &h) == 0 &&
-      bz_mul(&x, &x, &y) == 0 && bz_divmod(&y, NULL, q, &h) == 0 &&
-      bz_divmod(&g, NULL, s, &g) == 0 && bz_mul(&y, &y, &g) == 0) {
+  if (twill_bz_gcd(&g, p, s) == 0 && twill_bz_gcd(&h, r, q) == 0 &&
+      twill_bz_divmod(&x, NULL, p, &g) == 0 && twill_bz_divmod(&y, NULL, r, &h) == 0 &&
+      twill_bz_mul(&x, &x, &y) == 0 && twill_bz_divmod(&y, NULL, q, &h) == 0 &&
+      twill_bz_divmod(&g, NULL, s, &g) == 0 && twill_bz_mul(&y, &y, &g) == 0) {
     if (neg) x.neg = x.n ? !x.neg : 0;
     rc = store(out, &x, &y);
   }
-  bz_free(&g);
-  bz_free(&h);
-  bz_free(&x);
-  bz_free(&y);
+  twill_bz_free(&g);
+  twill_bz_free(&h);
+  twill_bz_free(&x);
+  twill_bz_free(&y);
   return rc;
 }
 
-int bq_mul(bigq *out, const bigq *a, const bigq *b) {
+int twill_bq_mul(bigq *out, const bigq *a, const bigq *b) {
   return mul_frac(out, &a->num, den_of(a), &b->num, den_of(b), 0);
 }
 
-int bq_div(bigq *out, const bigq *a, const bigq *b) {
+int twill_bq_div(bigq *out, const bigq *a, const bigq *b) {
   if (b->num.n == 0) return -1;
   /* a / b = a * (bd / |bn|), negated for a negative b.  babs shares b's
    * limbs read-only; mul_frac is done reading before it writes out. */
@@ -771,37 +771,37 @@ int bq_div(bigq *out, const bigq *a, const bigq *b) {
   return mul_frac(out, &a->num, den_of(a), den_of(b), &babs, b->num.neg);
 }
 
-int bq_addmul(bigq *out, const bigq *a, const bigq *b, const bigq *c) {
+int twill_bq_addmul(bigq *out, const bigq *a, const bigq *b, const bigq *c) {
   bigq t;
-  bq_init(&t);
-  int rc = bq_mul(&t, b, c) == 0 && bq_add(out, a, &t) == 0 ? 0 : -1;
-  bq_free(&t);
+  twill_bq_init(&t);
+  int rc = twill_bq_mul(&t, b, c) == 0 && twill_bq_add(out, a, &t) == 0 ? 0 : -1;
+  twill_bq_free(&t);
   return rc;
 }
 
 /* Exact: equal values have equal (normalized) parts, and otherwise the
- * cross products an bd and bn ad decide.  bq_cmp has no way to report
+ * cross products an bd and bn ad decide.  twill_bq_cmp has no way to report
  * running out of memory for those products; it then falls back to the
  * doubles, which can only err between distinct values closer than double
  * precision. */
-int bq_cmp(const bigq *a, const bigq *b) {
-  int sa = bq_sign(a), sb = bq_sign(b);
+int twill_bq_cmp(const bigq *a, const bigq *b) {
+  int sa = twill_bq_sign(a), sb = twill_bq_sign(b);
   if (sa != sb) return sa < sb ? -1 : 1;
   if (sa == 0) return 0;
   const bigz *ad = den_of(a), *bd = den_of(b);
-  if (bz_cmp(ad, bd) == 0) return bz_cmp(&a->num, &b->num);
+  if (twill_bz_cmp(ad, bd) == 0) return twill_bz_cmp(&a->num, &b->num);
   bigz x, y;
-  bz_init(&x);
-  bz_init(&y);
+  twill_bz_init(&x);
+  twill_bz_init(&y);
   int c;
-  if (bz_mul(&x, &a->num, bd) == 0 && bz_mul(&y, &b->num, ad) == 0) {
-    c = bz_cmp(&x, &y);
+  if (twill_bz_mul(&x, &a->num, bd) == 0 && twill_bz_mul(&y, &b->num, ad) == 0) {
+    c = twill_bz_cmp(&x, &y);
   } else {
-    double da = bq_to_double(a), db = bq_to_double(b);
+    double da = twill_bq_to_double(a), db = twill_bq_to_double(b);
     c = da < db ? -1 : da > db ? 1 : 0;
   }
-  bz_free(&x);
-  bz_free(&y);
+  twill_bz_free(&x);
+  twill_bz_free(&y);
   return c;
 }
 
@@ -815,7 +815,7 @@ static double leading(const bigz *a, int *e) {
   return m;
 }
 
-double bq_to_double(const bigq *a) {
+double twill_bq_to_double(const bigq *a) {
   if (a->num.n == 0) return 0.0;
   int en, ed;
   double r = leading(&a->num, &en) / leading(den_of(a), &ed);

@@ -25,45 +25,45 @@ typedef struct {
   bigz num, den;
 } bigq;
 
-void bz_init(bigz *a);                /* a = 0, no allocation */
-void bz_free(bigz *a);                /* back to bz_init's state */
-int bz_set_ll(bigz *a, long long v);
-int bz_copy(bigz *dst, const bigz *src);
-int bz_sign(const bigz *a);           /* -1, 0, 1 */
-int bz_cmp(const bigz *a, const bigz *b);
-int bz_add(bigz *out, const bigz *a, const bigz *b);
-int bz_sub(bigz *out, const bigz *a, const bigz *b);
-int bz_mul(bigz *out, const bigz *a, const bigz *b);
+void twill_bz_init(bigz *a);                /* a = 0, no allocation */
+void twill_bz_free(bigz *a);                /* back to twill_bz_init's state */
+int twill_bz_set_ll(bigz *a, long long v);
+int twill_bz_copy(bigz *dst, const bigz *src);
+int twill_bz_sign(const bigz *a);           /* -1, 0, 1 */
+int twill_bz_cmp(const bigz *a, const bigz *b);
+int twill_bz_add(bigz *out, const bigz *a, const bigz *b);
+int twill_bz_sub(bigz *out, const bigz *a, const bigz *b);
+int twill_bz_mul(bigz *out, const bigz *a, const bigz *b);
 /* q = trunc(a / b), r = a - q b (sign of a); b != 0 (else -1).  q or r may
  * be NULL. */
-int bz_divmod(bigz *q, bigz *r, const bigz *a, const bigz *b);
-int bz_gcd(bigz *out, const bigz *a, const bigz *b); /* >= 0; gcd(0,0) = 0 */
+int twill_bz_divmod(bigz *q, bigz *r, const bigz *a, const bigz *b);
+int twill_bz_gcd(bigz *out, const bigz *a, const bigz *b); /* >= 0; gcd(0,0) = 0 */
 /* decimal text, '-' for negatives, malloc'd (NULL when out of memory) */
-char *bz_str(const bigz *a);
-int bz_digits(const bigz *a); /* decimal digits of |a| (0 for zero) */
+char *twill_bz_str(const bigz *a);
+int twill_bz_digits(const bigz *a); /* decimal digits of |a| (0 for zero) */
 
-void bq_init(bigq *a); /* a = 0/1 (allocates nothing; den is implicit 1
+void twill_bq_init(bigq *a); /* a = 0/1 (allocates nothing; den is implicit 1
                           until set: every function treats an n == 0 den
                           of an initialized value as 1) */
-void bq_free(bigq *a);
-/* bq_free on v[0..n) and then free(v); v may be NULL */
-void bq_free_vec(bigq *v, int n);
-int bq_copy(bigq *dst, const bigq *src);
-int bq_set_ll(bigq *a, long long p, long long q); /* q != 0 (else -1) */
+void twill_bq_free(bigq *a);
+/* twill_bq_free on v[0..n) and then free(v); v may be NULL */
+void twill_bq_free_vec(bigq *v, int n);
+int twill_bq_copy(bigq *dst, const bigq *src);
+int twill_bq_set_ll(bigq *a, long long p, long long q); /* q != 0 (else -1) */
 /* Decimal text: optional sign, digits with an optional '.', optional
  * exponent e/E with sign ("-4.60000002", ".068554", "1E-5", "12e+3"), or
  * p/q of two integers ("-7/3").  The whole string must be used.  Returns
  * 0, -1 out of memory, -2 bad syntax or a zero denominator.  Exponents
  * beyond +-4000 are bad syntax. */
-int bq_parse(bigq *a, const char *s);
-int bq_sign(const bigq *a);
-int bq_cmp(const bigq *a, const bigq *b);
-int bq_add(bigq *out, const bigq *a, const bigq *b);
-int bq_sub(bigq *out, const bigq *a, const bigq *b);
-int bq_mul(bigq *out, const bigq *a, const bigq *b);
-int bq_div(bigq *out, const bigq *a, const bigq *b); /* -1 when b == 0 */
+int twill_bq_parse(bigq *a, const char *s);
+int twill_bq_sign(const bigq *a);
+int twill_bq_cmp(const bigq *a, const bigq *b);
+int twill_bq_add(bigq *out, const bigq *a, const bigq *b);
+int twill_bq_sub(bigq *out, const bigq *a, const bigq *b);
+int twill_bq_mul(bigq *out, const bigq *a, const bigq *b);
+int twill_bq_div(bigq *out, const bigq *a, const bigq *b); /* -1 when b == 0 */
 /* out = a + b c (the inner step of elimination) */
-int bq_addmul(bigq *out, const bigq *a, const bigq *b, const bigq *c);
-double bq_to_double(const bigq *a); /* nearest-ish, for diagnostics */
+int twill_bq_addmul(bigq *out, const bigq *a, const bigq *b, const bigq *c);
+double twill_bq_to_double(const bigq *a); /* nearest-ish, for diagnostics */
 
 #endif

@@ -5,7 +5,7 @@
  * (vipr_write.c) and the checker re-verify it exactly.  The GMI case:
  *
  * Tableau row of a basic integer x_k with fractional value (lp.c's
- * lps_tableau_row):  x_k + sum_v alpha_v z_v = 0  over the nonbasic
+ * twill_lps_tableau_row):  x_k + sum_v alpha_v z_v = 0  over the nonbasic
  * structurals and logicals z_v (a logical is the row activity a_i'x).
  * With z_v = bnd_v + sigma_v t_v (sigma = +1 at the lower bound, -1 at the
  * upper), t_v >= 0:
@@ -230,7 +230,7 @@ static int gmi(const twill_ilp *m, int mr, int k, double *alpha, const signed ch
                const int *rcol, const double *rval, cutbuf *cb, signed char *sg, double *bnd,
                double *d, double *p0, double lam[2]) {
   int N = m->n + mr;
-  alpha[k] = 1; /* (1 up to rounding from lps_tableau_row) */
+  alpha[k] = 1; /* (1 up to rounding from twill_lps_tableau_row) */
   for (int v = 0; v < N; v++) {
     sg[v] = 0;
     bnd[v] = 0;
@@ -641,7 +641,7 @@ static int add_cut(twill_ilp *m, int mr, const cutbuf *cb, double d, double p0, 
   ct->nz0 = m->nz;
   char name[32];
   snprintf(name, sizeof name, "%s%d", kind, m->ncut);
-  int row = ilp_add_row_raw(m, name, nnz, idx, val, d, HUGE_VAL);
+  int row = twill_ilp_add_row_raw(m, name, nnz, idx, val, d, HUGE_VAL);
   if (row < 0) {
     free(ct->pidx); free(ct->pval);
     for (int s = 0; s < 2; s++) { free(ct->midx[s]); free(ct->mval[s]); }
@@ -776,7 +776,7 @@ static int vub_cut(const twill_ilp *m, int mr, int mr0, int r, const int *cbeg, 
   return 0;
 }
 
-int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
+int twill_ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
   *basis_out = NULL;
   m->lp_degenerate = 0;
   int n = m->n, nint = 0;
@@ -795,7 +795,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
   long it0 = 0;
   double sgn = m->maximize ? -1.0 : 1.0;
   for (int round_ = 0; round_ < CUT_ROUNDS; round_++) {
-    if (deadline > 0 && lps_clock() > deadline) break;
+    if (deadline > 0 && twill_lps_clock() > deadline) break;
     int mr = m->m, N = n + mr, stop = 0;
     int *cbeg = NULL, *cidx = NULL;
     double *cval = NULL;
@@ -826,14 +826,14 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
     double *rval = NULL;
     lp_solver *lp = NULL;
     int ok = c && lb && ub && x && u && alpha && bndv && sgv && vub && sup && insup && st && rbeg && rint && box && cands && idx &&
-             val && cit && cwt && cyv && cord && cinc && acc && cb.c && cb.pi && cb.mu0 && cb.mu1 && ilp_build_csc(m, &cbeg, &cidx, &cval);
+             val && cit && cwt && cyv && cord && cinc && acc && cb.c && cb.pi && cb.mu0 && cb.mu1 && twill_ilp_build_csc(m, &cbeg, &cidx, &cval);
     if (ok) {
       int nz = cbeg[n];
       rcol = malloc(((size_t)nz + 1) * sizeof(int));
       rval = malloc(((size_t)nz + 1) * sizeof(double));
       ok = rcol && rval;
       if (ok) {
-        ilp_csc_transpose(n, mr, cbeg, cidx, cval, rbeg, rcol, rval);
+        twill_ilp_csc_transpose(n, mr, cbeg, cidx, cval, rbeg, rcol, rval);
       }
     }
     if (ok) {
@@ -855,13 +855,13 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
       find_vubs(m, mr, rbeg, rcol, rval, ub, vub);
       boxed(m, cbeg, cidx, cval, rbeg, rcol, rval, box);
       lp_input in = {mr, n, cbeg, cidx, cval, c, lb, ub};
-      lp = stop ? NULL : lps_new(&in);
+      lp = stop ? NULL : twill_lps_new(&in);
       if (!lp && !stop) ok = 0;
     }
     int added = 0;
     if (ok && lp) {
-      if (basis) lps_set_basis(lp, basis);
-      if (m->lp_degenerate) lps_set_perturb_early(lp, 1);
+      if (basis) twill_lps_set_basis(lp, basis);
+      if (m->lp_degenerate) twill_lps_set_perturb_early(lp, 1);
       /* after the first round, within an iteration budget of 3 it0 + 1000
        * (it0: the first round's).  A very degenerate LP (10teams: 44636
        * iterations after 50 Gomory cuts, 2756 before) is solved once more,
@@ -870,27 +870,27 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
        * quarter of it (p2756: 304 of 1168).  An iteration budget, not a
        * time budget, so that the cuts are the same on any machine under
        * any load.  (Each round's LP is a fresh object from the last
-       * basis: lps_solve runs the dual first from it.) */
+       * basis: twill_lps_solve runs the dual first from it.) */
       long budget = m->cut_budget > 0 ? m->cut_budget : 3 * it0 + 1000;
-      int lst = round_ == 0 ? lps_solve(lp, deadline) : lps_solve_limit(lp, deadline, budget);
-      if (round_ > 0 && lst == LPS_LIMIT && basis && !m->lp_degenerate && !lps_stop_all &&
-          (deadline <= 0 || lps_clock() < deadline)) {
+      int lst = round_ == 0 ? twill_lps_solve(lp, deadline) : twill_lps_solve_limit(lp, deadline, budget);
+      if (round_ > 0 && lst == LPS_LIMIT && basis && !m->lp_degenerate && !twill_lps_stop_all &&
+          (deadline <= 0 || twill_lps_clock() < deadline)) {
         /* once more from the same basis, the costs perturbed after the
          * first dual iteration: on 10teams the dual then needs about 335
          * iterations, not 44636.  The LP is marked degenerate, and every
          * later LP of this solve (the other rounds, the search's nodes)
          * perturbs early too.  Only from here, so that no model whose
          * LPs fit their budgets changes its path */
-        lps_set_basis(lp, basis);
-        lps_set_perturb_early(lp, 1);
+        twill_lps_set_basis(lp, basis);
+        twill_lps_set_perturb_early(lp, 1);
         m->lp_degenerate = 1;
-        lst = lps_solve_limit(lp, deadline, budget);
+        lst = twill_lps_solve_limit(lp, deadline, budget);
         if (getenv("TWILL_ILP_DEBUG"))
           fprintf(stderr, "cut round %d: LP again, perturbed: status %d\n", round_, lst);
       }
-      if (round_ == 0) it0 = lps_iterations(lp);
+      if (round_ == 0) it0 = twill_lps_iterations(lp);
       if (round_ > 0 && lst != LPS_OPTIMAL && lst != LPS_INFEASIBLE) {
-        ilp_drop_cuts_from(m, ncut_before);
+        twill_ilp_drop_cuts_from(m, ncut_before);
         rolled_back = 1;
         if (getenv("TWILL_ILP_DEBUG"))
           fprintf(stderr, "cut round %d: LP status %d, the last round's cuts taken back\n", round_, lst);
@@ -903,7 +903,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
         basis = NULL;
       }
       if (lst != LPS_OPTIMAL) stop = 1;
-      double z = stop ? 0 : lps_obj(lp);
+      double z = stop ? 0 : twill_lps_obj(lp);
       if (!stop) {
         if (round_ > 0 && z - prev <= 1e-6 * fmax(1.0, fabs(z))) {
           if (++flat >= FLAT_ROUNDS) stop = 1;
@@ -913,13 +913,13 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
         }
         if (getenv("TWILL_ILP_DEBUG")) {
           long ds, dd;
-          lps_dual_steps(lp, &ds, &dd);
+          twill_lps_dual_steps(lp, &ds, &dd);
           fprintf(stderr, "cut round %d: %d rows, bound %.10g, %ld iterations, dual %ld (%ld degenerate)\n", round_, mr,
-                  sgn * z + m->c0, lps_iterations(lp), ds, dd);
+                  sgn * z + m->c0, twill_lps_iterations(lp), ds, dd);
         }
         prev = z;
-        lps_get_x(lp, x);
-        lps_get_basis(lp, st);
+        twill_lps_get_x(lp, x);
+        twill_lps_get_basis(lp, st);
         free(basis);
         basis = malloc((size_t)N + 1);
         if (!basis) ok = 0;
@@ -944,7 +944,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
         for (int t = 0; ok && use_gmi && t < nc; t++) {
           int k = cands[t].k;
           double d, p0, lam[2];
-          if (!lps_tableau_row(lp, k, u, alpha)) continue;
+          if (!twill_lps_tableau_row(lp, k, u, alpha)) continue;
           if (!gmi(m, mr, k, alpha, st, lb, ub, rint, rbeg, rcol, rval, &cb, sgv, bndv, &d, &p0,
                    lam))
             continue;
@@ -1033,7 +1033,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
           int got, qk = score[t].kind >= 2;
           if (quota[qk] >= CUT_PER_ROUND) continue;
           if (score[t].kind == 0)
-            got = lps_tableau_row(lp, score[t].k, u, alpha) &&
+            got = twill_lps_tableau_row(lp, score[t].k, u, alpha) &&
                   gmi(m, mr, score[t].k, alpha, st, lb, ub, rint, rbeg, rcol, rval, &cb, sgv,
                       bndv, &d, &p0, lam);
           else if (score[t].kind == 3)
@@ -1082,7 +1082,7 @@ int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) {
         basis = b2;
       }
     }
-    lps_free(lp);
+    twill_lps_free(lp);
     free(cbeg); free(cidx); free(cval); free(c); free(lb); free(ub); free(x); free(u);
     free(alpha); free(bndv); free(sgv); free(vub); free(sup); free(insup); free(st); free(rbeg); free(rint); free(box); free(cands); free(idx); free(val);
     free(cb.c); free(cb.pi); free(cb.mu0); free(cb.mu1); free(rcol); free(rval);

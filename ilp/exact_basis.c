@@ -38,86 +38,86 @@ static int basis_count(const twill_ilp *m, const signed char *st) {
   return nb;
 }
 
-int ilp_basis_duals(const twill_ilp *m, const signed char *st, int sg, int maxdigits, bigq *y) {
+int twill_ilp_basis_duals(const twill_ilp *m, const signed char *st, int sg, int maxdigits, bigq *y) {
   int n = m->n, mr = m->m, ret = -1;
   int *cbeg = NULL, *cidx = NULL;
   double *cval = NULL;
   qsys *s = NULL;
   bigq a;
-  bq_init(&a);
+  twill_bq_init(&a);
   if (basis_count(m, st) != mr) return 0;
-  if (!ilp_build_csc(m, &cbeg, &cidx, &cval)) return -1;
-  if (!(s = qs_new(n, mr, maxdigits, EB_WORK))) goto done;
+  if (!twill_ilp_build_csc(m, &cbeg, &cidx, &cval)) return -1;
+  if (!(s = twill_qs_new(n, mr, maxdigits, EB_WORK))) goto done;
   /* one equation per basic structural, over the rows whose logical is
    * nonbasic (csc columns hold ascending rows) */
   for (int j = 0; j < n; j++) {
     if (st[j] != 0) continue;
-    if (qs_row(s) || qs_from_double(qs_rhs(s), sg * m->obj[j])) goto done;
+    if (twill_qs_row(s) || twill_qs_from_double(twill_qs_rhs(s), sg * m->obj[j])) goto done;
     for (int p = cbeg[j]; p < cbeg[j + 1]; p++) {
       int i = cidx[p];
       if (st[n + i] == 0 || cval[p] == 0) continue;
-      if (qs_from_double(&a, cval[p]) || qs_entry(s, i, &a)) goto done;
+      if (twill_qs_from_double(&a, cval[p]) || twill_qs_entry(s, i, &a)) goto done;
     }
   }
   for (int i = 0; i < mr; i++)
-    if (bq_set_ll(&y[i], 0, 1)) goto done;
-  ret = qs_solve(s, y);
-  if (ret == 1 && qs_dropped(s)) ret = 0;
+    if (twill_bq_set_ll(&y[i], 0, 1)) goto done;
+  ret = twill_qs_solve(s, y);
+  if (ret == 1 && twill_qs_dropped(s)) ret = 0;
 done:
-  bq_free(&a);
-  qs_free(s);
+  twill_bq_free(&a);
+  twill_qs_free(s);
   free(cbeg);
   free(cidx);
   free(cval);
   return ret;
 }
 
-int ilp_basis_primal(const twill_ilp *m, const signed char *st, const double *lb,
+int twill_ilp_basis_primal(const twill_ilp *m, const signed char *st, const double *lb,
                      const double *ub, int maxdigits, bigq *x) {
   int n = m->n, mr = m->m, ret = -1;
   int *cbeg = NULL, *cidx = NULL, *rbeg = NULL, *rcol = NULL;
   double *cval = NULL, *rval = NULL;
   qsys *s = NULL;
   bigq a, t;
-  bq_init(&a);
-  bq_init(&t);
+  twill_bq_init(&a);
+  twill_bq_init(&t);
   if (basis_count(m, st) != mr) return 0;
-  if (!ilp_build_csc(m, &cbeg, &cidx, &cval)) return -1;
+  if (!twill_ilp_build_csc(m, &cbeg, &cidx, &cval)) return -1;
   int nz = cbeg[n];
   rbeg = calloc((size_t)mr + 2, sizeof(int));
   rcol = malloc(((size_t)nz + 1) * sizeof(int));
   rval = malloc(((size_t)nz + 1) * sizeof(double));
-  if (!rbeg || !rcol || !rval || !(s = qs_new(mr, n, maxdigits, EB_WORK))) goto done;
-  ilp_csc_transpose(n, mr, cbeg, cidx, cval, rbeg, rcol, rval);
+  if (!rbeg || !rcol || !rval || !(s = twill_qs_new(mr, n, maxdigits, EB_WORK))) goto done;
+  twill_ilp_csc_transpose(n, mr, cbeg, cidx, cval, rbeg, rcol, rval);
   for (int j = 0; j < n; j++) {
     double v = st[j] == 0 ? 0 : at_bound(st[j], lb[j], ub[j]);
     if (!isfinite(v)) { ret = 0; goto done; }
-    if (qs_from_double(&x[j], v)) goto done;
+    if (twill_qs_from_double(&x[j], v)) goto done;
   }
   for (int i = 0; i < mr; i++) {
     if (st[n + i] == 0) continue;
     double side = at_bound(st[n + i], m->rlo[i], m->rhi[i]);
     if (!isfinite(side)) { ret = 0; goto done; }
-    if (qs_row(s)) goto done;
-    bigq *rhs = qs_rhs(s);
-    if (qs_from_double(rhs, side)) goto done;
+    if (twill_qs_row(s)) goto done;
+    bigq *rhs = twill_qs_rhs(s);
+    if (twill_qs_from_double(rhs, side)) goto done;
     for (int q = rbeg[i]; q < rbeg[i + 1]; q++) {
       int j = rcol[q];
       if (rval[q] == 0) continue;
-      if (qs_from_double(&a, rval[q])) goto done;
+      if (twill_qs_from_double(&a, rval[q])) goto done;
       if (st[j] == 0) {
-        if (qs_entry(s, j, &a)) goto done;
-      } else if (bq_mul(&t, &a, &x[j]) || bq_sub(rhs, rhs, &t)) {
+        if (twill_qs_entry(s, j, &a)) goto done;
+      } else if (twill_bq_mul(&t, &a, &x[j]) || twill_bq_sub(rhs, rhs, &t)) {
         goto done;
       }
     }
   }
-  ret = qs_solve(s, x);
-  if (ret == 1 && qs_dropped(s)) ret = 0;
+  ret = twill_qs_solve(s, x);
+  if (ret == 1 && twill_qs_dropped(s)) ret = 0;
 done:
-  bq_free(&a);
-  bq_free(&t);
-  qs_free(s);
+  twill_bq_free(&a);
+  twill_bq_free(&t);
+  twill_qs_free(s);
   free(cbeg);
   free(cidx);
   free(cval);

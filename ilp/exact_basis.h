@@ -3,7 +3,7 @@
  * rounding and repair (perold, pilot4, share1b), and SOL points of LPs
  * whose floating-point optimum is not exactly feasible (private to ilp/).
  *
- * The basis st has n + m entries in model order, as lps_get_basis writes
+ * The basis st has n + m entries in model order, as twill_lps_get_basis writes
  * them (0 basic, 1 at lower, 2 at upper, 3 free at zero, 4 fixed), rows m
  * being the model's rows (a row missing from the LP counts as basic).  All
  * data are read as the shortest decimals of the model's doubles, as a
@@ -20,13 +20,13 @@
  * logical is basic and  sum_i a_ij y_i = sg c_j  for every basic
  * structural j (sg = +1 to minimize c'x, -1 to maximize): the basis's
  * dual values in minimize form. */
-int ilp_basis_duals(const twill_ilp *m, const signed char *st, int sg, int maxdigits, bigq *y);
+int twill_ilp_basis_duals(const twill_ilp *m, const signed char *st, int sg, int maxdigits, bigq *y);
 
 /* x (n entries, initialized by the caller): nonbasic structurals at the
  * bound of their status in lb/ub (n entries), and the basic ones solving
  * a_i x = (the side of row i's status) for every row whose logical is
  * nonbasic.  Bounds and the basic rows are not checked. */
-int ilp_basis_primal(const twill_ilp *m, const signed char *st, const double *lb,
+int twill_ilp_basis_primal(const twill_ilp *m, const signed char *st, const double *lb,
                      const double *ub, int maxdigits, bigq *x);
 
 #endif

@@ -50,7 +50,7 @@ static int start_values(const twill_ilp *m, const double *lb, const double *ub, 
       fidx[j] = *nf;
       fcol[(*nf)++] = j;
     }
-    if (qs_from_double(&val[j], v)) return -1;
+    if (twill_qs_from_double(&val[j], v)) return -1;
   }
   return 0;
 }
@@ -60,25 +60,25 @@ static int add_row(qsys *s, const int *rcol, const double *rv, int q0, int q1, d
                    const bigq *val, const int *fidx) {
   bigq a, t;
   int ret = -1;
-  bq_init(&a);
-  bq_init(&t);
-  if (qs_row(s)) goto done;
-  bigq *rhs = qs_rhs(s);
-  if (qs_from_double(rhs, side)) goto done;
+  twill_bq_init(&a);
+  twill_bq_init(&t);
+  if (twill_qs_row(s)) goto done;
+  bigq *rhs = twill_qs_rhs(s);
+  if (twill_qs_from_double(rhs, side)) goto done;
   for (int q = q0; q < q1; q++) { /* columns ascend, so free columns do */
     int j = rcol[q];
     if (rv[q] == 0) continue;
-    if (qs_from_double(&a, rv[q])) goto done;
+    if (twill_qs_from_double(&a, rv[q])) goto done;
     if (fidx[j] < 0) {
-      if (bq_mul(&t, &a, &val[j]) || bq_sub(rhs, rhs, &t)) goto done;
+      if (twill_bq_mul(&t, &a, &val[j]) || twill_bq_sub(rhs, rhs, &t)) goto done;
       continue;
     }
-    if (qs_entry(s, fidx[j], &a)) goto done;
+    if (twill_qs_entry(s, fidx[j], &a)) goto done;
   }
   ret = 0;
 done:
-  bq_free(&a);
-  bq_free(&t);
+  twill_bq_free(&a);
+  twill_bq_free(&t);
   return ret;
 }
 
@@ -88,13 +88,13 @@ static int build_rows(qsys *s, const twill_ilp *m, int mrows, const double *x, c
   int *rbeg = NULL, *cbeg = NULL, *cidx = NULL, *rcol = NULL;
   double *cval = NULL, *rv = NULL;
   int ret = -1, nz;
-  if (!ilp_build_csc(m, &cbeg, &cidx, &cval)) return -1;
+  if (!twill_ilp_build_csc(m, &cbeg, &cidx, &cval)) return -1;
   nz = cbeg[m->n];
   rbeg = calloc((size_t)m->m + 2, sizeof(int));
   rcol = malloc(((size_t)nz + 1) * sizeof(int));
   rv = malloc(((size_t)nz + 1) * sizeof(double));
   if (!rbeg || !rcol || !rv) goto done;
-  ilp_csc_transpose(m->n, m->m, cbeg, cidx, cval, rbeg, rcol, rv);
+  twill_ilp_csc_transpose(m->n, m->m, cbeg, cidx, cval, rbeg, rcol, rv);
   for (int i = 0; i < mrows; i++) {
     double act = 0, side;
     int nfree = 0;
@@ -121,39 +121,39 @@ done:
 }
 
 static int den_of(bigz *out, const bigq *q) {
-  return q->den.n ? bz_copy(out, &q->den) : bz_set_ll(out, 1);
+  return q->den.n ? twill_bz_copy(out, &q->den) : twill_bz_set_ll(out, 1);
 }
 
 /* D = lcm of the denominators; num[j] = x_j D.  0 when too long. */
 static int common_denominator(int n, const bigq *val, int maxdigits, char **num, char **den) {
   bigz D, g, t;
   int ret = -1;
-  bz_init(&D);
-  bz_init(&g);
-  bz_init(&t);
-  if (bz_set_ll(&D, 1)) goto done;
+  twill_bz_init(&D);
+  twill_bz_init(&g);
+  twill_bz_init(&t);
+  if (twill_bz_set_ll(&D, 1)) goto done;
   for (int j = 0; j < n; j++) {
-    if (den_of(&t, &val[j]) || bz_gcd(&g, &D, &t) || bz_divmod(&t, NULL, &t, &g) ||
-        bz_mul(&D, &D, &t))
+    if (den_of(&t, &val[j]) || twill_bz_gcd(&g, &D, &t) || twill_bz_divmod(&t, NULL, &t, &g) ||
+        twill_bz_mul(&D, &D, &t))
       goto done;
-    if (bz_digits(&D) > maxdigits) { ret = 0; goto done; }
+    if (twill_bz_digits(&D) > maxdigits) { ret = 0; goto done; }
   }
   for (int j = 0; j < n; j++) {
-    if (den_of(&t, &val[j]) || bz_divmod(&t, NULL, &D, &t) || bz_mul(&t, &t, &val[j].num))
+    if (den_of(&t, &val[j]) || twill_bz_divmod(&t, NULL, &D, &t) || twill_bz_mul(&t, &t, &val[j].num))
       goto done;
-    if (bz_digits(&t) > maxdigits) { ret = 0; goto done; }
-    if (!(num[j] = bz_str(&t))) goto done;
+    if (twill_bz_digits(&t) > maxdigits) { ret = 0; goto done; }
+    if (!(num[j] = twill_bz_str(&t))) goto done;
   }
-  if (!(*den = bz_str(&D))) goto done;
+  if (!(*den = twill_bz_str(&D))) goto done;
   ret = 1;
 done:
-  bz_free(&D);
-  bz_free(&g);
-  bz_free(&t);
+  twill_bz_free(&D);
+  twill_bz_free(&g);
+  twill_bz_free(&t);
   return ret;
 }
 
-int ilp_exact_point(const twill_ilp *m, int mrows, const double *lb, const double *ub,
+int twill_ilp_exact_point(const twill_ilp *m, int mrows, const double *lb, const double *ub,
                     const double *x, double tol, int maxdigits, char ***num, char **den) {
   int n = m->n, nf = 0, ret = -1;
   qsys *s = NULL;
@@ -165,17 +165,17 @@ int ilp_exact_point(const twill_ilp *m, int mrows, const double *lb, const doubl
   int *fcol = malloc(((size_t)n + 1) * sizeof(int));
   char **out = calloc((size_t)n + 1, sizeof(char *));
   if (!val || !fval || !fidx || !fcol || !out) goto done;
-  for (int j = 0; j < n; j++) bq_init(&val[j]), bq_init(&fval[j]);
+  for (int j = 0; j < n; j++) twill_bq_init(&val[j]), twill_bq_init(&fval[j]);
   if (start_values(m, lb, ub, x, tol, val, fidx, fcol, &nf)) goto done;
-  if (!(s = qs_new(mrows, nf, maxdigits, EP_WORK))) goto done;
+  if (!(s = twill_qs_new(mrows, nf, maxdigits, EP_WORK))) goto done;
   if (build_rows(s, m, mrows, x, val, fidx, tol)) goto done;
   for (int k = 0; k < nf; k++)
-    if (bq_copy(&fval[k], &val[fcol[k]])) goto done;
-  ret = qs_solve(s, fval);
+    if (twill_bq_copy(&fval[k], &val[fcol[k]])) goto done;
+  ret = twill_qs_solve(s, fval);
   if (ret != 1) goto done;
   ret = -1;
   for (int k = 0; k < nf; k++)
-    if (bq_copy(&val[fcol[k]], &fval[k])) goto done;
+    if (twill_bq_copy(&val[fcol[k]], &fval[k])) goto done;
   ret = common_denominator(n, val, maxdigits, out, den);
   if (ret == 1) {
     *num = out;
@@ -185,15 +185,15 @@ done:
   if (out)
     for (int j = 0; j < n; j++) free(out[j]);
   free(out);
-  bq_free_vec(val, n);
-  bq_free_vec(fval, n);
+  twill_bq_free_vec(val, n);
+  twill_bq_free_vec(fval, n);
   free(fidx);
   free(fcol);
-  qs_free(s);
+  twill_qs_free(s);
   return ret;
 }
 
-void ilp_exact_point_free(int n, char **num, char *den) {
+void twill_ilp_exact_point_free(int n, char **num, char *den) {
   if (num)
     for (int j = 0; j < n; j++) free(num[j]);
   free(num);

@@ -15,11 +15,11 @@
  *
  * On success returns 1, *den the common denominator D and num[j] the
  * numerators (x_j = num[j] / D), all malloc'd decimal text (free with
- * ilp_exact_point_free).  Returns 0 when the tight rows have no solution
+ * twill_ilp_exact_point_free).  Returns 0 when the tight rows have no solution
  * this way or the numbers pass `maxdigits` digits, -1 when out of memory.
  * Bounds and slack rows are NOT checked: the caller checks the point. */
-int ilp_exact_point(const twill_ilp *m, int mrows, const double *lb, const double *ub,
+int twill_ilp_exact_point(const twill_ilp *m, int mrows, const double *lb, const double *ub,
                     const double *x, double tol, int maxdigits, char ***num, char **den);
-void ilp_exact_point_free(int n, char **num, char *den);
+void twill_ilp_exact_point_free(int n, char **num, char *den);
 
 #endif

@@ -79,16 +79,16 @@ struct lp_solver {
   long iters;
   int status;
   int perturbed;
-  int perturb_early;    /* lps_set_perturb_early */
+  int perturb_early;    /* twill_lps_set_perturb_early */
   long dual_steps, dual_degen; /* dual pivots, those with a zero step */
   uint64_t rng;
 };
 
-volatile sig_atomic_t lps_stop_all;
+volatile sig_atomic_t twill_lps_stop_all;
 
-void twill_ilp_interrupt_all(void) { lps_stop_all = 1; }
+void twill_ilp_interrupt_all(void) { twill_lps_stop_all = 1; }
 
-double lps_clock(void) {
+double twill_lps_clock(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
@@ -96,7 +96,7 @@ double lps_clock(void) {
 
 static void *xcalloc(size_t n, size_t sz) { return calloc(n ? n : 1, sz); }
 
-void lps_free(lp_solver *s) {
+void twill_lps_free(lp_solver *s) {
   if (!s) return;
   free(s->cbeg); free(s->cidx); free(s->cval); free(s->cs); free(s->rs);
   free(s->cost); free(s->pcost); free(s->lb); free(s->ub); free(s->x);
@@ -174,7 +174,7 @@ static void scale(lp_solver *s) {
   free(rmax);
 }
 
-lp_solver *lps_new(const lp_input *in) {
+lp_solver *twill_lps_new(const lp_input *in) {
   lp_solver *s = calloc(1, sizeof *s);
   if (!s) return NULL;
   int m = in->m, n = in->n, N = m + n, nz = in->cbeg[n];
@@ -239,7 +239,7 @@ lp_solver *lps_new(const lp_input *in) {
   if (!s->plnext || !s->plcol || !s->pcnext || !s->pcrow || !s->ltbeg || !s->utbeg || !s->ltidx || !s->utidx || !s->ltval ||
       !s->utval || !s->rlist || !s->rmark || !s->ilist || !s->rbeg ||
       !s->rcol || !s->rval) {
-    lps_free(s);
+    twill_lps_free(s);
     return NULL;
   }
   if (!s->rpos || !s->flist || !s->dw || !s->dvx || !s->rrow || !s->cbeg || !s->cidx || !s->cval || !s->cs || !s->rs || !s->cost ||
@@ -248,7 +248,7 @@ lp_solver *lps_new(const lp_input *in) {
       !s->lidx || !s->uidx || !s->lval || !s->uval || !s->er || !s->epiv ||
       !s->ebeg || !s->eidx || !s->eval || !s->y || !s->d || !s->wa ||
       !s->wb || !s->farkas) {
-    lps_free(s);
+    twill_lps_free(s);
     return NULL;
   }
   memcpy(s->cbeg, in->cbeg, ((size_t)n + 1) * sizeof(int));
@@ -972,7 +972,7 @@ static int primal(lp_solver *s, double deadline, long maxit) {
   devex_reset(s);
   for (long it = 0;; it++) {
     if (it > maxit) { ret = LPS_LIMIT; goto out; }
-    if ((it & 63) == 0 && (lps_stop_all || (deadline > 0 && lps_clock() > deadline))) {
+    if ((it & 63) == 0 && (twill_lps_stop_all || (deadline > 0 && twill_lps_clock() > deadline))) {
       ret = LPS_LIMIT;
       goto out;
     }
@@ -1202,7 +1202,7 @@ static int dual(lp_solver *s, double deadline, long maxit, int can_perturb) {
       stall = 0;
     }
     if (it > maxit) { ret = LPS_LIMIT; goto out; }
-    if ((it & 63) == 0 && (lps_stop_all || (deadline > 0 && lps_clock() > deadline))) {
+    if ((it & 63) == 0 && (twill_lps_stop_all || (deadline > 0 && twill_lps_clock() > deadline))) {
       ret = LPS_LIMIT;
       goto out;
     }
@@ -1395,16 +1395,16 @@ out:
   return ret;
 }
 
-int lps_solve(lp_solver *s, double deadline) { return lps_solve_limit(s, deadline, 0); }
+int twill_lps_solve(lp_solver *s, double deadline) { return twill_lps_solve_limit(s, deadline, 0); }
 
-int lps_solve_limit(lp_solver *s, double deadline, long maxit) {
+int twill_lps_solve_limit(lp_solver *s, double deadline, long maxit) {
   if (maxit <= 0) maxit = 20L * (s->N + s->m) + 20000;
   int ret = -1;
   /* The dual simplex runs first on fresh solves too: the slack basis is
    * dual feasible whenever every structural's cost sign matches a finite
    * bound (after flipping boxed ones), as in set partitioning (air04),
    * and the dual then needs far fewer iterations than primal phase 1.
-   * A basis installed by lps_set_basis (after root cuts) is dual feasible
+   * A basis installed by twill_lps_set_basis (after root cuts) is dual feasible
    * and a few rows short of primal feasible: the same holds there.
    * When it is not, dual() gives up at once (-1) and the primal runs. */
   {
@@ -1429,22 +1429,22 @@ int lps_solve_limit(lp_solver *s, double deadline, long maxit) {
   return s->status = ret;
 }
 
-void lps_set_perturb_early(lp_solver *s, int on) { s->perturb_early = on; }
+void twill_lps_set_perturb_early(lp_solver *s, int on) { s->perturb_early = on; }
 
-void lps_dual_steps(const lp_solver *s, long *steps, long *degenerate) {
+void twill_lps_dual_steps(const lp_solver *s, long *steps, long *degenerate) {
   *steps = s->dual_steps;
   *degenerate = s->dual_degen;
 }
 
-int lps_solve_dual_limit(lp_solver *s, double deadline, long maxit) {
-  /* no perturbation: lps_obj after LPS_LIMIT must be a bound for the
+int twill_lps_solve_dual_limit(lp_solver *s, double deadline, long maxit) {
+  /* no perturbation: twill_lps_obj after LPS_LIMIT must be a bound for the
    * true costs */
   int ret = s->iters > 0 ? dual(s, deadline, maxit, 0) : -1;
   if (ret < 0 || ret == LPS_ERROR) ret = LPS_ERROR;
   return s->status = ret;
 }
 
-void lps_set_bounds(lp_solver *s, int j, double lb, double ub) {
+void twill_lps_set_bounds(lp_solver *s, int j, double lb, double ub) {
   double f = j < s->n ? 1.0 / s->cs[j] : s->rs[j - s->n];
   s->lb[j] = lb * f;
   s->ub[j] = ub * f;
@@ -1456,24 +1456,24 @@ void lps_set_bounds(lp_solver *s, int j, double lb, double ub) {
   }
 }
 
-void lps_get_bounds(const lp_solver *s, int j, double *lb, double *ub) {
+void twill_lps_get_bounds(const lp_solver *s, int j, double *lb, double *ub) {
   double f = j < s->n ? s->cs[j] : 1.0 / s->rs[j - s->n];
   *lb = s->lb[j] * f;
   *ub = s->ub[j] * f;
 }
 
-double lps_obj(const lp_solver *s) {
+double twill_lps_obj(const lp_solver *s) {
   double z = 0;
   for (int j = 0; j < s->n; j++) z += s->cost[j] * s->x[j];
   return z;
 }
 
-void lps_get_x(const lp_solver *s, double *x) {
+void twill_lps_get_x(const lp_solver *s, double *x) {
   for (int j = 0; j < s->n; j++) x[j] = s->x[j] * s->cs[j];
   for (int i = 0; i < s->m; i++) x[s->n + i] = s->x[s->n + i] / s->rs[i];
 }
 
-void lps_get_dual(const lp_solver *s, double *y, double *d) {
+void twill_lps_get_dual(const lp_solver *s, double *y, double *d) {
   /* recompute with the true costs */
   lp_solver *w = (lp_solver *)s;
   double *save = malloc((size_t)w->N * sizeof(double));
@@ -1492,13 +1492,13 @@ void lps_get_dual(const lp_solver *s, double *y, double *d) {
     for (int j = 0; j < s->n; j++) d[j] = s->d[j] / s->cs[j];
 }
 
-void lps_get_farkas(const lp_solver *s, double *y) {
+void twill_lps_get_farkas(const lp_solver *s, double *y) {
   for (int i = 0; i < s->m; i++) y[i] = s->farkas[i] * s->rs[i];
 }
 
-void lps_get_basis(const lp_solver *s, signed char *st) { memcpy(st, s->st, (size_t)s->N); }
+void twill_lps_get_basis(const lp_solver *s, signed char *st) { memcpy(st, s->st, (size_t)s->N); }
 
-void lps_set_basis(lp_solver *s, const signed char *st) {
+void twill_lps_set_basis(lp_solver *s, const signed char *st) {
   int same = 1;
   for (int j = 0; j < s->N && same; j++)
     if ((st[j] == B_BASIC) != (s->st[j] == B_BASIC)) same = 0;
@@ -1534,7 +1534,7 @@ void lps_set_basis(lp_solver *s, const signed char *st) {
   s->need_factor = 1;
 }
 
-long lps_iterations(const lp_solver *s) { return s->iters; }
+long twill_lps_iterations(const lp_solver *s) { return s->iters; }
 
 /* Row of the simplex tableau of the basic variable j, unscaled: the
  * multipliers u (m) of the rows of A x - s = 0 for which u'(A x - s) = 0
@@ -1545,7 +1545,7 @@ long lps_iterations(const lp_solver *s) { return s->iters; }
  * cs_k, alpha_{n+i} = -u~_i rs_i, all times cs_j so that z_j's coefficient
  * is 1 (times 1/rs for a logical j).  Returns 0 when j is not basic or the
  * factorization fails. */
-int lps_tableau_row(lp_solver *s, int j, double *u, double *alpha) {
+int twill_lps_tableau_row(lp_solver *s, int j, double *u, double *alpha) {
   int m = s->m, n = s->n;
   if (j < 0 || j >= s->N || s->st[j] != B_BASIC) return 0;
   if (s->need_factor && !factor(s)) return 0;

@@ -51,55 +51,55 @@ typedef struct lp_input {
 
 typedef struct lp_solver lp_solver;
 
-lp_solver *lps_new(const lp_input *in);
-void lps_free(lp_solver *s);
+lp_solver *twill_lps_new(const lp_input *in);
+void twill_lps_free(lp_solver *s);
 /* Solve from the current basis.  deadline: absolute seconds of
- * lps_clock() (0: none).  Returns LPS_*. */
-int lps_solve(lp_solver *s, double deadline);
-/* lps_solve with at most maxit iterations in each of its dual and primal
+ * twill_lps_clock() (0: none).  Returns LPS_*. */
+int twill_lps_solve(lp_solver *s, double deadline);
+/* twill_lps_solve with at most maxit iterations in each of its dual and primal
  * passes (maxit <= 0: the default, 20 (n + 2m) + 20000): LPS_LIMIT past
  * them.  An iteration budget gives the same answer on every machine, a
  * time budget does not. */
-int lps_solve_limit(lp_solver *s, double deadline, long maxit);
+int twill_lps_solve_limit(lp_solver *s, double deadline, long maxit);
 /* At most maxit dual simplex iterations from the current basis (strong
- * branching): LPS_OPTIMAL, LPS_INFEASIBLE, LPS_LIMIT (then lps_obj is the
+ * branching): LPS_OPTIMAL, LPS_INFEASIBLE, LPS_LIMIT (then twill_lps_obj is the
  * objective of the current basic solution, a dual bound when the basis is
  * dual feasible), or LPS_ERROR when the dual simplex could not run (no
  * primal fallback). */
-int lps_solve_dual_limit(lp_solver *s, double deadline, long maxit);
-/* on: the dual simplex of lps_solve perturbs the costs after its first
+int twill_lps_solve_dual_limit(lp_solver *s, double deadline, long maxit);
+/* on: the dual simplex of twill_lps_solve perturbs the costs after its first
  * iteration (not only after a stall; an LP optimal from its start basis
  * stays unperturbed), and shifts a cost whose reduced cost drifted a
  * little to the wrong side (instead of handing over to the primal); the
  * primal then finishes on the true costs.  For a very degenerate LP
  * after cuts (10teams); off by default. */
-void lps_set_perturb_early(lp_solver *s, int on);
+void twill_lps_set_perturb_early(lp_solver *s, int on);
 /* Dual simplex pivots so far, and those among them with a zero step
  * (degenerate: the dual objective did not move). */
-void lps_dual_steps(const lp_solver *s, long *steps, long *degenerate);
+void twill_lps_dual_steps(const lp_solver *s, long *steps, long *degenerate);
 /* Change bounds of variable j (j < n structural, n+i row i), unscaled. */
-void lps_set_bounds(lp_solver *s, int j, double lb, double ub);
-void lps_get_bounds(const lp_solver *s, int j, double *lb, double *ub);
+void twill_lps_set_bounds(lp_solver *s, int j, double lb, double ub);
+void twill_lps_get_bounds(const lp_solver *s, int j, double *lb, double *ub);
 /* Results, unscaled.  x: n+m (structurals then row activities). */
-double lps_obj(const lp_solver *s);
-void lps_get_x(const lp_solver *s, double *x);
+double twill_lps_obj(const lp_solver *s);
+void twill_lps_get_x(const lp_solver *s, double *x);
 /* y: m row duals (d of logical n+i), d: n reduced costs c - A'y.  After
- * LPS_INFEASIBLE, lps_get_farkas gives y with the infeasibility proof
+ * LPS_INFEASIBLE, twill_lps_get_farkas gives y with the infeasibility proof
  * (see lp.c). */
-void lps_get_dual(const lp_solver *s, double *y, double *d);
-void lps_get_farkas(const lp_solver *s, double *y);
+void twill_lps_get_dual(const lp_solver *s, double *y, double *d);
+void twill_lps_get_farkas(const lp_solver *s, double *y);
 /* Basis status per variable (n+m): 0 basic, 1 at lower, 2 at upper,
  * 3 free (at zero), 4 fixed. */
-void lps_get_basis(const lp_solver *s, signed char *st);
-void lps_set_basis(lp_solver *s, const signed char *st);
-long lps_iterations(const lp_solver *s);
+void twill_lps_get_basis(const lp_solver *s, signed char *st);
+void twill_lps_set_basis(lp_solver *s, const signed char *st);
+long twill_lps_iterations(const lp_solver *s);
 /* The tableau row of basic variable j (cuts; see lp.c): u (m) and alpha
  * (n + m).  Returns 0 when j is not basic. */
-int lps_tableau_row(lp_solver *s, int j, double *u, double *alpha);
-double lps_clock(void);
+int twill_lps_tableau_row(lp_solver *s, int j, double *u, double *alpha);
+double twill_lps_clock(void);
 /* Set by twill_ilp_interrupt_all (a signal handler): every LP and branch
  * and bound stops at its next check, as on a time limit. */
 #include <signal.h>
-extern volatile sig_atomic_t lps_stop_all;
+extern volatile sig_atomic_t twill_lps_stop_all;
 
 #endif

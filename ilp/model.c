@@ -20,7 +20,7 @@ twill_ilp *twill_ilp_new(void) {
   return m;
 }
 
-void ilp_clear_results(twill_ilp *m) {
+void twill_ilp_clear_results(twill_ilp *m) {
   free(m->sol);
   m->sol = NULL;
   m->has_sol = 0;
@@ -36,10 +36,10 @@ void ilp_clear_results(twill_ilp *m) {
   free(m->root_basis);
   m->root_basis = NULL;
   m->status = TWILL_ILP_UNSOLVED;
-  ilp_drop_cuts(m);
+  twill_ilp_drop_cuts(m);
 }
 
-void ilp_drop_cuts_from(twill_ilp *m, int k) {
+void twill_ilp_drop_cuts_from(twill_ilp *m, int k) {
   if (k < 0) k = 0;
   if (k >= m->ncut) return;
   for (int t = k; t < m->ncut; t++) {
@@ -54,11 +54,11 @@ void ilp_drop_cuts_from(twill_ilp *m, int k) {
   m->ncut = k;
 }
 
-void ilp_drop_cuts(twill_ilp *m) { ilp_drop_cuts_from(m, 0); }
+void twill_ilp_drop_cuts(twill_ilp *m) { twill_ilp_drop_cuts_from(m, 0); }
 
 void twill_ilp_free(twill_ilp *m) {
   if (!m) return;
-  ilp_clear_results(m);
+  twill_ilp_clear_results(m);
   for (int j = 0; j < m->n; j++) free(m->vname[j]);
   for (int i = 0; i < m->m; i++) free(m->rname[i]);
   free(m->vname); free(m->vtype); free(m->vlb); free(m->vub); free(m->obj);
@@ -132,11 +132,11 @@ int twill_ilp_add_row(twill_ilp *m, const char *name, int nnz, const int *idx,
   }
   for (int k = 0; k < nnz; k++)
     if (idx[k] < 0 || idx[k] >= m->n || isnan(val[k]) || isinf(val[k])) return -1;
-  ilp_drop_cuts(m); /* rows of the last solve's root, not the user's */
-  return ilp_add_row_raw(m, name, nnz, idx, val, lo, hi);
+  twill_ilp_drop_cuts(m); /* rows of the last solve's root, not the user's */
+  return twill_ilp_add_row_raw(m, name, nnz, idx, val, lo, hi);
 }
 
-int ilp_add_row_raw(twill_ilp *m, const char *name, int nnz, const int *idx,
+int twill_ilp_add_row_raw(twill_ilp *m, const char *name, int nnz, const int *idx,
                     const double *val, double lo, double hi) {
   int need = m->m + 1, cap = m->mcap, ok = 1;
   int c1 = cap; ok &= grow((void **)&m->rname, sizeof(char *), need, &c1);
@@ -270,14 +270,14 @@ int twill_ilp_history(const twill_ilp *m, int k, double *obj, long *node) {
   return 1;
 }
 
-void ilp_shortest(char *buf, size_t n, double x) {
+void twill_ilp_shortest(char *buf, size_t n, double x) {
   for (int p = 1; p <= 17; p++) {
     snprintf(buf, n, "%.*g", p, x);
     if (strtod(buf, NULL) == x) return;
   }
 }
 
-void ilp_csc_transpose(int n, int mr, const int *cbeg, const int *cidx, const double *cval,
+void twill_ilp_csc_transpose(int n, int mr, const int *cbeg, const int *cidx, const double *cval,
                        int *rbeg, int *rcol, double *rval) {
   for (int p = 0; p < cbeg[n]; p++) rbeg[cidx[p] + 2]++;
   for (int i = 0; i < mr; i++) rbeg[i + 2] += rbeg[i + 1];
@@ -289,7 +289,7 @@ void ilp_csc_transpose(int n, int mr, const int *cbeg, const int *cidx, const do
     }
 }
 
-int ilp_build_csc(const twill_ilp *m, int **cbeg, int **cidx, double **cval) {
+int twill_ilp_build_csc(const twill_ilp *m, int **cbeg, int **cidx, double **cval) {
   int n = m->n, nz = m->nz;
   int *beg = calloc((size_t)n + 2, sizeof(int));
   int *idx = malloc((size_t)(nz ? nz : 1) * sizeof(int));
@@ -343,7 +343,9 @@ int ilp_build_csc(const twill_ilp *m, int **cbeg, int **cidx, double **cval) {
   return 1;
 }
 
-twill_ilp_status twill_ilp_solve(twill_ilp *m) {
-  ilp_clear_results(m);
-  return m->status = ilp_branch_and_bound(m);
+int twill_ilp_has_rcfix(const twill_ilp *m) {
+  for (int v = 0; v < m->nrec; v++)
+    for (int k = 0; k < m->rec[v].nprop; k++)
+      if (m->rec[v].prop[k].row < 0) return 1;
+  return 0;
 }

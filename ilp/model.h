@@ -88,7 +88,7 @@ struct twill_ilp {
   bb_rec *rec;
   int complete; /* tree closed: every leaf has a proof */
   /* certify: the root LP's optimal basis (n + m statuses as
-   * lps_get_basis, model rows; a row left out of the LP is basic), for
+   * twill_lps_get_basis, model rows; a row left out of the LP is basic), for
    * the writer's exact duals and SOL point (exact_basis.h); or NULL */
   signed char *root_basis;
   int ncut, cutcap; /* root cuts: rows m - ncut .. m - 1 */
@@ -103,36 +103,36 @@ struct twill_ilp {
 };
 
 /* Column-compressed copy of the constraint matrix (duplicates summed). */
-int ilp_build_csc(const twill_ilp *m, int **cbeg, int **cidx, double **cval);
+int twill_ilp_build_csc(const twill_ilp *m, int **cbeg, int **cidx, double **cval);
 /* The rows of a column-compressed matrix (n columns, mr rows): rbeg
  * (mr + 2 entries, zeroed by the caller; rows start at rbeg[i], end at
  * rbeg[i + 1]), rcol and rval (cbeg[n] entries each), columns ascending
  * within each row. */
-void ilp_csc_transpose(int n, int mr, const int *cbeg, const int *cidx, const double *cval,
+void twill_ilp_csc_transpose(int n, int mr, const int *cbeg, const int *cidx, const double *cval,
                        int *rbeg, int *rcol, double *rval);
 /* The shortest %.Ng (N = 1..17) that reads back to x: how a certificate
  * prints every number of the model (vipr_write.c, exact_point.c). */
-void ilp_shortest(char *buf, size_t n, double x);
-void ilp_clear_results(twill_ilp *m);
+void twill_ilp_shortest(char *buf, size_t n, double x);
+void twill_ilp_clear_results(twill_ilp *m);
 /* Append row lo <= a'x <= hi (no checks; cuts.c). Returns its index or -1. */
-int ilp_add_row_raw(twill_ilp *m, const char *name, int nnz, const int *idx,
+int twill_ilp_add_row_raw(twill_ilp *m, const char *name, int nnz, const int *idx,
                     const double *val, double lo, double hi);
 /* Remove the cut rows (and their derivations) from the model: all of them,
  * or those from cut k on. */
-void ilp_drop_cuts(twill_ilp *m);
-void ilp_drop_cuts_from(twill_ilp *m, int k);
+void twill_ilp_drop_cuts(twill_ilp *m);
+void twill_ilp_drop_cuts_from(twill_ilp *m, int k);
 /* Root cutting rounds (cuts.c): appends cut rows to m; *basis (n + m
  * entries after the cuts, malloc'd) is the last LP basis, or NULL.
  * Returns 0, or -1 when out of memory. */
-int ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis);
+int twill_ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis);
 /* Solve a copy of m with bounds [lb, ub], the row  sgn obj'x <= cut_hi
  * (none when infinite), no cuts, at most `nodes` nodes, until deadline
  * (0: none).  Returns 1 with a solution in x (n), 0 when none was found,
  * -1 when out of memory (submip.c).  *iters (if not NULL) grows by the
  * LP iterations it took. */
-int ilp_submip(const twill_ilp *m, const double *lb, const double *ub, double cut_hi,
+int twill_ilp_submip(const twill_ilp *m, const double *lb, const double *ub, double cut_hi,
                long nodes, double deadline, double *x, long *iters);
 /* Branch and bound (bb.c); LP when there are no integer variables. */
-twill_ilp_status ilp_branch_and_bound(twill_ilp *m);
+twill_ilp_status twill_ilp_branch_and_bound(twill_ilp *m);
 
 #endif

@@ -38,10 +38,10 @@ typedef struct {
 
 typedef struct {
   int qn, qcap;
-  qent *qe; /* entries as given (until qs_solve) */
+  qent *qe; /* entries as given (until twill_qs_solve) */
   bigq qrhs;
   int n, cap;
-  ent *e; /* integer entries, sorted by column (qs_solve) */
+  ent *e; /* integer entries, sorted by column (twill_qs_solve) */
   bigz rhs, den;
   int live, pcol;
 } srow;
@@ -57,7 +57,7 @@ struct qsys {
   int maxdigits, too_long;
 };
 
-qsys *qs_new(int maxrows, int ncols, int maxdigits, long long maxwork) {
+qsys *twill_qs_new(int maxrows, int ncols, int maxdigits, long long maxwork) {
   qsys *s = calloc(1, sizeof *s);
   if (!s) return NULL;
   s->maxr = maxrows;
@@ -71,23 +71,23 @@ qsys *qs_new(int maxrows, int ncols, int maxdigits, long long maxwork) {
   s->ccap = calloc((size_t)ncols + 1, sizeof(int));
   s->order = calloc((size_t)maxrows + 1, sizeof(int));
   if (!s->row || !s->ccount || !s->crows || !s->cn || !s->ccap || !s->order) {
-    qs_free(s);
+    twill_qs_free(s);
     return NULL;
   }
   return s;
 }
 
 static void row_free(srow *r) {
-  for (int k = 0; k < r->qn; k++) bq_free(&r->qe[k].a);
+  for (int k = 0; k < r->qn; k++) twill_bq_free(&r->qe[k].a);
   free(r->qe);
-  bq_free(&r->qrhs);
-  for (int k = 0; k < r->n; k++) bz_free(&r->e[k].a);
+  twill_bq_free(&r->qrhs);
+  for (int k = 0; k < r->n; k++) twill_bz_free(&r->e[k].a);
   free(r->e);
-  bz_free(&r->rhs);
-  bz_free(&r->den);
+  twill_bz_free(&r->rhs);
+  twill_bz_free(&r->den);
 }
 
-void qs_free(qsys *s) {
+void twill_qs_free(qsys *s) {
   if (!s) return;
   for (int i = 0; s->row && i < s->nr; i++) row_free(&s->row[i]);
   for (int c = 0; s->crows && c < s->nc; c++) free(s->crows[c]);
@@ -112,23 +112,23 @@ static int crows_push(qsys *s, int c, int r) {
   return 0;
 }
 
-int qs_row(qsys *s) {
+int twill_qs_row(qsys *s) {
   if (s->nr >= s->maxr) return -1;
   srow *r = &s->row[s->nr++];
   memset(r, 0, sizeof *r);
-  bq_init(&r->qrhs);
-  bz_init(&r->rhs);
-  bz_init(&r->den);
+  twill_bq_init(&r->qrhs);
+  twill_bz_init(&r->rhs);
+  twill_bz_init(&r->den);
   r->live = 1;
   r->pcol = -1;
   return 0;
 }
 
-bigq *qs_rhs(qsys *s) { return s->nr ? &s->row[s->nr - 1].qrhs : NULL; }
+bigq *twill_qs_rhs(qsys *s) { return s->nr ? &s->row[s->nr - 1].qrhs : NULL; }
 
-int qs_entry(qsys *s, int col, const bigq *a) {
+int twill_qs_entry(qsys *s, int col, const bigq *a) {
   if (!s->nr || col < 0 || col >= s->nc) return -1;
-  if (!bq_sign(a)) return 0;
+  if (!twill_bq_sign(a)) return 0;
   srow *r = &s->row[s->nr - 1];
   if (r->qn == r->qcap) {
     int cap = r->qcap ? 2 * r->qcap : 4;
@@ -139,11 +139,11 @@ int qs_entry(qsys *s, int col, const bigq *a) {
   }
   qent *e = &r->qe[r->qn++];
   e->col = col;
-  bq_init(&e->a);
-  return bq_copy(&e->a, a);
+  twill_bq_init(&e->a);
+  return twill_bq_copy(&e->a, a);
 }
 
-int qs_dropped(const qsys *s) { return s->dropped; }
+int twill_qs_dropped(const qsys *s) { return s->dropped; }
 
 static int cmp_qent(const void *x, const void *y) {
   int a = ((const qent *)x)->col, b = ((const qent *)y)->col;
@@ -151,12 +151,12 @@ static int cmp_qent(const void *x, const void *y) {
 }
 
 static int den_of(bigz *out, const bigq *q) {
-  return q->den.n ? bz_copy(out, &q->den) : bz_set_ll(out, 1);
+  return q->den.n ? twill_bz_copy(out, &q->den) : twill_bz_set_ll(out, 1);
 }
 
 /* out = v * (L / den(v)), an integer */
 static int scale_to(bigz *out, const bigq *v, const bigz *L, bigz *t) {
-  return den_of(t, v) || bz_divmod(t, NULL, L, t) || bz_mul(out, &v->num, t);
+  return den_of(t, v) || twill_bz_divmod(t, NULL, L, t) || twill_bz_mul(out, &v->num, t);
 }
 
 /* Row i in integer form: d = lcm of the denominators, entries sorted by
@@ -164,18 +164,18 @@ static int scale_to(bigz *out, const bigq *v, const bigz *L, bigz *t) {
 static int to_integer_row(qsys *s, int i) {
   srow *r = &s->row[i];
   bigz t, g;
-  bz_init(&t);
-  bz_init(&g);
+  twill_bz_init(&t);
+  twill_bz_init(&g);
   int ret = -1;
   qsort(r->qe, (size_t)r->qn, sizeof(qent), cmp_qent);
   for (int k = 1; k < r->qn; k++)
     if (r->qe[k].col == r->qe[k - 1].col) goto done;
-  if (bz_set_ll(&r->den, 1) || den_of(&t, &r->qrhs) || bz_gcd(&g, &r->den, &t) ||
-      bz_divmod(&t, NULL, &t, &g) || bz_mul(&r->den, &r->den, &t))
+  if (twill_bz_set_ll(&r->den, 1) || den_of(&t, &r->qrhs) || twill_bz_gcd(&g, &r->den, &t) ||
+      twill_bz_divmod(&t, NULL, &t, &g) || twill_bz_mul(&r->den, &r->den, &t))
     goto done;
   for (int k = 0; k < r->qn; k++)
-    if (den_of(&t, &r->qe[k].a) || bz_gcd(&g, &r->den, &t) || bz_divmod(&t, NULL, &t, &g) ||
-        bz_mul(&r->den, &r->den, &t))
+    if (den_of(&t, &r->qe[k].a) || twill_bz_gcd(&g, &r->den, &t) || twill_bz_divmod(&t, NULL, &t, &g) ||
+        twill_bz_mul(&r->den, &r->den, &t))
       goto done;
   r->e = calloc((size_t)r->qn + 1, sizeof(ent));
   if (!r->e) goto done;
@@ -184,19 +184,19 @@ static int to_integer_row(qsys *s, int i) {
   for (int k = 0; k < r->qn; k++) {
     ent *e = &r->e[r->n];
     e->col = r->qe[k].col;
-    bz_init(&e->a);
+    twill_bz_init(&e->a);
     r->n++;
     if (scale_to(&e->a, &r->qe[k].a, &r->den, &t) || crows_push(s, e->col, i)) goto done;
     s->ccount[e->col]++;
   }
   ret = 0;
 done:
-  for (int k = 0; k < r->qn; k++) bq_free(&r->qe[k].a);
+  for (int k = 0; k < r->qn; k++) twill_bq_free(&r->qe[k].a);
   free(r->qe);
   r->qe = NULL;
   r->qn = r->qcap = 0;
-  bz_free(&t);
-  bz_free(&g);
+  twill_bz_free(&t);
+  twill_bz_free(&g);
   return ret;
 }
 
@@ -215,24 +215,24 @@ static int row_find(const srow *r, int c) {
 /* divide row k by the gcd of its numbers (den > 0 stays positive) */
 static int remove_content(qsys *s, srow *a) {
   bigz g, one;
-  bz_init(&g);
-  bz_init(&one);
+  twill_bz_init(&g);
+  twill_bz_init(&one);
   int ret = -1;
-  if (bz_set_ll(&one, 1) || bz_gcd(&g, &a->den, &a->rhs)) goto done;
-  for (int k = 0; k < a->n && bz_cmp(&g, &one) != 0; k++)
-    if (bz_gcd(&g, &g, &a->e[k].a)) goto done;
-  if (bz_cmp(&g, &one) != 0) {
-    if (bz_divmod(&a->den, NULL, &a->den, &g) || bz_divmod(&a->rhs, NULL, &a->rhs, &g))
+  if (twill_bz_set_ll(&one, 1) || twill_bz_gcd(&g, &a->den, &a->rhs)) goto done;
+  for (int k = 0; k < a->n && twill_bz_cmp(&g, &one) != 0; k++)
+    if (twill_bz_gcd(&g, &g, &a->e[k].a)) goto done;
+  if (twill_bz_cmp(&g, &one) != 0) {
+    if (twill_bz_divmod(&a->den, NULL, &a->den, &g) || twill_bz_divmod(&a->rhs, NULL, &a->rhs, &g))
       goto done;
     for (int k = 0; k < a->n; k++)
-      if (bz_divmod(&a->e[k].a, NULL, &a->e[k].a, &g)) goto done;
+      if (twill_bz_divmod(&a->e[k].a, NULL, &a->e[k].a, &g)) goto done;
   }
   for (int k = 0; k < a->n; k++)
-    if (bz_digits(&a->e[k].a) + bz_digits(&a->den) > s->maxdigits) s->too_long = 1;
+    if (twill_bz_digits(&a->e[k].a) + twill_bz_digits(&a->den) > s->maxdigits) s->too_long = 1;
   ret = 0;
 done:
-  bz_free(&g);
-  bz_free(&one);
+  twill_bz_free(&g);
+  twill_bz_free(&one);
   return ret;
 }
 
@@ -243,11 +243,11 @@ static int row_update(qsys *s, int k, int r, int c, const bigz *p, const bigz *q
   const srow *b = &s->row[r];
   int cap = a->n + b->n, n = 0, i = 0, j = 0, ret = -1;
   bigz pa, mq, t;
-  bz_init(&pa);
-  bz_init(&mq);
-  bz_init(&t);
+  twill_bz_init(&pa);
+  twill_bz_init(&mq);
+  twill_bz_init(&t);
   ent *e = calloc((size_t)(cap ? cap : 1), sizeof(ent));
-  if (!e || bz_copy(&pa, p) || bz_copy(&mq, q)) goto fail;
+  if (!e || twill_bz_copy(&pa, p) || twill_bz_copy(&mq, q)) goto fail;
   pa.neg = 0;                                  /* |p| */
   mq.neg = mq.n ? !(q->neg != p->neg) : 0;     /* -sgn(p) q */
   while (i < a->n || j < b->n) {
@@ -255,25 +255,25 @@ static int row_update(qsys *s, int k, int r, int c, const bigz *p, const bigz *q
     if (cb < 0 || (ca >= 0 && ca < cb)) { /* |p| N_kj */
       e[n] = a->e[i++];
       s->work += (long long)e[n].a.n * pa.n;
-      if (bz_mul(&e[n].a, &e[n].a, &pa)) { n++; goto fail; }
+      if (twill_bz_mul(&e[n].a, &e[n].a, &pa)) { n++; goto fail; }
       n++;
     } else if (ca < 0 || cb < ca) { /* -sgn(p) q N_rj */
       e[n].col = cb;
-      bz_init(&e[n].a);
+      twill_bz_init(&e[n].a);
       s->work += (long long)b->e[j].a.n * mq.n;
-      if (bz_mul(&e[n].a, &mq, &b->e[j].a) || crows_push(s, cb, k)) { n++; goto fail; }
+      if (twill_bz_mul(&e[n].a, &mq, &b->e[j].a) || crows_push(s, cb, k)) { n++; goto fail; }
       s->ccount[cb]++;
       n++, j++;
     } else {
       e[n] = a->e[i++];
       s->work += (long long)e[n].a.n * pa.n + (long long)b->e[j].a.n * mq.n;
-      if (bz_mul(&e[n].a, &e[n].a, &pa) || bz_mul(&t, &mq, &b->e[j++].a) ||
-          bz_add(&e[n].a, &e[n].a, &t)) {
+      if (twill_bz_mul(&e[n].a, &e[n].a, &pa) || twill_bz_mul(&t, &mq, &b->e[j++].a) ||
+          twill_bz_add(&e[n].a, &e[n].a, &t)) {
         n++;
         goto fail;
       }
-      if (bz_sign(&e[n].a) == 0) {
-        bz_free(&e[n].a);
+      if (twill_bz_sign(&e[n].a) == 0) {
+        twill_bz_free(&e[n].a);
         s->ccount[ca]--;
       } else {
         n++;
@@ -284,8 +284,8 @@ static int row_update(qsys *s, int k, int r, int c, const bigz *p, const bigz *q
   a->e = e;
   a->n = n;
   a->cap = cap;
-  if (bz_mul(&a->rhs, &a->rhs, &pa) || bz_mul(&t, &mq, &b->rhs) || bz_add(&a->rhs, &a->rhs, &t) ||
-      bz_mul(&a->den, &a->den, &pa))
+  if (twill_bz_mul(&a->rhs, &a->rhs, &pa) || twill_bz_mul(&t, &mq, &b->rhs) || twill_bz_add(&a->rhs, &a->rhs, &t) ||
+      twill_bz_mul(&a->den, &a->den, &pa))
     goto done;
   (void)c;
   ret = remove_content(s, a);
@@ -299,9 +299,9 @@ fail: /* entries e[0..n) are row k's now; the unread rest of row k too */
     a->cap = cap;
   }
 done:
-  bz_free(&pa);
-  bz_free(&mq);
-  bz_free(&t);
+  twill_bz_free(&pa);
+  twill_bz_free(&mq);
+  twill_bz_free(&t);
   return ret;
 }
 
@@ -323,7 +323,7 @@ static int pick(qsys *s, int *pc) {
     }
     for (int k = 0; k < r->n; k++) {
       long mk = (long)(r->n - 1) * (s->ccount[r->e[k].col] - 1);
-      if (bm < 0 || mk < bm || (mk == bm && bz_digits(&r->e[k].a) < bz_digits(&s->row[best].e[bk].a))) {
+      if (bm < 0 || mk < bm || (mk == bm && twill_bz_digits(&r->e[k].a) < twill_bz_digits(&s->row[best].e[bk].a))) {
         bm = mk; best = i; bk = k;
       }
     }
@@ -347,10 +347,10 @@ static int eliminate(qsys *s, int r, int k) {
     int at = row_find(&s->row[i], c);
     if (at < 0) continue; /* stale: cancelled earlier */
     bigz qv;
-    bz_init(&qv);
-    ret = bz_copy(&qv, &s->row[i].e[at].a);
+    twill_bz_init(&qv);
+    ret = twill_bz_copy(&qv, &s->row[i].e[at].a);
     if (!ret) ret = row_update(s, i, r, c, &p->e[k].a, &qv);
-    bz_free(&qv);
+    twill_bz_free(&qv);
   }
   return ret;
 }
@@ -359,34 +359,34 @@ static int eliminate(qsys *s, int r, int k) {
  * (the row's denominator cancels) */
 static int back_substitute(qsys *s, bigq *val) {
   bigq t, a;
-  bq_init(&t);
-  bq_init(&a);
+  twill_bq_init(&t);
+  twill_bq_init(&a);
   int ret = 0;
   for (int q = s->norder - 1; q >= 0 && !ret; q--) {
     const srow *r = &s->row[s->order[q]];
     const bigz *piv = NULL;
-    bq_free(&t);
-    ret = bz_copy(&t.num, &r->rhs);
+    twill_bq_free(&t);
+    ret = twill_bz_copy(&t.num, &r->rhs);
     for (int k = 0; k < r->n && !ret; k++) {
       if (r->e[k].col == r->pcol) { piv = &r->e[k].a; continue; }
-      bq_free(&a);
-      ret = bz_copy(&a.num, &r->e[k].a);
+      twill_bq_free(&a);
+      ret = twill_bz_copy(&a.num, &r->e[k].a);
       if (!ret) a.num.neg = a.num.n ? !a.num.neg : 0;
-      if (!ret) ret = bq_addmul(&t, &t, &a, &val[r->e[k].col]);
+      if (!ret) ret = twill_bq_addmul(&t, &t, &a, &val[r->e[k].col]);
     }
     if (!ret && !piv) ret = -1;
     if (!ret) {
-      bq_free(&a);
-      ret = bz_copy(&a.num, piv);
+      twill_bq_free(&a);
+      ret = twill_bz_copy(&a.num, piv);
     }
-    if (!ret) ret = bq_div(&val[r->pcol], &t, &a);
+    if (!ret) ret = twill_bq_div(&val[r->pcol], &t, &a);
   }
-  bq_free(&t);
-  bq_free(&a);
+  twill_bq_free(&t);
+  twill_bq_free(&a);
   return ret;
 }
 
-int qs_solve(qsys *s, bigq *val) {
+int twill_qs_solve(qsys *s, bigq *val) {
   for (int i = 0; i < s->nr; i++)
     if (to_integer_row(s, i)) return -1;
   for (;;) {
@@ -398,8 +398,8 @@ int qs_solve(qsys *s, bigq *val) {
   return back_substitute(s, val) ? -1 : 1;
 }
 
-int qs_from_double(bigq *q, double x) {
+int twill_qs_from_double(bigq *q, double x) {
   char buf[64];
-  ilp_shortest(buf, sizeof buf, x);
-  return bq_parse(q, buf) ? -1 : 0; /* (finite doubles always parse) */
+  twill_ilp_shortest(buf, sizeof buf, x);
+  return twill_bq_parse(q, buf) ? -1 : 0; /* (finite doubles always parse) */
 }

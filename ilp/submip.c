@@ -44,7 +44,7 @@ static twill_ilp *sub_model(const twill_ilp *m, const double *lb, const double *
       rv[q] = m->zv[p];
     }
     for (int i = 0; i < m->m && ok; i++)
-      ok = ilp_add_row_raw(s, NULL, beg[i + 1] - beg[i], col + beg[i], rv + beg[i], m->rlo[i],
+      ok = twill_ilp_add_row_raw(s, NULL, beg[i + 1] - beg[i], col + beg[i], rv + beg[i], m->rlo[i],
                            m->rhi[i]) >= 0;
   }
   free(beg);
@@ -59,7 +59,7 @@ static twill_ilp *sub_model(const twill_ilp *m, const double *lb, const double *
     if (!idx || !val) { free(idx); free(val); goto fail; }
     for (int j = 0; j < m->n; j++)
       if (m->obj[j] != 0) { idx[k] = j; val[k++] = sgn * m->obj[j]; }
-    int r = ilp_add_row_raw(s, "cutoff", k, idx, val, -HUGE_VAL, cut_hi);
+    int r = twill_ilp_add_row_raw(s, "cutoff", k, idx, val, -HUGE_VAL, cut_hi);
     free(idx);
     free(val);
     if (r < 0) goto fail;
@@ -70,7 +70,7 @@ fail:
   return NULL;
 }
 
-int ilp_submip(const twill_ilp *m, const double *lb, const double *ub, double cut_hi,
+int twill_ilp_submip(const twill_ilp *m, const double *lb, const double *ub, double cut_hi,
                long nodes, double deadline, double *x, long *iters) {
   twill_ilp *s = sub_model(m, lb, ub, cut_hi);
   if (!s) return -1;
@@ -78,7 +78,7 @@ int ilp_submip(const twill_ilp *m, const double *lb, const double *ub, double cu
   s->submip = 1;
   s->node_limit = nodes;
   if (deadline > 0) {
-    double left = deadline - lps_clock();
+    double left = deadline - twill_lps_clock();
     if (left <= 0) { twill_ilp_free(s); return 0; }
     s->time_limit = left;
   }

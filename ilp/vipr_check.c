@@ -226,7 +226,7 @@ static int read_int(ck *c, long long lo, long long hi, long long *out,
 
 static int read_value(ck *c, vipr_q *q, const char *what) {
   if (need(c, what)) return -1;
-  if (vipr_q_parse(q, c->tok, c->toklen))
+  if (twill_vipr_q_parse(q, c->tok, c->toklen))
     return FAIL(c, "malformed number '%.40s' for %s", c->tok, what);
   return 0;
 }
@@ -235,7 +235,7 @@ static int read_value(ck *c, vipr_q *q, const char *what) {
 
 static void svec_free(svec *v) {
   if (v->borrowed) { memset(v, 0, sizeof *v); return; }
-  for (int i = 0; i < v->nnz; i++) vipr_q_free(&v->t[i].v);
+  for (int i = 0; i < v->nnz; i++) twill_vipr_q_free(&v->t[i].v);
   free(v->t);
   v->t = NULL;
   v->nnz = 0;
@@ -246,7 +246,7 @@ static int svec_equal(const svec *a, const svec *b, int *diff) {
   int i = 0, k = 0;
   while (i < a->nnz || k < b->nnz) {
     int ja = i < a->nnz ? a->t[i].j : INT_MAX, jb = k < b->nnz ? b->t[k].j : INT_MAX;
-    if (ja != jb || vipr_q_cmp(&a->t[i].v, &b->t[k].v) != 0) {
+    if (ja != jb || twill_vipr_q_cmp(&a->t[i].v, &b->t[k].v) != 0) {
       *diff = ja < jb ? ja : jb;
       return 0;
     }
@@ -283,7 +283,7 @@ static int read_lin(ck *c, svec *v, int allow_obj, const char *what) {
     long long j;
     if (read_int(c, 0, (long long)c->n - 1, &j, "variable index")) return -1;
     v->t[i].j = (int)j;
-    vipr_q_init(&v->t[i].v);
+    twill_vipr_q_init(&v->t[i].v);
     v->nnz++;
     if (read_value(c, &v->t[i].v, "coefficient")) return -1;
   }
@@ -292,7 +292,7 @@ static int read_lin(ck *c, svec *v, int allow_obj, const char *what) {
   for (int i = 0; i < v->nnz; i++) {
     if (i > 0 && v->t[i].j == v->t[i - 1].j)
       return FAIL(c, "variable %d appears twice in %s", v->t[i].j, what);
-    if (vipr_q_sgn(&v->t[i].v) == 0) { vipr_q_free(&v->t[i].v); continue; }
+    if (twill_vipr_q_sgn(&v->t[i].v) == 0) { twill_vipr_q_free(&v->t[i].v); continue; }
     v->t[w++] = v->t[i];
   }
   v->nnz = w;
@@ -303,7 +303,7 @@ static int read_lin(ck *c, svec *v, int allow_obj, const char *what) {
 
 static void con_free(con *k) {
   free(k->name);
-  vipr_q_free(&k->rhs);
+  twill_vipr_q_free(&k->rhs);
   svec_free(&k->a);
   free(k->asmv);
   k->name = NULL;
@@ -315,7 +315,7 @@ static void con_free(con *k) {
 /* "name sense rhs lin" */
 static int read_con(ck *c, con *k) {
   memset(k, 0, sizeof *k);
-  vipr_q_init(&k->rhs);
+  twill_vipr_q_init(&k->rhs);
   k->last_use = -1;
   k->alive = 1;
   if (need(c, "constraint name")) return -1;
@@ -351,12 +351,12 @@ static const char *sense_str(int s) { return s > 0 ? ">=" : s < 0 ? "<=" : "="; 
 
 /* 0 >= b > 0, 0 <= b < 0 or 0 = b != 0 */
 static int absurd(int sense, const vipr_q *rhs, const svec *a) {
-  int s = vipr_q_sgn(rhs);
+  int s = twill_vipr_q_sgn(rhs);
   return a->nnz == 0 && ((sense >= 0 && s > 0) || (sense <= 0 && s < 0));
 }
 
 static int cmpq(ck *c, const vipr_q *a, const vipr_q *b, int *out) {
-  int k = vipr_q_cmp(a, b);
+  int k = twill_vipr_q_cmp(a, b);
   if (k == 2) return FAIL(c, "numbers too large to compare");
   *out = k;
   return 0;
@@ -378,7 +378,7 @@ static int dominates(ck *c, int line, int col, const char *what, int sense,
            : s->sense < 0 ? sense <= 0 && k <= 0
                           : sense == 0 && k == 0;
   if (ok) return 0;
-  char *r1 = vipr_q_str(rhs), *r2 = vipr_q_str(&s->rhs);
+  char *r1 = twill_vipr_q_str(rhs), *r2 = twill_vipr_q_str(&s->rhs);
   fail_at(c, line, col, "%s (... %s %.60s) does not imply %s (... %s %.60s)",
           what, sense_str(sense), r1 ? r1 : "?", s->name, sense_str(s->sense),
           r2 ? r2 : "?");
@@ -452,8 +452,8 @@ static int check_comb(ck *c, int idx, int rnd, con *s, int line, int col) {
   if (read_int(c, 0, idx, &p, "number of multipliers")) return -1;
   int sense = 0;
   vipr_q rhs, lam;
-  vipr_q_init(&rhs);
-  vipr_q_init(&lam);
+  twill_vipr_q_init(&rhs);
+  twill_vipr_q_init(&lam);
   svec v = {0, NULL, 0};
   int rc = -1;
   for (long long q = 0; q < p; q++) {
@@ -467,7 +467,7 @@ static int check_comb(ck *c, int idx, int rnd, con *s, int line, int col) {
     c->stamp[i] = idx + 1;
     const con *k = ref(c, i, idx);
     if (!k) goto done;
-    int sg = vipr_q_sgn(&lam);
+    int sg = twill_vipr_q_sgn(&lam);
     if (sg == 0) continue;
     /* suitable: lam_i s(C_i) of one sign for all i */
     int t = sg * k->sense;
@@ -478,11 +478,11 @@ static int check_comb(ck *c, int idx, int rnd, con *s, int line, int col) {
       goto done;
     }
     if (t != 0) sense = t;
-    if (vipr_q_addmul(&rhs, &lam, &k->rhs)) goto big;
+    if (twill_vipr_q_addmul(&rhs, &lam, &k->rhs)) goto big;
     for (int a = 0; a < k->a.nnz; a++) {
       int j = k->a.t[a].j;
       if (!c->used[j]) { c->used[j] = 1; c->touched[c->ntouched++] = j; }
-      if (vipr_q_addmul(&c->acc[j], &lam, &k->a.t[a].v)) goto big;
+      if (twill_vipr_q_addmul(&c->acc[j], &lam, &k->a.t[a].v)) goto big;
     }
     if (add_asms(c, k, -1)) goto done;
   }
@@ -500,24 +500,24 @@ static int check_comb(ck *c, int idx, int rnd, con *s, int line, int col) {
   for (int a = 0; a < c->ntouched; a++) {
     int j = c->touched[a];
     c->used[j] = 0;
-    if (vipr_q_sgn(&c->acc[j]) == 0) continue;
+    if (twill_vipr_q_sgn(&c->acc[j]) == 0) continue;
     v.t[v.nnz].j = j;
     v.t[v.nnz++].v = c->acc[j]; /* move; the accumulator starts again at 0 */
-    vipr_q_init(&c->acc[j]);
+    twill_vipr_q_init(&c->acc[j]);
   }
   c->ntouched = 0;
   if (rnd) {
     /* a^T x integral at every feasible x, so round the right-hand side */
     for (int a = 0; a < v.nnz; a++) {
-      if (!c->is_int[v.t[a].j] || !vipr_q_is_int(&v.t[a].v)) {
+      if (!c->is_int[v.t[a].j] || !twill_vipr_q_is_int(&v.t[a].v)) {
         fail_at(c, line, col, "rnd: the combination has a %s coefficient on "
                 "variable %d", c->is_int[v.t[a].j] ? "fractional" : "nonzero "
                 "continuous-variable", v.t[a].j);
         goto done;
       }
     }
-    if (sense < 0 && vipr_q_floor(&rhs, &rhs)) goto big;
-    if (sense > 0 && vipr_q_ceil(&rhs, &rhs)) goto big;
+    if (sense < 0 && twill_vipr_q_floor(&rhs, &rhs)) goto big;
+    if (sense > 0 && twill_vipr_q_ceil(&rhs, &rhs)) goto big;
   }
   if (dominates(c, line, col, what, sense, &rhs, &v, s)) goto done;
   rc = take_asms(c, s);
@@ -527,12 +527,12 @@ big:
 done:
   for (int a = 0; a < c->ntouched; a++) {
     c->used[c->touched[a]] = 0;
-    vipr_q_set_i64(&c->acc[c->touched[a]], 0);
+    twill_vipr_q_set_i64(&c->acc[c->touched[a]], 0);
   }
   c->ntouched = 0;
   c->nabuf = 0;
-  vipr_q_free(&rhs);
-  vipr_q_free(&lam);
+  twill_vipr_q_free(&rhs);
+  twill_vipr_q_free(&lam);
   svec_free(&v);
   return rc;
 }
@@ -556,12 +556,12 @@ static int check_uns(ck *c, int idx, con *s, int line, int col) {
   if (le->sense > 0) { le = k[3]; ge = k[1]; }
   int diff, cmp = 0;
   vipr_q b1, one;
-  vipr_q_init(&b1);
-  vipr_q_init(&one);
-  vipr_q_set_i64(&one, 1);
-  int bad = vipr_q_add(&b1, &le->rhs, &one) || cmpq(c, &b1, &ge->rhs, &cmp);
-  vipr_q_free(&b1);
-  vipr_q_free(&one);
+  twill_vipr_q_init(&b1);
+  twill_vipr_q_init(&one);
+  twill_vipr_q_set_i64(&one, 1);
+  int bad = twill_vipr_q_add(&b1, &le->rhs, &one) || cmpq(c, &b1, &ge->rhs, &cmp);
+  twill_vipr_q_free(&b1);
+  twill_vipr_q_free(&one);
   if (bad) return FAIL(c, "number too large (over 2^21 bits)");
   if (le->sense != -1 || ge->sense != 1)
     return fail_at(c, line, col, "uns: %s and %s are not a <= / >= pair",
@@ -569,12 +569,12 @@ static int check_uns(ck *c, int idx, con *s, int line, int col) {
   if (!svec_equal(&le->a, &ge->a, &diff))
     return fail_at(c, line, col, "uns: %s and %s have different left-hand "
                    "sides (variable %d)", k[1]->name, k[3]->name, diff);
-  if (!vipr_q_is_int(&le->rhs) || cmp != 0)
+  if (!twill_vipr_q_is_int(&le->rhs) || cmp != 0)
     return fail_at(c, line, col, "uns: %s and %s do not split on an integer "
                    "(need a x <= b, a x >= b + 1 with b integral)",
                    k[1]->name, k[3]->name);
   for (int a = 0; a < le->a.nnz; a++)
-    if (!c->is_int[le->a.t[a].j] || !vipr_q_is_int(&le->a.t[a].v))
+    if (!c->is_int[le->a.t[a].j] || !twill_vipr_q_is_int(&le->a.t[a].v))
       return fail_at(c, line, col, "uns: the split %s has a non-integer "
                      "term on variable %d", le->name, le->a.t[a].j);
   if (add_asms(c, k[0], (int)x[1]) || add_asms(c, k[2], (int)x[3])) return -1;
@@ -591,12 +591,12 @@ static int check_sol(ck *c, const con *s, int line, int col) {
     return fail_at(c, line, col, "sol: %s is not a bound on the objective "
                    "(variable %d)", s->name, diff);
   vipr_q cut, one;
-  vipr_q_init(&cut);
-  vipr_q_init(&one);
-  vipr_q_set_i64(&one, c->obj_integral ? (c->obj_min ? -1 : 1) : 0);
-  int bad = vipr_q_add(&cut, &c->best, &one) || cmpq(c, &s->rhs, &cut, &k);
-  vipr_q_free(&cut);
-  vipr_q_free(&one);
+  twill_vipr_q_init(&cut);
+  twill_vipr_q_init(&one);
+  twill_vipr_q_set_i64(&one, c->obj_integral ? (c->obj_min ? -1 : 1) : 0);
+  int bad = twill_vipr_q_add(&cut, &c->best, &one) || cmpq(c, &s->rhs, &cut, &k);
+  twill_vipr_q_free(&cut);
+  twill_vipr_q_free(&one);
   if (bad) return FAIL(c, "number too large (over 2^21 bits)");
   if (c->obj_min ? s->sense != -1 || k < 0 : s->sense != 1 || k > 0)
     return fail_at(c, line, col, "sol: %s is stronger than the cutoff of the "
@@ -620,7 +620,7 @@ static int read_header(ck *c) {
   c->touched = malloc(((size_t)v + 1) * sizeof *c->touched);
   c->acc = malloc(((size_t)v + 1) * sizeof *c->acc);
   if (!c->is_int || !c->used || !c->touched || !c->acc) return FAIL(c, "out of memory");
-  for (long long i = 0; i < v; i++) vipr_q_init(&c->acc[i]);
+  for (long long i = 0; i < v; i++) twill_vipr_q_init(&c->acc[i]);
   c->n = (int)v;
   if (expect(c, "INT") || read_int(c, 0, c->limit, &v, "number of integer variables"))
     return -1;
@@ -636,7 +636,7 @@ static int read_header(ck *c) {
   if (read_lin(c, &c->obj, 0, "objective")) return -1;
   c->obj_integral = 1;
   for (int i = 0; i < c->obj.nnz; i++)
-    if (!c->is_int[c->obj.t[i].j] || !vipr_q_is_int(&c->obj.t[i].v))
+    if (!c->is_int[c->obj.t[i].j] || !twill_vipr_q_is_int(&c->obj.t[i].v))
       c->obj_integral = 0;
   long long m, b;
   if (expect(c, "CON") || read_int(c, 0, c->limit, &m, "number of constraints") ||
@@ -653,13 +653,13 @@ static int read_header(ck *c) {
   } else if (!strcmp(c->tok, "range")) {
     if (need(c, "lower bound")) return -1;
     if (strcmp(c->tok, "-inf")) {
-      if (vipr_q_parse(&c->lb, c->tok, c->toklen))
+      if (twill_vipr_q_parse(&c->lb, c->tok, c->toklen))
         return FAIL(c, "malformed lower bound '%.40s'", c->tok);
       c->has_lb = 1;
     }
     if (need(c, "upper bound")) return -1;
     if (strcmp(c->tok, "inf") && strcmp(c->tok, "+inf")) {
-      if (vipr_q_parse(&c->ub, c->tok, c->toklen))
+      if (twill_vipr_q_parse(&c->ub, c->tok, c->toklen))
         return FAIL(c, "malformed upper bound '%.40s'", c->tok);
       c->has_ub = 1;
     }
@@ -679,7 +679,7 @@ static int read_sols(ck *c) {
   if (expect(c, "SOL") || read_int(c, 0, c->limit, &s, "number of solutions"))
     return -1;
   vipr_q lhs;
-  vipr_q_init(&lhs);
+  twill_vipr_q_init(&lhs);
   int rc = -1;
   char *name = NULL;
   svec x = {0, NULL, 0};
@@ -691,22 +691,22 @@ static int read_sols(ck *c) {
     svec_free(&x);
     if (read_lin(c, &x, 0, "solution")) goto done;
     for (int a = 0; a < x.nnz; a++) {
-      if (c->is_int[x.t[a].j] && !vipr_q_is_int(&x.t[a].v)) {
+      if (c->is_int[x.t[a].j] && !twill_vipr_q_is_int(&x.t[a].v)) {
         fail_at(c, line, col, "solution %s: integer variable %d has a "
                 "fractional value", name, x.t[a].j);
         goto done;
       }
-      if (vipr_q_copy(&c->acc[x.t[a].j], &x.t[a].v)) goto big;
+      if (twill_vipr_q_copy(&c->acc[x.t[a].j], &x.t[a].v)) goto big;
     }
     for (int i = 0; i < c->m; i++) {
       const con *k = &c->cons[i];
-      vipr_q_set_i64(&lhs, 0);
+      twill_vipr_q_set_i64(&lhs, 0);
       for (int a = 0; a < k->a.nnz; a++)
-        if (vipr_q_addmul(&lhs, &k->a.t[a].v, &c->acc[k->a.t[a].j])) goto big;
+        if (twill_vipr_q_addmul(&lhs, &k->a.t[a].v, &c->acc[k->a.t[a].j])) goto big;
       int cmp = 0;
       if (cmpq(c, &lhs, &k->rhs, &cmp)) goto done;
       if (k->sense > 0 ? cmp < 0 : k->sense < 0 ? cmp > 0 : cmp != 0) {
-        char *l = vipr_q_str(&lhs), *r = vipr_q_str(&k->rhs);
+        char *l = twill_vipr_q_str(&lhs), *r = twill_vipr_q_str(&k->rhs);
         fail_at(c, line, col, "solution %s violates constraint %d (%s): "
                 "%.60s %s %.60s is false", name, i, k->name, l ? l : "?",
                 sense_str(k->sense), r ? r : "?");
@@ -715,10 +715,10 @@ static int read_sols(ck *c) {
         goto done;
       }
     }
-    vipr_q_set_i64(&lhs, 0);
+    twill_vipr_q_set_i64(&lhs, 0);
     for (int a = 0; a < c->obj.nnz; a++)
-      if (vipr_q_addmul(&lhs, &c->obj.t[a].v, &c->acc[c->obj.t[a].j])) goto big;
-    for (int a = 0; a < x.nnz; a++) vipr_q_set_i64(&c->acc[x.t[a].j], 0);
+      if (twill_vipr_q_addmul(&lhs, &c->obj.t[a].v, &c->acc[c->obj.t[a].j])) goto big;
+    for (int a = 0; a < x.nnz; a++) twill_vipr_q_set_i64(&c->acc[x.t[a].j], 0);
     if (c->rtp_infeas) {
       fail_at(c, line, col, "solution %s is feasible, but RTP claims "
               "infeasibility", name);
@@ -727,7 +727,7 @@ static int read_sols(ck *c) {
     int cmp = 0;
     if (c->has_best && cmpq(c, &lhs, &c->best, &cmp)) goto done;
     if (!c->has_best || (c->obj_min ? cmp < 0 : cmp > 0)) {
-      if (vipr_q_copy(&c->best, &lhs)) goto big;
+      if (twill_vipr_q_copy(&c->best, &lhs)) goto big;
       c->has_best = 1;
     }
   }
@@ -759,10 +759,10 @@ static int read_sols(ck *c) {
 big:
   FAIL(c, "number too large (over 2^21 bits)");
 done:
-  for (int a = 0; a < x.nnz; a++) vipr_q_set_i64(&c->acc[x.t[a].j], 0);
+  for (int a = 0; a < x.nnz; a++) twill_vipr_q_set_i64(&c->acc[x.t[a].j], 0);
   svec_free(&x);
   free(name);
-  vipr_q_free(&lhs);
+  twill_vipr_q_free(&lhs);
   return rc;
 }
 
@@ -876,7 +876,7 @@ static int check_goal(ck *c, long long nder, char *msg, size_t msg_size) {
     goal.sense = c->obj_min ? 1 : -1;
     goal.rhs = c->obj_min ? c->lb : c->ub;
     goal.a = c->obj;
-    int taut = c->obj.nnz == 0 && vipr_q_sgn(&goal.rhs) * goal.sense <= 0;
+    int taut = c->obj.nnz == 0 && twill_vipr_q_sgn(&goal.rhs) * goal.sense <= 0;
     if (!taut) {
       if (!last) return FAIL(c, "RTP range: no derived constraint proves the bound");
       if (dominates(c, c->tline, c->tcol, "the last derived constraint",
@@ -884,8 +884,8 @@ static int check_goal(ck *c, long long nder, char *msg, size_t msg_size) {
         return -1;
     }
   }
-  char *l = c->has_lb ? vipr_q_str(&c->lb) : NULL;
-  char *u = c->has_ub ? vipr_q_str(&c->ub) : NULL;
+  char *l = c->has_lb ? twill_vipr_q_str(&c->lb) : NULL;
+  char *u = c->has_ub ? twill_vipr_q_str(&c->ub) : NULL;
   char la[40], ua[40];
   snprintf(msg, msg_size, "optimal value range %s%s, %s%s verified", c->has_lb ? "[" : "(",
            c->has_lb ? shown(l, la) : "-inf", c->has_ub ? shown(u, ua) : "inf",
@@ -902,9 +902,9 @@ static int run(ck *c, char *msg, size_t msg_size) {
   c->la = -2;
   c->line = c->col = 1;
   c->tok = malloc(VIPR_NUM_MAX_CHARS + 1);
-  vipr_q_init(&c->lb);
-  vipr_q_init(&c->ub);
-  vipr_q_init(&c->best);
+  twill_vipr_q_init(&c->lb);
+  twill_vipr_q_init(&c->ub);
+  twill_vipr_q_init(&c->best);
   long long nder = 0;
   int rc;
   if (!c->tok) {
@@ -918,11 +918,11 @@ static int run(ck *c, char *msg, size_t msg_size) {
   for (int i = 0; i < c->ncons; i++)
     if (c->cons[i].alive) con_free(&c->cons[i]);
   if (c->acc)
-    for (int i = 0; i < c->n; i++) vipr_q_free(&c->acc[i]);
+    for (int i = 0; i < c->n; i++) twill_vipr_q_free(&c->acc[i]);
   svec_free(&c->obj);
-  vipr_q_free(&c->lb);
-  vipr_q_free(&c->ub);
-  vipr_q_free(&c->best);
+  twill_vipr_q_free(&c->lb);
+  twill_vipr_q_free(&c->ub);
+  twill_vipr_q_free(&c->best);
   free(c->cons); free(c->stamp); free(c->acc); free(c->used); free(c->touched);
   free(c->is_int); free(c->abuf); free(c->refs); free(c->tok);
   return rc ? 1 : 0;
@@ -964,20 +964,4 @@ int twill_vipr_check_file(const char *path, char *msg, size_t msg_size) {
   free(c.fbuf);
   fclose(c.f);
   return rc;
-}
-
-int twill_cmd_vipr_check(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: twill vipr-check FILE.vipr\n");
-    return 1;
-  }
-  char msg[600];
-  int rc = twill_vipr_check_file(argv[1], msg, sizeof msg);
-  if (rc == 0) {
-    printf("c %s\ns VERIFIED\n", msg);
-    return 0;
-  }
-  fprintf(stderr, "%s\n", msg);
-  printf("s NOT VERIFIED\n");
-  return 1;
 }

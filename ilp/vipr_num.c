@@ -19,11 +19,11 @@ static const uint32_t *climbs(const vipr_big *a) {
   return a->cap ? a->heap : a->small;
 }
 
-void vipr_big_init(vipr_big *a) { memset(a, 0, sizeof *a); }
+void twill_vipr_big_init(vipr_big *a) { memset(a, 0, sizeof *a); }
 
-void vipr_big_free(vipr_big *a) {
+void twill_vipr_big_free(vipr_big *a) {
   if (a->cap) free(a->heap);
-  vipr_big_init(a);
+  twill_vipr_big_init(a);
 }
 
 /* Room for n limbs, keeping the current ones. */
@@ -50,11 +50,11 @@ static void trim(vipr_big *a) {
 static void take(vipr_big *r, vipr_big *t) {
   vipr_big old = *r;
   *r = *t;
-  vipr_big_free(&old);
-  vipr_big_init(t);
+  twill_vipr_big_free(&old);
+  twill_vipr_big_init(t);
 }
 
-int vipr_big_set_i64(vipr_big *r, int64_t v) {
+int twill_vipr_big_set_i64(vipr_big *r, int64_t v) {
   uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
   r->n = 0;
   limbs(r)[0] = (uint32_t)m;
@@ -65,7 +65,7 @@ int vipr_big_set_i64(vipr_big *r, int64_t v) {
   return 0;
 }
 
-int vipr_big_copy(vipr_big *r, const vipr_big *a) {
+int twill_vipr_big_copy(vipr_big *r, const vipr_big *a) {
   if (r == a) return 0;
   r->n = 0;
   if (reserve(r, a->n)) return -1;
@@ -75,7 +75,7 @@ int vipr_big_copy(vipr_big *r, const vipr_big *a) {
   return 0;
 }
 
-int vipr_big_sgn(const vipr_big *a) { return a->n == 0 ? 0 : a->neg ? -1 : 1; }
+int twill_vipr_big_sgn(const vipr_big *a) { return a->n == 0 ? 0 : a->neg ? -1 : 1; }
 
 static int mag_cmp(const vipr_big *a, const vipr_big *b) {
   if (a->n != b->n) return a->n < b->n ? -1 : 1;
@@ -85,8 +85,8 @@ static int mag_cmp(const vipr_big *a, const vipr_big *b) {
   return 0;
 }
 
-int vipr_big_cmp(const vipr_big *a, const vipr_big *b) {
-  int sa = vipr_big_sgn(a), sb = vipr_big_sgn(b);
+int twill_vipr_big_cmp(const vipr_big *a, const vipr_big *b) {
+  int sa = twill_vipr_big_sgn(a), sb = twill_vipr_big_sgn(b);
   if (sa != sb) return sa < sb ? -1 : 1;
   int c = mag_cmp(a, b);
   return sa < 0 ? -c : c;
@@ -131,7 +131,7 @@ static int add_signed(vipr_big *r, const vipr_big *a, const vipr_big *b,
                       int flip) {
   int bneg = b->n ? (b->neg ^ flip) : 0;
   vipr_big t;
-  vipr_big_init(&t);
+  twill_vipr_big_init(&t);
   int rc;
   if (a->neg == bneg) {
     rc = mag_add(&t, a, b);
@@ -143,23 +143,23 @@ static int add_signed(vipr_big *r, const vipr_big *a, const vipr_big *b,
     rc = mag_sub(&t, b, a);
     t.neg = bneg;
   }
-  if (rc) { vipr_big_free(&t); return -1; }
+  if (rc) { twill_vipr_big_free(&t); return -1; }
   trim(&t);
   take(r, &t);
   return 0;
 }
 
-int vipr_big_add(vipr_big *r, const vipr_big *a, const vipr_big *b) {
+int twill_vipr_big_add(vipr_big *r, const vipr_big *a, const vipr_big *b) {
   return add_signed(r, a, b, 0);
 }
 
-int vipr_big_sub(vipr_big *r, const vipr_big *a, const vipr_big *b) {
+int twill_vipr_big_sub(vipr_big *r, const vipr_big *a, const vipr_big *b) {
   return add_signed(r, a, b, 1);
 }
 
-int vipr_big_mul(vipr_big *r, const vipr_big *a, const vipr_big *b) {
+int twill_vipr_big_mul(vipr_big *r, const vipr_big *a, const vipr_big *b) {
   vipr_big t;
-  vipr_big_init(&t);
+  twill_vipr_big_init(&t);
   if (a->n == 0 || b->n == 0) { take(r, &t); return 0; }
   if (reserve(&t, a->n + b->n)) return -1;
   uint32_t *z = limbs(&t);
@@ -193,7 +193,7 @@ static int mag_divmod(vipr_big *q, vipr_big *m, const vipr_big *u,
   const uint32_t *U = climbs(u), *V = climbs(v);
   if (mag_cmp(u, v) < 0) {
     q->n = 0;
-    if (vipr_big_copy(m, u)) return -1;
+    if (twill_vipr_big_copy(m, u)) return -1;
     m->neg = 0;
     return 0;
   }
@@ -208,7 +208,7 @@ static int mag_divmod(vipr_big *q, vipr_big *m, const vipr_big *u,
     }
     q->n = un;
     trim(q);
-    return vipr_big_set_i64(m, (int64_t)rem);
+    return twill_vipr_big_set_i64(m, (int64_t)rem);
   }
   int s = __builtin_clz(V[vn - 1]);
   uint32_t *vs = malloc((size_t)vn * sizeof *vs);
@@ -267,12 +267,12 @@ static int mag_divmod(vipr_big *q, vipr_big *m, const vipr_big *u,
   return 0;
 }
 
-int vipr_big_divmod(vipr_big *q, vipr_big *m, const vipr_big *a,
+int twill_vipr_big_divmod(vipr_big *q, vipr_big *m, const vipr_big *a,
                     const vipr_big *b) {
   if (b->n == 0) return -1;
   vipr_big tq, tm;
-  vipr_big_init(&tq);
-  vipr_big_init(&tm);
+  twill_vipr_big_init(&tq);
+  twill_vipr_big_init(&tm);
   if (mag_divmod(&tq, &tm, a, b)) goto fail;
   /* a = sa|a|, b = sb|b|; truncation gives q0 = |a|/|b|, r0 = |a| mod |b|.
    * If the signs agree: q = q0, m = sa*r0.  Otherwise q = -q0 and
@@ -282,14 +282,14 @@ int vipr_big_divmod(vipr_big *q, vipr_big *m, const vipr_big *a,
     tq.neg = tq.n ? 1 : 0;
     if (tm.n) {
       vipr_big one;
-      vipr_big_init(&one);
-      vipr_big_set_i64(&one, 1);
-      if (vipr_big_sub(&tq, &tq, &one)) goto fail;
+      twill_vipr_big_init(&one);
+      twill_vipr_big_set_i64(&one, 1);
+      if (twill_vipr_big_sub(&tq, &tq, &one)) goto fail;
       /* m = |b| - r0 carrying b's sign */
       vipr_big absb = *b;
       absb.neg = 0;
       if (b->cap == 0) absb.heap = NULL;
-      if (vipr_big_sub(&tm, &absb, &tm)) goto fail;
+      if (twill_vipr_big_sub(&tm, &absb, &tm)) goto fail;
       tm.neg = tm.n ? sb : 0;
     }
   } else {
@@ -297,12 +297,12 @@ int vipr_big_divmod(vipr_big *q, vipr_big *m, const vipr_big *a,
   }
   if (q) take(q, &tq);
   if (m) take(m, &tm);
-  vipr_big_free(&tq);
-  vipr_big_free(&tm);
+  twill_vipr_big_free(&tq);
+  twill_vipr_big_free(&tm);
   return 0;
 fail:
-  vipr_big_free(&tq);
-  vipr_big_free(&tm);
+  twill_vipr_big_free(&tq);
+  twill_vipr_big_free(&tm);
   return -1;
 }
 
@@ -329,7 +329,7 @@ static long bit_length(const vipr_big *a) {
  * sum of two and a carry fits int64_t); x at least as long as y. */
 static int lincomb(vipr_big *r, int64_t A, const vipr_big *x, int64_t B, const vipr_big *y) {
   vipr_big t;
-  vipr_big_init(&t);
+  twill_vipr_big_init(&t);
   if (reserve(&t, x->n + 1)) return -1;
   const uint32_t *xd = climbs(x), *yd = climbs(y);
   uint32_t *td = limbs(&t);
@@ -349,7 +349,7 @@ static int lincomb(vipr_big *r, int64_t A, const vipr_big *x, int64_t B, const v
     take(r, &t);
     return 0;
   }
-  vipr_big_free(&t);
+  twill_vipr_big_free(&t);
   return -1;
 }
 
@@ -361,16 +361,16 @@ static int lincomb(vipr_big *r, int64_t A, const vipr_big *x, int64_t B, const v
  * long divisions; a quotient too large for the window takes one long
  * division instead.  The cofactor matrix has determinant +-1, so the gcd
  * is kept whatever the window holds. */
-int vipr_big_gcd(vipr_big *r, const vipr_big *a, const vipr_big *b) {
+int twill_vipr_big_gcd(vipr_big *r, const vipr_big *a, const vipr_big *b) {
   vipr_big x, y, t, u;
-  vipr_big_init(&x);
-  vipr_big_init(&y);
-  vipr_big_init(&t);
-  vipr_big_init(&u);
+  twill_vipr_big_init(&x);
+  twill_vipr_big_init(&y);
+  twill_vipr_big_init(&t);
+  twill_vipr_big_init(&u);
   int rc = -1;
-  if (vipr_big_copy(&x, a) || vipr_big_copy(&y, b)) goto done;
+  if (twill_vipr_big_copy(&x, a) || twill_vipr_big_copy(&y, b)) goto done;
   x.neg = y.neg = 0;
-  if (mag_cmp(&x, &y) < 0) { t = x; x = y; y = t; vipr_big_init(&t); }
+  if (mag_cmp(&x, &y) < 0) { t = x; x = y; y = t; twill_vipr_big_init(&t); }
   while (y.n) {
     if (x.n <= 2) { /* both fit 64 bits */
       const uint32_t *xd = climbs(&x), *yd = climbs(&y);
@@ -400,7 +400,7 @@ int vipr_big_gcd(vipr_big *r, const vipr_big *a, const vipr_big *b) {
       steps++;
     }
     if (!steps) { /* Euclid: gcd(x, y) = gcd(y, x mod y) */
-      if (vipr_big_divmod(NULL, &t, &x, &y)) goto done;
+      if (twill_vipr_big_divmod(NULL, &t, &x, &y)) goto done;
       take(&x, &y);
       take(&y, &t);
       continue;
@@ -408,15 +408,15 @@ int vipr_big_gcd(vipr_big *r, const vipr_big *a, const vipr_big *b) {
     if (lincomb(&t, A, &x, B, &y) || lincomb(&u, C, &x, D, &y)) goto done;
     take(&x, &t);
     take(&y, &u);
-    if (mag_cmp(&x, &y) < 0) { t = x; x = y; y = t; vipr_big_init(&t); }
+    if (mag_cmp(&x, &y) < 0) { t = x; x = y; y = t; twill_vipr_big_init(&t); }
   }
   take(r, &x);
   rc = 0;
 done:
-  vipr_big_free(&x);
-  vipr_big_free(&y);
-  vipr_big_free(&t);
-  vipr_big_free(&u);
+  twill_vipr_big_free(&x);
+  twill_vipr_big_free(&y);
+  twill_vipr_big_free(&t);
+  twill_vipr_big_free(&u);
   return rc;
 }
 
@@ -454,19 +454,19 @@ static int add_digits(vipr_big *a, const char *s, size_t len) {
   return 0;
 }
 
-int vipr_big_parse(vipr_big *r, const char *s, size_t len) {
+int twill_vipr_big_parse(vipr_big *r, const char *s, size_t len) {
   int neg = 0;
   if (len && (s[0] == '-' || s[0] == '+')) { neg = s[0] == '-'; s++; len--; }
   if (len == 0 || len > VIPR_NUM_MAX_CHARS) return -1;
   vipr_big t;
-  vipr_big_init(&t);
-  if (add_digits(&t, s, len)) { vipr_big_free(&t); return -1; }
+  twill_vipr_big_init(&t);
+  if (add_digits(&t, s, len)) { twill_vipr_big_free(&t); return -1; }
   t.neg = t.n ? neg : 0;
   take(r, &t);
   return 0;
 }
 
-char *vipr_big_str(const vipr_big *a) {
+char *twill_vipr_big_str(const vipr_big *a) {
   /* Peel off base-10^9 chunks by short division, least significant first. */
   int n = a->n;
   uint32_t *d = malloc((size_t)(n ? n : 1) * sizeof *d);
@@ -501,153 +501,153 @@ static int is_one(const vipr_big *a) {
   return a->n == 1 && !a->neg && climbs(a)[0] == 1;
 }
 
-void vipr_q_init(vipr_q *a) {
-  vipr_big_init(&a->num);
-  vipr_big_init(&a->den);
-  vipr_big_set_i64(&a->den, 1);
+void twill_vipr_q_init(vipr_q *a) {
+  twill_vipr_big_init(&a->num);
+  twill_vipr_big_init(&a->den);
+  twill_vipr_big_set_i64(&a->den, 1);
 }
 
-void vipr_q_free(vipr_q *a) {
-  vipr_big_free(&a->num);
-  vipr_big_free(&a->den);
+void twill_vipr_q_free(vipr_q *a) {
+  twill_vipr_big_free(&a->num);
+  twill_vipr_big_free(&a->den);
 }
 
-int vipr_q_set_i64(vipr_q *r, int64_t v) {
-  vipr_big_set_i64(&r->num, v);
-  return vipr_big_set_i64(&r->den, 1);
+int twill_vipr_q_set_i64(vipr_q *r, int64_t v) {
+  twill_vipr_big_set_i64(&r->num, v);
+  return twill_vipr_big_set_i64(&r->den, 1);
 }
 
-int vipr_q_copy(vipr_q *r, const vipr_q *a) {
-  return vipr_big_copy(&r->num, &a->num) || vipr_big_copy(&r->den, &a->den);
+int twill_vipr_q_copy(vipr_q *r, const vipr_q *a) {
+  return twill_vipr_big_copy(&r->num, &a->num) || twill_vipr_big_copy(&r->den, &a->den);
 }
 
-int vipr_q_sgn(const vipr_q *a) { return vipr_big_sgn(&a->num); }
+int twill_vipr_q_sgn(const vipr_q *a) { return twill_vipr_big_sgn(&a->num); }
 
-int vipr_q_is_int(const vipr_q *a) { return is_one(&a->den); }
+int twill_vipr_q_is_int(const vipr_q *a) { return is_one(&a->den); }
 
 /* Exact quotient a / b into r (b divides a). */
 static int divexact(vipr_big *r, const vipr_big *a, const vipr_big *b) {
-  if (is_one(b)) return vipr_big_copy(r, a);
-  return vipr_big_divmod(r, NULL, a, b);
+  if (is_one(b)) return twill_vipr_big_copy(r, a);
+  return twill_vipr_big_divmod(r, NULL, a, b);
 }
 
-int vipr_q_cmp(const vipr_q *a, const vipr_q *b) {
-  if (is_one(&a->den) && is_one(&b->den)) return vipr_big_cmp(&a->num, &b->num);
-  int sa = vipr_q_sgn(a), sb = vipr_q_sgn(b);
+int twill_vipr_q_cmp(const vipr_q *a, const vipr_q *b) {
+  if (is_one(&a->den) && is_one(&b->den)) return twill_vipr_big_cmp(&a->num, &b->num);
+  int sa = twill_vipr_q_sgn(a), sb = twill_vipr_q_sgn(b);
   if (sa != sb) return sa < sb ? -1 : 1;
   /* a/b ? c/d  <=>  a*d ? c*b  (b, d > 0).  On allocation failure the
    * comparison is answered as "different" (callers only trust 0). */
   vipr_big x, y;
-  vipr_big_init(&x);
-  vipr_big_init(&y);
+  twill_vipr_big_init(&x);
+  twill_vipr_big_init(&y);
   int c = 2;
-  if (!vipr_big_mul(&x, &a->num, &b->den) && !vipr_big_mul(&y, &b->num, &a->den))
-    c = vipr_big_cmp(&x, &y);
-  vipr_big_free(&x);
-  vipr_big_free(&y);
+  if (!twill_vipr_big_mul(&x, &a->num, &b->den) && !twill_vipr_big_mul(&y, &b->num, &a->den))
+    c = twill_vipr_big_cmp(&x, &y);
+  twill_vipr_big_free(&x);
+  twill_vipr_big_free(&y);
   return c;
 }
 
-int vipr_q_add(vipr_q *r, const vipr_q *a, const vipr_q *b) {
+int twill_vipr_q_add(vipr_q *r, const vipr_q *a, const vipr_q *b) {
   if (is_one(&a->den) && is_one(&b->den)) {
-    if (vipr_big_add(&r->num, &a->num, &b->num)) return -1;
-    return vipr_big_set_i64(&r->den, 1);
+    if (twill_vipr_big_add(&r->num, &a->num, &b->num)) return -1;
+    return twill_vipr_big_set_i64(&r->den, 1);
   }
   /* a/b + c/d with g = gcd(b, d): t = a*(d/g) + c*(b/g); any common factor
    * of t and b*d/g divides g, so g2 = gcd(t, g) finishes the reduction:
    * result = (t/g2) / ((b/g) * (d/g2)). */
   vipr_big g, g2, bg, dg, t, u;
-  vipr_big_init(&g); vipr_big_init(&g2); vipr_big_init(&bg);
-  vipr_big_init(&dg); vipr_big_init(&t); vipr_big_init(&u);
+  twill_vipr_big_init(&g); twill_vipr_big_init(&g2); twill_vipr_big_init(&bg);
+  twill_vipr_big_init(&dg); twill_vipr_big_init(&t); twill_vipr_big_init(&u);
   int rc = -1;
-  if (vipr_big_gcd(&g, &a->den, &b->den) || divexact(&bg, &a->den, &g) ||
-      divexact(&dg, &b->den, &g) || vipr_big_mul(&t, &a->num, &dg) ||
-      vipr_big_mul(&u, &b->num, &bg) || vipr_big_add(&t, &t, &u))
+  if (twill_vipr_big_gcd(&g, &a->den, &b->den) || divexact(&bg, &a->den, &g) ||
+      divexact(&dg, &b->den, &g) || twill_vipr_big_mul(&t, &a->num, &dg) ||
+      twill_vipr_big_mul(&u, &b->num, &bg) || twill_vipr_big_add(&t, &t, &u))
     goto done;
   if (t.n == 0) {
-    rc = vipr_q_set_i64(r, 0);
+    rc = twill_vipr_q_set_i64(r, 0);
     goto done;
   }
-  if (vipr_big_gcd(&g2, &t, &g) || divexact(&t, &t, &g2) ||
-      divexact(&dg, &b->den, &g2) || vipr_big_mul(&u, &bg, &dg))
+  if (twill_vipr_big_gcd(&g2, &t, &g) || divexact(&t, &t, &g2) ||
+      divexact(&dg, &b->den, &g2) || twill_vipr_big_mul(&u, &bg, &dg))
     goto done;
   take(&r->num, &t);
   take(&r->den, &u);
   rc = 0;
 done:
-  vipr_big_free(&g); vipr_big_free(&g2); vipr_big_free(&bg);
-  vipr_big_free(&dg); vipr_big_free(&t); vipr_big_free(&u);
+  twill_vipr_big_free(&g); twill_vipr_big_free(&g2); twill_vipr_big_free(&bg);
+  twill_vipr_big_free(&dg); twill_vipr_big_free(&t); twill_vipr_big_free(&u);
   return rc;
 }
 
-int vipr_q_sub(vipr_q *r, const vipr_q *a, const vipr_q *b) {
+int twill_vipr_q_sub(vipr_q *r, const vipr_q *a, const vipr_q *b) {
   vipr_q nb = *b; /* a view of -b: shares b's limbs, never freed */
   nb.num.neg = b->num.n ? !b->num.neg : 0;
   if (b->num.cap == 0) nb.num.heap = NULL;
   if (b->den.cap == 0) nb.den.heap = NULL;
-  /* If r aliases b, vipr_q_add replaces r only after reading nb. */
-  return vipr_q_add(r, a, &nb);
+  /* If r aliases b, twill_vipr_q_add replaces r only after reading nb. */
+  return twill_vipr_q_add(r, a, &nb);
 }
 
-int vipr_q_mul(vipr_q *r, const vipr_q *a, const vipr_q *b) {
-  if (a->num.n == 0 || b->num.n == 0) return vipr_q_set_i64(r, 0);
+int twill_vipr_q_mul(vipr_q *r, const vipr_q *a, const vipr_q *b) {
+  if (a->num.n == 0 || b->num.n == 0) return twill_vipr_q_set_i64(r, 0);
   if (is_one(&a->den) && is_one(&b->den)) {
-    if (vipr_big_mul(&r->num, &a->num, &b->num)) return -1;
-    return vipr_big_set_i64(&r->den, 1);
+    if (twill_vipr_big_mul(&r->num, &a->num, &b->num)) return -1;
+    return twill_vipr_big_set_i64(&r->den, 1);
   }
   /* (a/b)(c/d) with g1 = gcd(a, d), g2 = gcd(c, b):
    * ((a/g1)(c/g2)) / ((b/g2)(d/g1)) is already in lowest terms. */
   vipr_big g1, g2, x, y, n, d;
-  vipr_big_init(&g1); vipr_big_init(&g2); vipr_big_init(&x);
-  vipr_big_init(&y); vipr_big_init(&n); vipr_big_init(&d);
+  twill_vipr_big_init(&g1); twill_vipr_big_init(&g2); twill_vipr_big_init(&x);
+  twill_vipr_big_init(&y); twill_vipr_big_init(&n); twill_vipr_big_init(&d);
   int rc = -1;
-  if (vipr_big_gcd(&g1, &a->num, &b->den) || vipr_big_gcd(&g2, &b->num, &a->den) ||
+  if (twill_vipr_big_gcd(&g1, &a->num, &b->den) || twill_vipr_big_gcd(&g2, &b->num, &a->den) ||
       divexact(&x, &a->num, &g1) || divexact(&y, &b->num, &g2) ||
-      vipr_big_mul(&n, &x, &y) || divexact(&x, &a->den, &g2) ||
-      divexact(&y, &b->den, &g1) || vipr_big_mul(&d, &x, &y))
+      twill_vipr_big_mul(&n, &x, &y) || divexact(&x, &a->den, &g2) ||
+      divexact(&y, &b->den, &g1) || twill_vipr_big_mul(&d, &x, &y))
     goto done;
   take(&r->num, &n);
   take(&r->den, &d);
   rc = 0;
 done:
-  vipr_big_free(&g1); vipr_big_free(&g2); vipr_big_free(&x);
-  vipr_big_free(&y); vipr_big_free(&n); vipr_big_free(&d);
+  twill_vipr_big_free(&g1); twill_vipr_big_free(&g2); twill_vipr_big_free(&x);
+  twill_vipr_big_free(&y); twill_vipr_big_free(&n); twill_vipr_big_free(&d);
   return rc;
 }
 
-int vipr_q_addmul(vipr_q *r, const vipr_q *a, const vipr_q *b) {
+int twill_vipr_q_addmul(vipr_q *r, const vipr_q *a, const vipr_q *b) {
   vipr_q t;
-  vipr_q_init(&t);
-  int rc = vipr_q_mul(&t, a, b) || vipr_q_add(r, r, &t) ? -1 : 0;
-  vipr_q_free(&t);
+  twill_vipr_q_init(&t);
+  int rc = twill_vipr_q_mul(&t, a, b) || twill_vipr_q_add(r, r, &t) ? -1 : 0;
+  twill_vipr_q_free(&t);
   return rc;
 }
 
-int vipr_q_floor(vipr_q *r, const vipr_q *a) {
-  if (is_one(&a->den)) return vipr_q_copy(r, a);
-  if (vipr_big_divmod(&r->num, NULL, &a->num, &a->den)) return -1;
-  return vipr_big_set_i64(&r->den, 1);
+int twill_vipr_q_floor(vipr_q *r, const vipr_q *a) {
+  if (is_one(&a->den)) return twill_vipr_q_copy(r, a);
+  if (twill_vipr_big_divmod(&r->num, NULL, &a->num, &a->den)) return -1;
+  return twill_vipr_big_set_i64(&r->den, 1);
 }
 
-int vipr_q_ceil(vipr_q *r, const vipr_q *a) {
+int twill_vipr_q_ceil(vipr_q *r, const vipr_q *a) {
   /* ceil(x) = -floor(-x) */
   vipr_q t;
-  vipr_q_init(&t);
+  twill_vipr_q_init(&t);
   int rc = -1;
-  if (!vipr_q_copy(&t, a)) {
+  if (!twill_vipr_q_copy(&t, a)) {
     t.num.neg = t.num.n ? !t.num.neg : 0;
-    if (!vipr_q_floor(&t, &t)) {
+    if (!twill_vipr_q_floor(&t, &t)) {
       t.num.neg = t.num.n ? !t.num.neg : 0;
-      rc = vipr_q_copy(r, &t);
+      rc = twill_vipr_q_copy(r, &t);
     }
   }
-  vipr_q_free(&t);
+  twill_vipr_q_free(&t);
   return rc;
 }
 
 /* r = 10^e */
 static int pow10_big(vipr_big *r, int e) {
-  vipr_big_set_i64(r, 1);
+  twill_vipr_big_set_i64(r, 1);
   for (; e >= 9; e -= 9)
     if (mul_add_small(r, 1000000000u, 0)) return -1;
   for (; e > 0; e--)
@@ -655,19 +655,19 @@ static int pow10_big(vipr_big *r, int e) {
   return 0;
 }
 
-int vipr_q_parse(vipr_q *r, const char *s, size_t len) {
+int twill_vipr_q_parse(vipr_q *r, const char *s, size_t len) {
   if (len == 0 || len > VIPR_NUM_MAX_CHARS) return -1;
   vipr_q t;
-  vipr_q_init(&t);
+  twill_vipr_q_init(&t);
   vipr_big g;
-  vipr_big_init(&g);
+  twill_vipr_big_init(&g);
   int rc = -1;
   const char *slash = memchr(s, '/', len);
   if (slash) {
     /* [+-]digits / digits, denominator nonzero */
     size_t nl = (size_t)(slash - s), dl = len - nl - 1;
     if (dl == 0 || slash[1] == '+' || slash[1] == '-' ||
-        vipr_big_parse(&t.num, s, nl) || vipr_big_parse(&t.den, slash + 1, dl) ||
+        twill_vipr_big_parse(&t.num, s, nl) || twill_vipr_big_parse(&t.den, slash + 1, dl) ||
         t.den.n == 0)
       goto done;
   } else {
@@ -704,16 +704,16 @@ int vipr_q_parse(vipr_q *r, const char *s, size_t len) {
     /* value = digits * 10^(e - frac) */
     e -= (long)frac;
     if (e >= 0) {
-      if (pow10_big(&g, (int)e) || vipr_big_mul(&t.num, &t.num, &g)) goto done;
+      if (pow10_big(&g, (int)e) || twill_vipr_big_mul(&t.num, &t.num, &g)) goto done;
     } else if (pow10_big(&t.den, (int)-e)) {
       goto done;
     }
     t.num.neg = t.num.n ? neg : 0;
   }
   /* lowest terms */
-  if (vipr_big_gcd(&g, &t.num, &t.den)) goto done;
+  if (twill_vipr_big_gcd(&g, &t.num, &t.den)) goto done;
   if (t.num.n == 0) {
-    vipr_big_set_i64(&t.den, 1);
+    twill_vipr_big_set_i64(&t.den, 1);
   } else if (!is_one(&g)) {
     if (divexact(&t.num, &t.num, &g) || divexact(&t.den, &t.den, &g)) goto done;
   }
@@ -721,15 +721,15 @@ int vipr_q_parse(vipr_q *r, const char *s, size_t len) {
   take(&r->den, &t.den);
   rc = 0;
 done:
-  vipr_q_free(&t);
-  vipr_big_free(&g);
+  twill_vipr_q_free(&t);
+  twill_vipr_big_free(&g);
   return rc;
 }
 
-char *vipr_q_str(const vipr_q *a) {
-  char *n = vipr_big_str(&a->num);
+char *twill_vipr_q_str(const vipr_q *a) {
+  char *n = twill_vipr_big_str(&a->num);
   if (!n || is_one(&a->den)) return n;
-  char *d = vipr_big_str(&a->den);
+  char *d = twill_vipr_big_str(&a->den);
   char *out = d ? malloc(strlen(n) + strlen(d) + 2) : NULL;
   if (out) {
     strcpy(out, n);

@@ -22,7 +22,7 @@
 
 /* 2^16 limbs = 2^21 bits, about 630,000 decimal digits. */
 #define VIPR_BIG_MAX_LIMBS (1 << 16)
-/* Longest number token accepted by vipr_q_parse (characters). */
+/* Longest number token accepted by twill_vipr_q_parse (characters). */
 #define VIPR_NUM_MAX_CHARS 65536
 /* Largest |exponent| accepted in 1.5e-3 style numbers. */
 #define VIPR_NUM_MAX_EXP 1000
@@ -39,46 +39,46 @@ typedef struct vipr_q {
   vipr_big num, den;
 } vipr_q;
 
-void vipr_big_init(vipr_big *a);
-void vipr_big_free(vipr_big *a);
-int vipr_big_set_i64(vipr_big *r, int64_t v);
-int vipr_big_copy(vipr_big *r, const vipr_big *a);
-int vipr_big_cmp(const vipr_big *a, const vipr_big *b);
-int vipr_big_sgn(const vipr_big *a);
-int vipr_big_add(vipr_big *r, const vipr_big *a, const vipr_big *b);
-int vipr_big_sub(vipr_big *r, const vipr_big *a, const vipr_big *b);
-int vipr_big_mul(vipr_big *r, const vipr_big *a, const vipr_big *b);
+void twill_vipr_big_init(vipr_big *a);
+void twill_vipr_big_free(vipr_big *a);
+int twill_vipr_big_set_i64(vipr_big *r, int64_t v);
+int twill_vipr_big_copy(vipr_big *r, const vipr_big *a);
+int twill_vipr_big_cmp(const vipr_big *a, const vipr_big *b);
+int twill_vipr_big_sgn(const vipr_big *a);
+int twill_vipr_big_add(vipr_big *r, const vipr_big *a, const vipr_big *b);
+int twill_vipr_big_sub(vipr_big *r, const vipr_big *a, const vipr_big *b);
+int twill_vipr_big_mul(vipr_big *r, const vipr_big *a, const vipr_big *b);
 /* Floor division: q = floor(a / b), m = a - q*b (m has b's sign or is 0).
  * q or m may be NULL.  b == 0 fails. */
-int vipr_big_divmod(vipr_big *q, vipr_big *m, const vipr_big *a,
+int twill_vipr_big_divmod(vipr_big *q, vipr_big *m, const vipr_big *a,
                     const vipr_big *b);
 /* r = gcd(|a|, |b|) >= 0. */
-int vipr_big_gcd(vipr_big *r, const vipr_big *a, const vipr_big *b);
+int twill_vipr_big_gcd(vipr_big *r, const vipr_big *a, const vipr_big *b);
 /* Parse [+-]digits (exactly len characters); -1 if malformed. */
-int vipr_big_parse(vipr_big *r, const char *s, size_t len);
+int twill_vipr_big_parse(vipr_big *r, const char *s, size_t len);
 /* Decimal string, malloc'd (NULL when out of memory). */
-char *vipr_big_str(const vipr_big *a);
+char *twill_vipr_big_str(const vipr_big *a);
 
-void vipr_q_init(vipr_q *a);
-void vipr_q_free(vipr_q *a);
-int vipr_q_set_i64(vipr_q *r, int64_t v);
-int vipr_q_copy(vipr_q *r, const vipr_q *a);
-int vipr_q_sgn(const vipr_q *a);
-int vipr_q_cmp(const vipr_q *a, const vipr_q *b);
-int vipr_q_is_int(const vipr_q *a);
-int vipr_q_add(vipr_q *r, const vipr_q *a, const vipr_q *b);
-int vipr_q_sub(vipr_q *r, const vipr_q *a, const vipr_q *b);
-int vipr_q_mul(vipr_q *r, const vipr_q *a, const vipr_q *b);
+void twill_vipr_q_init(vipr_q *a);
+void twill_vipr_q_free(vipr_q *a);
+int twill_vipr_q_set_i64(vipr_q *r, int64_t v);
+int twill_vipr_q_copy(vipr_q *r, const vipr_q *a);
+int twill_vipr_q_sgn(const vipr_q *a);
+int twill_vipr_q_cmp(const vipr_q *a, const vipr_q *b);
+int twill_vipr_q_is_int(const vipr_q *a);
+int twill_vipr_q_add(vipr_q *r, const vipr_q *a, const vipr_q *b);
+int twill_vipr_q_sub(vipr_q *r, const vipr_q *a, const vipr_q *b);
+int twill_vipr_q_mul(vipr_q *r, const vipr_q *a, const vipr_q *b);
 /* r += a * b (the inner step of every linear combination). */
-int vipr_q_addmul(vipr_q *r, const vipr_q *a, const vipr_q *b);
-int vipr_q_floor(vipr_q *r, const vipr_q *a);
-int vipr_q_ceil(vipr_q *r, const vipr_q *a);
+int twill_vipr_q_addmul(vipr_q *r, const vipr_q *a, const vipr_q *b);
+int twill_vipr_q_floor(vipr_q *r, const vipr_q *a);
+int twill_vipr_q_ceil(vipr_q *r, const vipr_q *a);
 /* Parse a VIPR value: an integer "-12", a fraction "3/4", "-3/-4" is not
  * accepted (the sign belongs to the numerator), or a finite decimal
  * "1.25", "-.5", "2e3", "1.5E-2".  Returns 0, or -1 when malformed or too
  * large (see the limits above). */
-int vipr_q_parse(vipr_q *r, const char *s, size_t len);
+int twill_vipr_q_parse(vipr_q *r, const char *s, size_t len);
 /* "num" or "num/den", malloc'd (NULL when out of memory). */
-char *vipr_q_str(const vipr_q *a);
+char *twill_vipr_q_str(const vipr_q *a);
 
 #endif

@@ -132,7 +132,7 @@ static int dparse(dec *a, const char *s) {
 
 static void dfrom(dec *a, double x) {
   char buf[64];
-  ilp_shortest(buf, sizeof buf, x);
+  twill_ilp_shortest(buf, sizeof buf, x);
   if (!dparse(a, buf)) overflow = 1;
 }
 
@@ -834,10 +834,10 @@ static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
 
 /* print a (negated when neg) as p or p/q */
 static int bq_out(FILE *f, const bigq *a, int neg) {
-  char *p = bz_str(&a->num), *q = a->den.n ? bz_str(&a->den) : NULL;
+  char *p = twill_bz_str(&a->num), *q = a->den.n ? twill_bz_str(&a->den) : NULL;
   int ok = p && (q || !a->den.n);
   if (ok) {
-    if (neg && *p != '-' && bq_sign(a)) fputc('-', f);
+    if (neg && *p != '-' && twill_bq_sign(a)) fputc('-', f);
     fputs(neg && *p == '-' ? p + 1 : p, f);
     if (q && strcmp(q, "1")) fprintf(f, "/%s", q);
   }
@@ -848,18 +848,18 @@ static int bq_out(FILE *f, const bigq *a, int neg) {
 
 /* a decimal d <= b (17 digits, b's double lowered a little until exact) */
 static int decimal_below(dec *d, const bigq *b) {
-  double bf = bq_to_double(b);
+  double bf = twill_bq_to_double(b);
   bigq t;
-  bq_init(&t);
+  twill_bq_init(&t);
   int found = 0;
   for (int k = 0; k < 8 && !found && isfinite(bf); k++) {
     char buf[64];
     double slack = k ? fmax(1.0, fabs(bf)) * pow(10, 2 * k - 17) : 0;
     snprintf(buf, sizeof buf, "%.17g", bf - slack);
-    if (bq_parse(&t, buf)) break;
-    if (bq_cmp(&t, b) <= 0) found = dparse(d, buf);
+    if (twill_bq_parse(&t, buf)) break;
+    if (twill_bq_cmp(&t, b) <= 0) found = dparse(d, buf);
   }
-  bq_free(&t);
+  twill_bq_free(&t);
   return found;
 }
 
@@ -868,30 +868,30 @@ static int decimal_below(dec *d, const bigq *b) {
 static int exact_bound(W *w, const bigq *y, bigq *r, bigq *b) {
   const twill_ilp *m = w->m;
   bigq a, t;
-  bq_init(&a);
-  bq_init(&t);
+  twill_bq_init(&a);
+  twill_bq_init(&t);
   int ok = 1, err = 0;
   for (int j = 0; j < m->n && !err; j++) {
-    err = qs_from_double(&r[j], w->s * m->obj[j]);
+    err = twill_qs_from_double(&r[j], w->s * m->obj[j]);
     for (int p = w->cbeg[j]; p < w->cbeg[j + 1] && !err; p++) {
-      if (!bq_sign(&y[w->cidx[p]])) continue;
-      err = qs_from_double(&a, -w->cval[p]) || bq_addmul(&r[j], &r[j], &a, &y[w->cidx[p]]);
+      if (!twill_bq_sign(&y[w->cidx[p]])) continue;
+      err = twill_qs_from_double(&a, -w->cval[p]) || twill_bq_addmul(&r[j], &r[j], &a, &y[w->cidx[p]]);
     }
   }
   for (int i = 0; i < m->m && ok && !err; i++) {
-    int sg = bq_sign(&y[i]);
+    int sg = twill_bq_sign(&y[i]);
     if (!sg) continue;
     if ((sg > 0 ? w->rG[i] : w->rL[i]) < 0) { ok = 0; break; }
-    err = qs_from_double(&t, sg > 0 ? m->rlo[i] : m->rhi[i]) || bq_addmul(b, b, &t, &y[i]);
+    err = twill_qs_from_double(&t, sg > 0 ? m->rlo[i] : m->rhi[i]) || twill_bq_addmul(b, b, &t, &y[i]);
   }
   for (int j = 0; j < m->n && ok && !err; j++) {
-    int sg = bq_sign(&r[j]);
+    int sg = twill_bq_sign(&r[j]);
     if (!sg) continue;
     if ((sg > 0 ? w->lidx[j] : w->uidx[j]) < 0) { ok = 0; break; }
-    err = qs_from_double(&t, sg > 0 ? w->curl[j] : w->curu[j]) || bq_addmul(b, b, &t, &r[j]);
+    err = twill_qs_from_double(&t, sg > 0 ? w->curl[j] : w->curu[j]) || twill_bq_addmul(b, b, &t, &r[j]);
   }
-  bq_free(&a);
-  bq_free(&t);
+  twill_bq_free(&a);
+  twill_bq_free(&t);
   return err ? -1 : ok;
 }
 
@@ -899,11 +899,11 @@ static int leaf_exact(W *w, dec *beta, int *absurd) {
   const twill_ilp *m = w->m;
   int n = m->n, mr = m->m, ret = -1;
   bigq *y = calloc((size_t)mr + 1, sizeof(bigq)), *r = calloc((size_t)n + 1, sizeof(bigq)), b;
-  bq_init(&b);
+  twill_bq_init(&b);
   if (!y || !r) goto done;
-  for (int i = 0; i < mr; i++) bq_init(&y[i]);
-  for (int j = 0; j < n; j++) bq_init(&r[j]);
-  int rc = ilp_basis_duals(m, m->root_basis, (int)w->s, EXACT_DIGITS, y), step = 0;
+  for (int i = 0; i < mr; i++) twill_bq_init(&y[i]);
+  for (int j = 0; j < n; j++) twill_bq_init(&r[j]);
+  int rc = twill_ilp_basis_duals(m, m->root_basis, (int)w->s, EXACT_DIGITS, y), step = 0;
   if (rc == 1) rc = exact_bound(w, y, r, &b), step = 1;
   if (rc == 1) rc = decimal_below(beta, &b), step = 2;
   if (rc != 1) {
@@ -913,8 +913,8 @@ static int leaf_exact(W *w, dec *beta, int *absurd) {
     goto done;
   }
   int cnt = 0;
-  for (int i = 0; i < mr; i++) cnt += bq_sign(&y[i]) != 0;
-  for (int j = 0; j < n; j++) cnt += bq_sign(&r[j]) != 0;
+  for (int i = 0; i < mr; i++) cnt += twill_bq_sign(&y[i]) != 0;
+  for (int j = 0; j < n; j++) cnt += twill_bq_sign(&r[j]) != 0;
   int idx = w->base + w->nder++, flip = w->s < 0;
   fprintf(w->out, "D%d %s ", idx, flip ? "L" : "G");
   dec shown = *beta;
@@ -923,13 +923,13 @@ static int leaf_exact(W *w, dec *beta, int *absurd) {
   fprintf(w->out, " OBJ { lin %d", cnt);
   int err = 0;
   for (int i = 0; i < mr && !err; i++) {
-    int sg = bq_sign(&y[i]);
+    int sg = twill_bq_sign(&y[i]);
     if (!sg) continue;
     fprintf(w->out, "  %d ", sg > 0 ? w->rG[i] : w->rL[i]);
     err = bq_out(w->out, &y[i], flip);
   }
   for (int j = 0; j < n && !err; j++) {
-    int sg = bq_sign(&r[j]);
+    int sg = twill_bq_sign(&r[j]);
     if (!sg) continue;
     fprintf(w->out, "  %d ", sg > 0 ? w->lidx[j] : w->uidx[j]);
     err = bq_out(w->out, &r[j], flip);
@@ -939,9 +939,9 @@ static int leaf_exact(W *w, dec *beta, int *absurd) {
   *absurd = 0;
   ret = leaf_round(w, idx, beta);
 done:
-  bq_free_vec(y, mr);
-  bq_free_vec(r, n);
-  bq_free(&b);
+  twill_bq_free_vec(y, mr);
+  twill_bq_free_vec(r, n);
+  twill_bq_free(&b);
   return ret;
 }
 
@@ -1656,14 +1656,14 @@ static long long gcd_ll(long long a, long long b) {
 static int exact_candidate(W *w, int mr0, double tol) {
   const twill_ilp *m = w->m;
   char **num, *den;
-  int r = ilp_exact_point(m, mr0, w->curl, w->curu, m->sol, tol, 400, &num, &den);
+  int r = twill_ilp_exact_point(m, mr0, w->curl, w->curu, m->sol, tol, 400, &num, &den);
   if (r != 1) {
     if (getenv("TWILL_ILP_DEBUG")) fprintf(stderr, "vipr: no exact vertex (%d)\n", r);
     return 0;
   }
   int ok = dparse(&w->solden, den);
   for (int j = 0; j < m->n && ok; j++) ok = dparse(&w->solx[j], num[j]);
-  ilp_exact_point_free(m->n, num, den);
+  twill_ilp_exact_point_free(m->n, num, den);
   return ok;
 }
 
@@ -1777,29 +1777,29 @@ static int exact_sol(W *w, int mr0) {
   for (int j = 0; j < n; j++)
     if (m->vtype[j] != TWILL_ILP_CONTINUOUS) return 0;
   bigq *x = calloc((size_t)n + 1, sizeof(bigq)), act, t, a;
-  bq_init(&act);
-  bq_init(&t);
-  bq_init(&a);
-  bq_init(&w->solqobj);
+  twill_bq_init(&act);
+  twill_bq_init(&t);
+  twill_bq_init(&a);
+  twill_bq_init(&w->solqobj);
   if (!x) return 0;
-  for (int j = 0; j < n; j++) bq_init(&x[j]);
-  int rc = ilp_basis_primal(m, m->root_basis, w->curl, w->curu, EXACT_DIGITS, x), err = rc < 0;
+  for (int j = 0; j < n; j++) twill_bq_init(&x[j]);
+  int rc = twill_ilp_basis_primal(m, m->root_basis, w->curl, w->curu, EXACT_DIGITS, x), err = rc < 0;
   ok = rc == 1;
   for (int j = 0; j < n && ok && !err; j++) {
-    if (!isinf(w->curl[j]) && !(err = qs_from_double(&t, w->curl[j])) && bq_cmp(&x[j], &t) < 0)
+    if (!isinf(w->curl[j]) && !(err = twill_qs_from_double(&t, w->curl[j])) && twill_bq_cmp(&x[j], &t) < 0)
       ok = sol_miss(8, "below the bound of column", j);
-    if (ok && !isinf(w->curu[j]) && !(err = qs_from_double(&t, w->curu[j])) && bq_cmp(&x[j], &t) > 0)
+    if (ok && !isinf(w->curu[j]) && !(err = twill_qs_from_double(&t, w->curu[j])) && twill_bq_cmp(&x[j], &t) > 0)
       ok = sol_miss(8, "above the bound of column", j);
     if (ok && m->obj[j] != 0 && !err)
-      err = qs_from_double(&t, m->obj[j]) || bq_addmul(&w->solqobj, &w->solqobj, &t, &x[j]);
+      err = twill_qs_from_double(&t, m->obj[j]) || twill_bq_addmul(&w->solqobj, &w->solqobj, &t, &x[j]);
   }
   for (int i = 0; i < mr0 && ok && !err; i++) {
-    bq_free(&act);
+    twill_bq_free(&act);
     for (int q = w->rbeg[i]; q < w->rbeg[i + 1] && !err; q++)
-      err = qs_from_double(&a, w->cval[w->rpos[q]]) || bq_addmul(&act, &act, &a, &x[w->rcol[q]]);
-    if (!err && w->rG[i] >= 0 && !(err = qs_from_double(&t, m->rlo[i])) && bq_cmp(&act, &t) < 0)
+      err = twill_qs_from_double(&a, w->cval[w->rpos[q]]) || twill_bq_addmul(&act, &act, &a, &x[w->rcol[q]]);
+    if (!err && w->rG[i] >= 0 && !(err = twill_qs_from_double(&t, m->rlo[i])) && twill_bq_cmp(&act, &t) < 0)
       ok = sol_miss(8, "misses row", i);
-    if (ok && !err && w->rL[i] >= 0 && !(err = qs_from_double(&t, m->rhi[i])) && bq_cmp(&act, &t) > 0)
+    if (ok && !err && w->rL[i] >= 0 && !(err = twill_qs_from_double(&t, m->rhi[i])) && twill_bq_cmp(&act, &t) > 0)
       ok = sol_miss(8, "misses row", i);
   }
   ok = ok && !err;
@@ -1809,12 +1809,12 @@ static int exact_sol(W *w, int mr0) {
   if (ok) {
     w->solq = x;
   } else {
-    bq_free_vec(x, n);
-    bq_free(&w->solqobj);
+    twill_bq_free_vec(x, n);
+    twill_bq_free(&w->solqobj);
   }
-  bq_free(&act);
-  bq_free(&t);
-  bq_free(&a);
+  twill_bq_free(&act);
+  twill_bq_free(&t);
+  twill_bq_free(&a);
   return ok;
 }
 
@@ -1935,7 +1935,7 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
   char *body = NULL;
   size_t bodylen = 0;
   int ret = -1;
-  if (!ilp_build_csc(m, &w.cbeg, &w.cidx, &cval)) return -1;
+  if (!twill_ilp_build_csc(m, &w.cbeg, &w.cidx, &cval)) return -1;
   w.cval = cval;
   int nz = w.cbeg[n];
   w.aval = calloc((size_t)nz + 1, sizeof(dec));
@@ -2156,10 +2156,10 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
           fputc('\n', f);
         } else if (w.solq) {
           int cnt = 0, err = 0;
-          for (int j = 0; j < n; j++) cnt += bq_sign(&w.solq[j]) != 0;
+          for (int j = 0; j < n; j++) cnt += twill_bq_sign(&w.solq[j]) != 0;
           fprintf(f, "SOL 1\nincumbent %d", cnt);
           for (int j = 0; j < n && !err; j++)
-            if (bq_sign(&w.solq[j]) != 0) {
+            if (twill_bq_sign(&w.solq[j]) != 0) {
               fprintf(f, "  %d ", j);
               err = bq_out(f, &w.solq[j], 0);
             }
@@ -2189,8 +2189,8 @@ done:
   free(w.curl); free(w.curu); free(w.rG); free(w.rL);
   free(w.rbeg); free(w.rcol); free(w.rpos); free(w.solx);
   if (w.solq) {
-    bq_free_vec(w.solq, n);
-    bq_free(&w.solqobj);
+    twill_bq_free_vec(w.solq, n);
+    twill_bq_free(&w.solqobj);
   }
   return ret;
 }

@@ -1,5 +1,5 @@
 /* sat/dimacs.c: DIMACS CNF reader with file:line:col diagnostics. */
-#include "dimacs.h"
+#include "twill/dimacs.h"
 
 #include <stdio.h>
 #include <stdlib.h>

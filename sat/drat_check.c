@@ -1,6 +1,6 @@
 /* sat/drat_check.c: backward DRAT checker and hint-following LRAT checker.
  * Independent of sat/solver.c and sat/dimacs.c by design. */
-#include "drat_check.h"
+#include "twill/dimacs.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* sat/smt_text.c: reader of the `twill smt` text format (see twill/smt.h). */
-#include "smt_text.h"
+#include "twill/smt.h"
 
 #include <stdarg.h>
 #include <stdint.h>

@@ -85,8 +85,8 @@ static unsigned __int128 u128_gcd(unsigned __int128 a, unsigned __int128 b) {
 #define OK(call) REQUIRE((call) == 0, "%s != 0", #call)
 
 static void assert_bz(const bigz *a, const char *want) {
-  char *s = bz_str(a);
-  REQUIRE(s != NULL, "bz_str out of memory");
+  char *s = twill_bz_str(a);
+  REQUIRE(s != NULL, "twill_bz_str out of memory");
   REQUIRE(strcmp(s, want) == 0, "got %s, want %s", s, want);
   free(s);
 }
@@ -95,9 +95,9 @@ static void assert_bz_i128(const bigz *a, __int128 want) {
   char buf[48];
   i128_str(buf, want);
   assert_bz(a, buf);
-  REQUIRE(bz_digits(a) == (int)strlen(buf) - (want < 0) - (want == 0),
-          "bz_digits of %s: %d", buf, bz_digits(a));
-  REQUIRE(bz_sign(a) == (want < 0 ? -1 : want > 0), "bz_sign of %s", buf);
+  REQUIRE(twill_bz_digits(a) == (int)strlen(buf) - (want < 0) - (want == 0),
+          "twill_bz_digits of %s: %d", buf, twill_bz_digits(a));
+  REQUIRE(twill_bz_sign(a) == (want < 0 ? -1 : want > 0), "twill_bz_sign of %s", buf);
 }
 
 /* Structural invariants of bigz: no leading zero limb, zero not negative,
@@ -110,14 +110,14 @@ static void assert_canonical(const bigz *a) {
     REQUIRE(a->d[i] < 1000000000u, "limb %d is %u", i, (unsigned)a->d[i]);
 }
 
-/* bigz from decimal integer text, through bq_parse (whose integer reading
+/* bigz from decimal integer text, through twill_bq_parse (whose integer reading
  * the round-trip tests check separately). */
 static void set_str(bigz *a, const char *s) {
   bigq q;
-  bq_init(&q);
-  ck_assert_msg(bq_parse(&q, s) == 0, "parse %s", s);
-  ck_assert_int_eq(bz_copy(a, &q.num), 0);
-  bq_free(&q);
+  twill_bq_init(&q);
+  ck_assert_msg(twill_bq_parse(&q, s) == 0, "parse %s", s);
+  ck_assert_int_eq(twill_bz_copy(a, &q.num), 0);
+  twill_bq_free(&q);
 }
 
 /* Decimal text of a random integer: `chunks` 9-digit groups (aligned with
@@ -155,7 +155,7 @@ static bigz abs_view(const bigz *a) {
 }
 
 /* Product of two unsigned decimal strings, digit by digit, the way it is
- * done on paper: an independent reference for bz_mul.  Caller frees. */
+ * done on paper: an independent reference for twill_bz_mul.  Caller frees. */
 static char *ref_mul(const char *x, const char *y) {
   size_t nx = strlen(x), ny = strlen(y), n = nx + ny;
   unsigned *acc = calloc(n, sizeof *acc); /* least significant first */
@@ -178,8 +178,8 @@ static char *ref_mul(const char *x, const char *y) {
 
 static bigq qv(const char *s) {
   bigq q;
-  bq_init(&q);
-  ck_assert_msg(bq_parse(&q, s) == 0, "parse %s", s);
+  twill_bq_init(&q);
+  ck_assert_msg(twill_bq_parse(&q, s) == 0, "parse %s", s);
   return q;
 }
 
@@ -191,23 +191,23 @@ static void assert_normal(const bigq *q) {
     REQUIRE(q->num.n == 0, "empty den under a nonzero num");
     return;
   }
-  REQUIRE(bz_sign(&q->den) == 1, "den not positive");
+  REQUIRE(twill_bz_sign(&q->den) == 1, "den not positive");
   bigz g, one;
-  bz_init(&g);
-  bz_init(&one);
-  bz_set_ll(&one, 1);
-  REQUIRE(bz_gcd(&g, &q->num, &q->den) == 0, "gcd out of memory");
-  if (q->num.n) REQUIRE(bz_cmp(&g, &one) == 0, "not in lowest terms");
-  else REQUIRE(bz_cmp(&q->den, &one) == 0, "zero with den != 1");
-  bz_free(&g);
-  bz_free(&one);
+  twill_bz_init(&g);
+  twill_bz_init(&one);
+  twill_bz_set_ll(&one, 1);
+  REQUIRE(twill_bz_gcd(&g, &q->num, &q->den) == 0, "gcd out of memory");
+  if (q->num.n) REQUIRE(twill_bz_cmp(&g, &one) == 0, "not in lowest terms");
+  else REQUIRE(twill_bz_cmp(&q->den, &one) == 0, "zero with den != 1");
+  twill_bz_free(&g);
+  twill_bz_free(&one);
 }
 
 /* "p/q", or "p" when q is 1. */
 static void assert_q(const bigq *q, const char *want) {
   assert_normal(q);
-  char *n = bz_str(&q->num), *d = q->den.n ? bz_str(&q->den) : NULL;
-  REQUIRE(n != NULL, "bz_str out of memory");
+  char *n = twill_bz_str(&q->num), *d = q->den.n ? twill_bz_str(&q->den) : NULL;
+  REQUIRE(n != NULL, "twill_bz_str out of memory");
   char *got = malloc(strlen(n) + (d ? strlen(d) : 0) + 2);
   REQUIRE(got != NULL, "out of memory");
   if (d && strcmp(d, "1") != 0) sprintf(got, "%s/%s", n, d);
@@ -243,28 +243,28 @@ START_TEST(bz_matches_int128) {
   uint64_t seed = 1;
   int rounds = tu_under_valgrind() ? 3000 : 40000;
   bigz a, b, r;
-  bz_init(&a);
-  bz_init(&b);
-  bz_init(&r);
+  twill_bz_init(&a);
+  twill_bz_init(&b);
+  twill_bz_init(&r);
   for (int it = 0; it < rounds; it++) {
     long long x = rnd_ll(&seed), y = rnd_ll(&seed);
-    OK(bz_set_ll(&a, x));
-    OK(bz_set_ll(&b, y));
+    OK(twill_bz_set_ll(&a, x));
+    OK(twill_bz_set_ll(&b, y));
     assert_bz_i128(&a, x);
-    OK(bz_add(&r, &a, &b));
+    OK(twill_bz_add(&r, &a, &b));
     assert_bz_i128(&r, (__int128)x + y);
     assert_canonical(&r);
-    OK(bz_sub(&r, &a, &b));
+    OK(twill_bz_sub(&r, &a, &b));
     assert_bz_i128(&r, (__int128)x - y);
     assert_canonical(&r);
-    OK(bz_mul(&r, &a, &b));
+    OK(twill_bz_mul(&r, &a, &b));
     assert_bz_i128(&r, (__int128)x * y);
     assert_canonical(&r);
-    REQUIRE(bz_cmp(&a, &b) == (x < y ? -1 : x > y), "bz_cmp(%lld, %lld)", x, y);
+    REQUIRE(twill_bz_cmp(&a, &b) == (x < y ? -1 : x > y), "twill_bz_cmp(%lld, %lld)", x, y);
   }
-  bz_free(&a);
-  bz_free(&b);
-  bz_free(&r);
+  twill_bz_free(&a);
+  twill_bz_free(&b);
+  twill_bz_free(&r);
 }
 END_TEST
 
@@ -276,19 +276,19 @@ START_TEST(bz_divmod_matches_int128) {
   uint64_t seed = 2;
   int rounds = tu_under_valgrind() ? 3000 : 40000;
   bigz a, b, c, q, r, t;
-  bz_init(&a); bz_init(&b); bz_init(&c);
-  bz_init(&q); bz_init(&r); bz_init(&t);
+  twill_bz_init(&a); twill_bz_init(&b); twill_bz_init(&c);
+  twill_bz_init(&q); twill_bz_init(&r); twill_bz_init(&t);
   for (int it = 0; it < rounds; it++) {
     long long x = rnd_ll(&seed), y = rnd_ll(&seed), z = rnd_ll(&seed),
               w = it % 2 ? rnd_ll(&seed) : 1;
     if (z == 0) z = 3;
     if (w == 0) w = -7;
     __int128 num = (__int128)x * y, den = (__int128)z * w;
-    bz_set_ll(&a, x); bz_set_ll(&t, y);
-    OK(bz_mul(&a, &a, &t));
-    bz_set_ll(&b, z); bz_set_ll(&t, w);
-    OK(bz_mul(&b, &b, &t));
-    OK(bz_divmod(&q, &r, &a, &b));
+    twill_bz_set_ll(&a, x); twill_bz_set_ll(&t, y);
+    OK(twill_bz_mul(&a, &a, &t));
+    twill_bz_set_ll(&b, z); twill_bz_set_ll(&t, w);
+    OK(twill_bz_mul(&b, &b, &t));
+    OK(twill_bz_divmod(&q, &r, &a, &b));
     assert_bz_i128(&q, num / den);
     assert_bz_i128(&r, num % den);
     assert_canonical(&q);
@@ -296,70 +296,70 @@ START_TEST(bz_divmod_matches_int128) {
     /* gcd against Euclid on machine integers */
     unsigned __int128 ua = num < 0 ? -(unsigned __int128)num : (unsigned __int128)num;
     unsigned __int128 ub = den < 0 ? -(unsigned __int128)den : (unsigned __int128)den;
-    OK(bz_gcd(&c, &a, &b));
+    OK(twill_bz_gcd(&c, &a, &b));
     assert_bz_i128(&c, (__int128)u128_gcd(ua, ub));
   }
-  bz_free(&a); bz_free(&b); bz_free(&c);
-  bz_free(&q); bz_free(&r); bz_free(&t);
+  twill_bz_free(&a); twill_bz_free(&b); twill_bz_free(&c);
+  twill_bz_free(&q); twill_bz_free(&r); twill_bz_free(&t);
 }
 END_TEST
 
 START_TEST(bz_hand_values) {
   bigz a, b, r;
-  bz_init(&a);
-  bz_init(&b);
-  bz_init(&r);
+  twill_bz_init(&a);
+  twill_bz_init(&b);
+  twill_bz_init(&r);
   /* carries across every limb: (10^27 - 1) + 1 = 10^27 */
   set_str(&a, "999999999999999999999999999");
-  bz_set_ll(&b, 1);
-  bz_add(&r, &a, &b);
+  twill_bz_set_ll(&b, 1);
+  twill_bz_add(&r, &a, &b);
   assert_bz(&r, "1000000000000000000000000000");
-  ck_assert_int_eq(bz_digits(&r), 28);
+  ck_assert_int_eq(twill_bz_digits(&r), 28);
   /* borrows across every limb, and the result loses its top limbs */
-  bz_sub(&r, &r, &b);
+  twill_bz_sub(&r, &r, &b);
   assert_bz(&r, "999999999999999999999999999");
-  bz_sub(&r, &b, &a);
+  twill_bz_sub(&r, &b, &a);
   assert_bz(&r, "-999999999999999999999999998");
-  bz_sub(&r, &a, &a);
+  twill_bz_sub(&r, &a, &a);
   assert_bz(&r, "0");
   assert_canonical(&r);
-  ck_assert_int_eq(bz_digits(&r), 0);
+  ck_assert_int_eq(twill_bz_digits(&r), 0);
   /* zero times anything, and the sign of zero */
   set_str(&b, "-5");
-  bz_set_ll(&r, 0);
-  bz_mul(&r, &r, &b);
+  twill_bz_set_ll(&r, 0);
+  twill_bz_mul(&r, &r, &b);
   assert_bz(&r, "0");
   ck_assert_int_eq(r.neg, 0);
   /* (10^18 + 1)(10^18 - 1) = 10^36 - 1 */
   set_str(&a, "1000000000000000001");
   set_str(&b, "999999999999999999");
-  bz_mul(&r, &a, &b);
+  twill_bz_mul(&r, &a, &b);
   assert_bz(&r, "999999999999999999999999999999999999");
   /* a remainder with a's sign, quotient truncated: -7 = (-3)(2) - 1 */
-  bz_set_ll(&a, -7);
-  bz_set_ll(&b, 2);
-  bz_divmod(&a, &b, &a, &b); /* q into a, r into b: both alias inputs */
+  twill_bz_set_ll(&a, -7);
+  twill_bz_set_ll(&b, 2);
+  twill_bz_divmod(&a, &b, &a, &b); /* q into a, r into b: both alias inputs */
   assert_bz(&a, "-3");
   assert_bz(&b, "-1");
   /* division by zero fails and leaves the outputs alone */
-  bz_set_ll(&a, 5);
-  bz_set_ll(&b, 0);
-  bz_set_ll(&r, 11);
-  ck_assert_int_eq(bz_divmod(&r, &r, &a, &b), -1);
+  twill_bz_set_ll(&a, 5);
+  twill_bz_set_ll(&b, 0);
+  twill_bz_set_ll(&r, 11);
+  ck_assert_int_eq(twill_bz_divmod(&r, &r, &a, &b), -1);
   assert_bz(&r, "11");
   /* gcd conventions */
-  bz_set_ll(&a, 0);
-  ck_assert_int_eq(bz_gcd(&r, &a, &b), 0);
+  twill_bz_set_ll(&a, 0);
+  ck_assert_int_eq(twill_bz_gcd(&r, &a, &b), 0);
   assert_bz(&r, "0");
-  bz_set_ll(&a, -12);
-  ck_assert_int_eq(bz_gcd(&r, &a, &b), 0);
+  twill_bz_set_ll(&a, -12);
+  ck_assert_int_eq(twill_bz_gcd(&r, &a, &b), 0);
   assert_bz(&r, "12");
-  bz_set_ll(&b, -18);
-  ck_assert_int_eq(bz_gcd(&r, &a, &b), 0);
+  twill_bz_set_ll(&b, -18);
+  ck_assert_int_eq(twill_bz_gcd(&r, &a, &b), 0);
   assert_bz(&r, "6");
-  bz_free(&a);
-  bz_free(&b);
-  bz_free(&r);
+  twill_bz_free(&a);
+  twill_bz_free(&b);
+  twill_bz_free(&r);
 }
 END_TEST
 
@@ -370,9 +370,9 @@ START_TEST(bz_mul_matches_schoolbook) {
   uint64_t seed = 3;
   int rounds = tu_under_valgrind() ? 60 : 600;
   bigz a, b, r;
-  bz_init(&a);
-  bz_init(&b);
-  bz_init(&r);
+  twill_bz_init(&a);
+  twill_bz_init(&b);
+  twill_bz_init(&r);
   for (int it = 0; it < rounds; it++) {
     char *x = rnd_digits(&seed, 1 + (int)(rnd(&seed) % 34));
     char *y = rnd_digits(&seed, 1 + (int)(rnd(&seed) % 34));
@@ -383,20 +383,20 @@ START_TEST(bz_mul_matches_schoolbook) {
     char *want = malloc(strlen(m) + 2);
     ck_assert_ptr_nonnull(want);
     sprintf(want, "%s%s", nx != ny && strcmp(m, "0") ? "-" : "", m);
-    OK(bz_mul(&r, &a, &b));
+    OK(twill_bz_mul(&r, &a, &b));
     assert_bz(&r, want);
     assert_canonical(&r);
     /* in place, squaring through both operands */
-    OK(bz_mul(&a, &a, &b));
+    OK(twill_bz_mul(&a, &a, &b));
     assert_bz(&a, want);
     free(x);
     free(y);
     free(m);
     free(want);
   }
-  bz_free(&a);
-  bz_free(&b);
-  bz_free(&r);
+  twill_bz_free(&a);
+  twill_bz_free(&b);
+  twill_bz_free(&r);
 }
 END_TEST
 
@@ -406,36 +406,36 @@ START_TEST(bz_add_sub_identities) {
   uint64_t seed = 4;
   int rounds = tu_under_valgrind() ? 100 : 1500;
   bigz a, b, s, t, two;
-  bz_init(&a); bz_init(&b); bz_init(&s); bz_init(&t); bz_init(&two);
-  bz_set_ll(&two, 2);
+  twill_bz_init(&a); twill_bz_init(&b); twill_bz_init(&s); twill_bz_init(&t); twill_bz_init(&two);
+  twill_bz_set_ll(&two, 2);
   for (int it = 0; it < rounds; it++) {
     rnd_big(&a, &seed, 1 + (int)(rnd(&seed) % 40));
     rnd_big(&b, &seed, 1 + (int)(rnd(&seed) % 40));
-    OK(bz_add(&s, &a, &b));
+    OK(twill_bz_add(&s, &a, &b));
     assert_canonical(&s);
-    OK(bz_add(&t, &b, &a));
-    OK(bz_cmp(&s, &t));
-    OK(bz_sub(&t, &s, &b)); /* (a + b) - b = a */
+    OK(twill_bz_add(&t, &b, &a));
+    OK(twill_bz_cmp(&s, &t));
+    OK(twill_bz_sub(&t, &s, &b)); /* (a + b) - b = a */
     assert_canonical(&t);
-    OK(bz_cmp(&t, &a));
-    OK(bz_sub(&s, &a, &b)); /* a - b = -(b - a) */
-    OK(bz_sub(&t, &b, &a));
-    OK(bz_add(&s, &s, &t));
-    OK(bz_sign(&s));
+    OK(twill_bz_cmp(&t, &a));
+    OK(twill_bz_sub(&s, &a, &b)); /* a - b = -(b - a) */
+    OK(twill_bz_sub(&t, &b, &a));
+    OK(twill_bz_add(&s, &s, &t));
+    OK(twill_bz_sign(&s));
     assert_canonical(&s);
-    OK(bz_mul(&t, &a, &two));
-    OK(bz_add(&s, &a, &a));
-    OK(bz_cmp(&s, &t));
+    OK(twill_bz_mul(&t, &a, &two));
+    OK(twill_bz_add(&s, &a, &a));
+    OK(twill_bz_cmp(&s, &t));
     /* ordering agrees with the sign of the difference */
-    OK(bz_sub(&s, &a, &b));
-    REQUIRE(bz_cmp(&a, &b) == bz_sign(&s), "bz_cmp against a - b");
+    OK(twill_bz_sub(&s, &a, &b));
+    REQUIRE(twill_bz_cmp(&a, &b) == twill_bz_sign(&s), "twill_bz_cmp against a - b");
     /* b = b - a + a through the output aliasing either input */
-    OK(bz_copy(&t, &b));
-    OK(bz_sub(&b, &b, &a));
-    OK(bz_add(&b, &a, &b));
-    OK(bz_cmp(&b, &t));
+    OK(twill_bz_copy(&t, &b));
+    OK(twill_bz_sub(&b, &b, &a));
+    OK(twill_bz_add(&b, &a, &b));
+    OK(twill_bz_cmp(&b, &t));
   }
-  bz_free(&a); bz_free(&b); bz_free(&s); bz_free(&t); bz_free(&two);
+  twill_bz_free(&a); twill_bz_free(&b); twill_bz_free(&s); twill_bz_free(&t); twill_bz_free(&two);
 }
 END_TEST
 
@@ -443,57 +443,57 @@ END_TEST
  * single out the truncating quotient, whatever the method. */
 static void check_divmod(const bigz *a, const bigz *b) {
   bigz q, r, t;
-  bz_init(&q);
-  bz_init(&r);
-  bz_init(&t);
-  OK(bz_divmod(&q, &r, a, b));
+  twill_bz_init(&q);
+  twill_bz_init(&r);
+  twill_bz_init(&t);
+  OK(twill_bz_divmod(&q, &r, a, b));
   assert_canonical(&q);
   assert_canonical(&r);
   bigz ra = abs_view(&r), ba = abs_view(b);
-  REQUIRE(bz_cmp(&ra, &ba) < 0, "|r| >= |b|");
-  REQUIRE(bz_sign(&r) == 0 || bz_sign(&r) == bz_sign(a), "r's sign is not a's");
-  OK(bz_mul(&t, &q, b));
-  OK(bz_add(&t, &t, &r));
-  REQUIRE(bz_cmp(&t, a) == 0, "q b + r != a");
+  REQUIRE(twill_bz_cmp(&ra, &ba) < 0, "|r| >= |b|");
+  REQUIRE(twill_bz_sign(&r) == 0 || twill_bz_sign(&r) == twill_bz_sign(a), "r's sign is not a's");
+  OK(twill_bz_mul(&t, &q, b));
+  OK(twill_bz_add(&t, &t, &r));
+  REQUIRE(twill_bz_cmp(&t, a) == 0, "q b + r != a");
   /* one output at a time gives the same parts */
-  OK(bz_divmod(&t, NULL, a, b));
-  REQUIRE(bz_cmp(&t, &q) == 0, "quotient alone differs");
-  OK(bz_divmod(NULL, &t, a, b));
-  REQUIRE(bz_cmp(&t, &r) == 0, "remainder alone differs");
-  bz_free(&q);
-  bz_free(&r);
-  bz_free(&t);
+  OK(twill_bz_divmod(&t, NULL, a, b));
+  REQUIRE(twill_bz_cmp(&t, &q) == 0, "quotient alone differs");
+  OK(twill_bz_divmod(NULL, &t, a, b));
+  REQUIRE(twill_bz_cmp(&t, &r) == 0, "remainder alone differs");
+  twill_bz_free(&q);
+  twill_bz_free(&r);
+  twill_bz_free(&t);
 }
 
 START_TEST(bz_divmod_identity_large) {
   uint64_t seed = 5;
   int rounds = tu_under_valgrind() ? 300 : 4000;
   bigz a, b, c, q, r;
-  bz_init(&a); bz_init(&b); bz_init(&c); bz_init(&q); bz_init(&r);
+  twill_bz_init(&a); twill_bz_init(&b); twill_bz_init(&c); twill_bz_init(&q); twill_bz_init(&r);
   for (int it = 0; it < rounds; it++) {
     rnd_big(&a, &seed, 1 + (int)(rnd(&seed) % 45)); /* up to 405 digits */
     rnd_big(&b, &seed, 1 + (int)(rnd(&seed) % 35));
-    if (bz_sign(&b) == 0) bz_set_ll(&b, -999999999);
+    if (twill_bz_sign(&b) == 0) twill_bz_set_ll(&b, -999999999);
     check_divmod(&a, &b);
     check_divmod(&b, a.n ? &a : &b); /* mostly a smaller dividend */
     /* an exact multiple divides back to its factor, remainder 0 */
-    OK(bz_mul(&c, &a, &b));
-    OK(bz_divmod(&q, &r, &c, &b));
-    OK(bz_cmp(&q, &a));
-    OK(bz_sign(&r));
+    OK(twill_bz_mul(&c, &a, &b));
+    OK(twill_bz_divmod(&q, &r, &c, &b));
+    OK(twill_bz_cmp(&q, &a));
+    OK(twill_bz_sign(&r));
     /* one less than a multiple: the quotient drops by one (toward zero) */
-    if (bz_sign(&a) > 0 && bz_sign(&b) > 0) {
-      bz_set_ll(&r, 1);
-      bz_sub(&c, &c, &r);
-      OK(bz_divmod(&q, &r, &c, &b));
-      bz_set_ll(&c, 1);
-      bz_add(&q, &q, &c);
-      OK(bz_cmp(&q, &a));
-      bz_add(&r, &r, &c);
-      OK(bz_cmp(&r, &b));
+    if (twill_bz_sign(&a) > 0 && twill_bz_sign(&b) > 0) {
+      twill_bz_set_ll(&r, 1);
+      twill_bz_sub(&c, &c, &r);
+      OK(twill_bz_divmod(&q, &r, &c, &b));
+      twill_bz_set_ll(&c, 1);
+      twill_bz_add(&q, &q, &c);
+      OK(twill_bz_cmp(&q, &a));
+      twill_bz_add(&r, &r, &c);
+      OK(twill_bz_cmp(&r, &b));
     }
   }
-  bz_free(&a); bz_free(&b); bz_free(&c); bz_free(&q); bz_free(&r);
+  twill_bz_free(&a); twill_bz_free(&b); twill_bz_free(&c); twill_bz_free(&q); twill_bz_free(&r);
 }
 END_TEST
 
@@ -503,57 +503,57 @@ START_TEST(bz_gcd_properties) {
   uint64_t seed = 6;
   int rounds = tu_under_valgrind() ? 40 : 400;
   bigz a, b, c, g, x, y, one;
-  bz_init(&a); bz_init(&b); bz_init(&c); bz_init(&g);
-  bz_init(&x); bz_init(&y); bz_init(&one);
-  bz_set_ll(&one, 1);
+  twill_bz_init(&a); twill_bz_init(&b); twill_bz_init(&c); twill_bz_init(&g);
+  twill_bz_init(&x); twill_bz_init(&y); twill_bz_init(&one);
+  twill_bz_set_ll(&one, 1);
   for (int it = 0; it < rounds; it++) {
     rnd_big(&a, &seed, 1 + (int)(rnd(&seed) % 20));
     rnd_big(&b, &seed, 1 + (int)(rnd(&seed) % 20));
     rnd_big(&c, &seed, 1 + (int)(rnd(&seed) % 10));
-    if (bz_sign(&c) == 0) bz_set_ll(&c, 6);
-    bz_mul(&a, &a, &c);
-    bz_mul(&b, &b, &c);
-    OK(bz_gcd(&g, &a, &b));
+    if (twill_bz_sign(&c) == 0) twill_bz_set_ll(&c, 6);
+    twill_bz_mul(&a, &a, &c);
+    twill_bz_mul(&b, &b, &c);
+    OK(twill_bz_gcd(&g, &a, &b));
     assert_canonical(&g);
-    if (bz_sign(&a) == 0 && bz_sign(&b) == 0) {
-      OK(bz_sign(&g));
+    if (twill_bz_sign(&a) == 0 && twill_bz_sign(&b) == 0) {
+      OK(twill_bz_sign(&g));
       continue;
     }
-    REQUIRE(bz_sign(&g) == 1, "gcd not positive");
-    OK(bz_divmod(&x, &y, &a, &g));
-    OK(bz_sign(&y));
-    OK(bz_divmod(&y, &c, &g, &c)); /* c | g; c is spent */
-    OK(bz_sign(&c));
-    OK(bz_divmod(&y, &c, &b, &g));
-    OK(bz_sign(&c));
-    OK(bz_gcd(&c, &x, &y));
-    OK(bz_cmp(&c, &one));
+    REQUIRE(twill_bz_sign(&g) == 1, "gcd not positive");
+    OK(twill_bz_divmod(&x, &y, &a, &g));
+    OK(twill_bz_sign(&y));
+    OK(twill_bz_divmod(&y, &c, &g, &c)); /* c | g; c is spent */
+    OK(twill_bz_sign(&c));
+    OK(twill_bz_divmod(&y, &c, &b, &g));
+    OK(twill_bz_sign(&c));
+    OK(twill_bz_gcd(&c, &x, &y));
+    OK(twill_bz_cmp(&c, &one));
     /* output aliasing an input */
-    OK(bz_gcd(&a, &a, &b));
-    OK(bz_cmp(&a, &g));
+    OK(twill_bz_gcd(&a, &a, &b));
+    OK(twill_bz_cmp(&a, &g));
   }
-  bz_free(&a); bz_free(&b); bz_free(&c); bz_free(&g);
-  bz_free(&x); bz_free(&y); bz_free(&one);
+  twill_bz_free(&a); twill_bz_free(&b); twill_bz_free(&c); twill_bz_free(&g);
+  twill_bz_free(&x); twill_bz_free(&y); twill_bz_free(&one);
 }
 END_TEST
 
 /* Plain Euclid by long division, the reference for Lehmer's gcd. */
 static void euclid_ref(bigz *g, const bigz *a, const bigz *b) {
   bigz x, y, r;
-  bz_init(&x); bz_init(&y); bz_init(&r);
-  OK(bz_copy(&x, a) < 0);
-  OK(bz_copy(&y, b) < 0);
+  twill_bz_init(&x); twill_bz_init(&y); twill_bz_init(&r);
+  OK(twill_bz_copy(&x, a) < 0);
+  OK(twill_bz_copy(&y, b) < 0);
   x.neg = y.neg = 0;
-  while (bz_sign(&y)) {
-    OK(bz_divmod(NULL, &r, &x, &y));
-    OK(bz_copy(&x, &y));
-    OK(bz_copy(&y, &r));
+  while (twill_bz_sign(&y)) {
+    OK(twill_bz_divmod(NULL, &r, &x, &y));
+    OK(twill_bz_copy(&x, &y));
+    OK(twill_bz_copy(&y, &r));
   }
-  OK(bz_copy(g, &x));
-  bz_free(&x); bz_free(&y); bz_free(&r);
+  OK(twill_bz_copy(g, &x));
+  twill_bz_free(&x); twill_bz_free(&y); twill_bz_free(&r);
 }
 
-/* bz_gcd (Lehmer's, on the leading limbs) against plain Euclid, on
+/* twill_bz_gcd (Lehmer's, on the leading limbs) against plain Euclid, on
  * numbers up to 120 limbs: random pairs, pairs with a large common
  * factor, pairs a = b q + r with a quotient q of up to 30 limbs (Lehmer
  * falls back to a long division there), near-equal pairs, and zeros. */
@@ -561,34 +561,34 @@ START_TEST(bz_gcd_matches_euclid) {
   uint64_t seed = 23;
   int rounds = tu_under_valgrind() ? 30 : 300;
   bigz a, b, c, g, h;
-  bz_init(&a); bz_init(&b); bz_init(&c); bz_init(&g); bz_init(&h);
+  twill_bz_init(&a); twill_bz_init(&b); twill_bz_init(&c); twill_bz_init(&g); twill_bz_init(&h);
   for (int it = 0; it < rounds; it++) {
     int kind = it % 5;
     rnd_big(&a, &seed, 1 + (int)(rnd(&seed) % 120));
     rnd_big(&b, &seed, 1 + (int)(rnd(&seed) % 120));
     if (kind == 1) { /* a common factor */
       rnd_big(&c, &seed, 1 + (int)(rnd(&seed) % 40));
-      OK(bz_mul(&a, &a, &c));
-      OK(bz_mul(&b, &b, &c));
+      OK(twill_bz_mul(&a, &a, &c));
+      OK(twill_bz_mul(&b, &b, &c));
     } else if (kind == 2) { /* a large quotient */
       rnd_big(&c, &seed, 1 + (int)(rnd(&seed) % 30));
-      OK(bz_mul(&c, &c, &b));
-      OK(bz_add(&a, &c, &a));
+      OK(twill_bz_mul(&c, &c, &b));
+      OK(twill_bz_add(&a, &c, &a));
     } else if (kind == 3) { /* near-equal */
-      OK(bz_copy(&a, &b) < 0);
-      bz_set_ll(&c, (long long)(rnd(&seed) % 1000));
-      OK(bz_add(&a, &a, &c));
+      OK(twill_bz_copy(&a, &b) < 0);
+      twill_bz_set_ll(&c, (long long)(rnd(&seed) % 1000));
+      OK(twill_bz_add(&a, &a, &c));
     } else if (kind == 4 && it % 10 == 4) {
-      bz_set_ll(&b, 0);
+      twill_bz_set_ll(&b, 0);
     }
-    OK(bz_gcd(&g, &a, &b));
+    OK(twill_bz_gcd(&g, &a, &b));
     euclid_ref(&h, &a, &b);
     assert_canonical(&g);
-    REQUIRE(bz_cmp(&g, &h) == 0, "Lehmer's gcd differs from Euclid's (round %d)", it);
-    OK(bz_gcd(&g, &b, &a));
-    REQUIRE(bz_cmp(&g, &h) == 0, "gcd(b, a) differs (round %d)", it);
+    REQUIRE(twill_bz_cmp(&g, &h) == 0, "Lehmer's gcd differs from Euclid's (round %d)", it);
+    OK(twill_bz_gcd(&g, &b, &a));
+    REQUIRE(twill_bz_cmp(&g, &h) == 0, "gcd(b, a) differs (round %d)", it);
   }
-  bz_free(&a); bz_free(&b); bz_free(&c); bz_free(&g); bz_free(&h);
+  twill_bz_free(&a); twill_bz_free(&b); twill_bz_free(&c); twill_bz_free(&g); twill_bz_free(&h);
 }
 END_TEST
 
@@ -597,71 +597,71 @@ END_TEST
 START_TEST(bz_gcd_fibonacci) {
   enum { N = 301 };
   bigz f[N], g;
-  bz_init(&f[0]);
-  bz_init(&f[1]);
-  bz_set_ll(&f[1], 1);
+  twill_bz_init(&f[0]);
+  twill_bz_init(&f[1]);
+  twill_bz_set_ll(&f[1], 1);
   for (int i = 2; i < N; i++) {
-    bz_init(&f[i]);
-    ck_assert_int_eq(bz_add(&f[i], &f[i - 1], &f[i - 2]), 0);
+    twill_bz_init(&f[i]);
+    ck_assert_int_eq(twill_bz_add(&f[i], &f[i - 1], &f[i - 2]), 0);
   }
   assert_bz(&f[100], "354224848179261915075");
-  bz_init(&g);
+  twill_bz_init(&g);
   const int pairs[][3] = {{300, 299, 1}, {300, 200, 100}, {300, 288, 12},
                           {240, 180, 60}, {97, 0, 97},   {299, 13, 13}};
   for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
-    ck_assert_int_eq(bz_gcd(&g, &f[pairs[i][0]], &f[pairs[i][1]]), 0);
-    ck_assert_int_eq(bz_cmp(&g, &f[pairs[i][2]]), 0);
+    ck_assert_int_eq(twill_bz_gcd(&g, &f[pairs[i][0]], &f[pairs[i][1]]), 0);
+    ck_assert_int_eq(twill_bz_cmp(&g, &f[pairs[i][2]]), 0);
   }
-  for (int i = 0; i < N; i++) bz_free(&f[i]);
-  bz_free(&g);
+  for (int i = 0; i < N; i++) twill_bz_free(&f[i]);
+  twill_bz_free(&g);
 }
 END_TEST
 
 /* ---------------------------------------------------------------- text */
 
 static void assert_round_trip(const bigz *a) {
-  char *s = bz_str(a);
+  char *s = twill_bz_str(a);
   ck_assert_ptr_nonnull(s);
   bigq q;
-  bq_init(&q);
-  ck_assert_int_eq(bq_parse(&q, s), 0);
-  ck_assert_int_eq(bz_cmp(&q.num, a), 0);
+  twill_bq_init(&q);
+  ck_assert_int_eq(twill_bq_parse(&q, s), 0);
+  ck_assert_int_eq(twill_bz_cmp(&q.num, a), 0);
   ck_assert_int_eq(q.den.n == 0 || (q.den.n == 1 && q.den.d[0] == 1), 1);
-  bq_free(&q);
+  twill_bq_free(&q);
   free(s);
 }
 
 START_TEST(bz_text_round_trip) {
   bigz a, ten, one;
-  bz_init(&a);
-  bz_init(&ten);
-  bz_init(&one);
-  bz_set_ll(&ten, 10);
-  bz_set_ll(&one, 1);
+  twill_bz_init(&a);
+  twill_bz_init(&ten);
+  twill_bz_init(&one);
+  twill_bz_set_ll(&ten, 10);
+  twill_bz_set_ll(&one, 1);
   /* 10^k by repeated multiplication: "1" and k zeros, k + 1 digits */
   char want[128];
-  bz_set_ll(&a, 1);
+  twill_bz_set_ll(&a, 1);
   for (int k = 0; k <= 100; k++) {
     memset(want, '0', sizeof want);
     want[0] = '1';
     want[k + 1] = '\0';
     assert_bz(&a, want);
-    ck_assert_int_eq(bz_digits(&a), k + 1);
+    ck_assert_int_eq(twill_bz_digits(&a), k + 1);
     assert_round_trip(&a);
-    if (k < 100) bz_mul(&a, &a, &ten);
+    if (k < 100) twill_bz_mul(&a, &a, &ten);
   }
   /* 10^100 - 1: a hundred nines */
-  bz_sub(&a, &a, &one);
+  twill_bz_sub(&a, &a, &one);
   memset(want, '9', 100);
   want[100] = '\0';
   assert_bz(&a, want);
-  ck_assert_int_eq(bz_digits(&a), 100);
+  ck_assert_int_eq(twill_bz_digits(&a), 100);
   assert_round_trip(&a);
   /* -(2^200) by doubling -1 two hundred times */
-  bz_set_ll(&a, -1);
-  for (int k = 0; k < 200; k++) bz_add(&a, &a, &a);
+  twill_bz_set_ll(&a, -1);
+  for (int k = 0; k < 200; k++) twill_bz_add(&a, &a, &a);
   assert_bz(&a, "-1606938044258990275541962092341162602522202993782792835301376");
-  ck_assert_int_eq(bz_digits(&a), 61);
+  ck_assert_int_eq(twill_bz_digits(&a), 61);
   assert_round_trip(&a);
   /* limb boundaries in the padding of inner limbs */
   const char *texts[] = {"1000000000", "999999999", "1000000001000000001",
@@ -669,14 +669,14 @@ START_TEST(bz_text_round_trip) {
   for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
     set_str(&a, texts[i]);
     assert_bz(&a, texts[i]);
-    ck_assert_int_eq(bz_digits(&a), (int)strlen(texts[i]) - (texts[i][0] == '-'));
+    ck_assert_int_eq(twill_bz_digits(&a), (int)strlen(texts[i]) - (texts[i][0] == '-'));
   }
-  bz_set_ll(&a, 0);
+  twill_bz_set_ll(&a, 0);
   assert_bz(&a, "0");
   assert_round_trip(&a);
-  bz_free(&a);
-  bz_free(&ten);
-  bz_free(&one);
+  twill_bz_free(&a);
+  twill_bz_free(&ten);
+  twill_bz_free(&one);
 }
 END_TEST
 
@@ -711,19 +711,19 @@ START_TEST(bq_parse_forms) {
       {"333333333333333333333333333333/999999999999999999999999999999", "1/3"}};
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     bigq q;
-    bq_init(&q);
-    ck_assert_msg(bq_parse(&q, cases[i][0]) == 0, "parse %s", cases[i][0]);
+    twill_bq_init(&q);
+    ck_assert_msg(twill_bq_parse(&q, cases[i][0]) == 0, "parse %s", cases[i][0]);
     assert_q(&q, cases[i][1]);
-    bq_free(&q);
+    twill_bq_free(&q);
   }
   /* the exponent limit is inclusive: 10^4000 and 10^-4000 are exact */
   bigq q = qv("1e4000");
-  ck_assert_int_eq(bz_digits(&q.num), 4001);
+  ck_assert_int_eq(twill_bz_digits(&q.num), 4001);
   assert_normal(&q);
-  bq_free(&q);
+  twill_bq_free(&q);
   q = qv("-1e-4000");
-  ck_assert_int_eq(bz_digits(&q.den), 4001);
-  ck_assert_int_eq(bq_sign(&q), -1);
+  ck_assert_int_eq(twill_bz_digits(&q.den), 4001);
+  ck_assert_int_eq(twill_bq_sign(&q), -1);
   assert_normal(&q);
   /* 4000 fraction digits on top of the exponent: 10^-4000 * 10^-3999 */
   char *t = malloc(4010);
@@ -732,10 +732,10 @@ START_TEST(bq_parse_forms) {
   t[1] = '.';
   t[4001] = '1';
   strcpy(t + 4002, "e-3999");
-  ck_assert_int_eq(bq_parse(&q, t), 0);
-  ck_assert_int_eq(bz_digits(&q.den), 8000);
+  ck_assert_int_eq(twill_bq_parse(&q, t), 0);
+  ck_assert_int_eq(twill_bz_digits(&q.den), 8000);
   free(t);
-  bq_free(&q);
+  twill_bq_free(&q);
 }
 END_TEST
 
@@ -750,104 +750,104 @@ START_TEST(bq_parse_rejects) {
       "1e5.5", "1/2e1",   "1.e",    ".e1",      "1/ 2",     "1 /2"};
   bigq q = qv("5/7");
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-    ck_assert_msg(bq_parse(&q, bad[i]) == -2, "accepted '%s'", bad[i]);
+    ck_assert_msg(twill_bq_parse(&q, bad[i]) == -2, "accepted '%s'", bad[i]);
     assert_q(&q, "5/7"); /* a failed parse leaves the value alone */
   }
-  bq_free(&q);
+  twill_bq_free(&q);
   /* and an initialized, never-set value stays freeable */
   bigq z;
-  bq_init(&z);
-  ck_assert_int_eq(bq_parse(&z, "1/0"), -2);
-  ck_assert_int_eq(bq_sign(&z), 0);
-  bq_free(&z);
+  twill_bq_init(&z);
+  ck_assert_int_eq(twill_bq_parse(&z, "1/0"), -2);
+  ck_assert_int_eq(twill_bq_sign(&z), 0);
+  twill_bq_free(&z);
 }
 END_TEST
 
 START_TEST(bq_arithmetic_hand_values) {
   bigq a = qv("1/3"), b = qv("1/6"), r;
-  bq_init(&r);
-  ck_assert_int_eq(bq_add(&r, &a, &b), 0);
+  twill_bq_init(&r);
+  ck_assert_int_eq(twill_bq_add(&r, &a, &b), 0);
   assert_q(&r, "1/2");
-  ck_assert_int_eq(bq_sub(&r, &b, &a), 0);
+  ck_assert_int_eq(twill_bq_sub(&r, &b, &a), 0);
   assert_q(&r, "-1/6");
-  ck_assert_int_eq(bq_sub(&r, &r, &r), 0);
+  ck_assert_int_eq(twill_bq_sub(&r, &r, &r), 0);
   assert_q(&r, "0");
-  ck_assert_int_eq(bq_mul(&r, &a, &b), 0);
+  ck_assert_int_eq(twill_bq_mul(&r, &a, &b), 0);
   assert_q(&r, "1/18");
-  ck_assert_int_eq(bq_div(&r, &a, &b), 0);
+  ck_assert_int_eq(twill_bq_div(&r, &a, &b), 0);
   assert_q(&r, "2");
   /* 2/3 * 9/4 = 3/2: both cross cancellations */
-  bq_free(&a);
-  bq_free(&b);
+  twill_bq_free(&a);
+  twill_bq_free(&b);
   a = qv("2/3");
   b = qv("9/4");
-  bq_mul(&r, &a, &b);
+  twill_bq_mul(&r, &a, &b);
   assert_q(&r, "3/2");
   /* 1 + (2/3)(9/4) = 5/2 */
-  bq_set_ll(&r, 1, 1);
-  ck_assert_int_eq(bq_addmul(&r, &r, &a, &b), 0);
+  twill_bq_set_ll(&r, 1, 1);
+  ck_assert_int_eq(twill_bq_addmul(&r, &r, &a, &b), 0);
   assert_q(&r, "5/2");
   /* dividing by a negative moves the sign to the numerator */
-  bq_set_ll(&r, -4, 5);
-  ck_assert_int_eq(bq_div(&r, &a, &r), 0); /* (2/3) / (-4/5) */
+  twill_bq_set_ll(&r, -4, 5);
+  ck_assert_int_eq(twill_bq_div(&r, &a, &r), 0); /* (2/3) / (-4/5) */
   assert_q(&r, "-5/6");
   /* division by zero fails and leaves out alone */
   bigq z;
-  bq_init(&z);
-  ck_assert_int_eq(bq_div(&r, &a, &z), -1);
+  twill_bq_init(&z);
+  ck_assert_int_eq(twill_bq_div(&r, &a, &z), -1);
   assert_q(&r, "-5/6");
-  bq_set_ll(&z, 0, 5);
-  ck_assert_int_eq(bq_div(&r, &a, &z), -1);
+  twill_bq_set_ll(&z, 0, 5);
+  ck_assert_int_eq(twill_bq_div(&r, &a, &z), -1);
   /* set_ll normalizes, including both ends of long long */
-  ck_assert_int_eq(bq_set_ll(&r, 3, -6), 0);
+  ck_assert_int_eq(twill_bq_set_ll(&r, 3, -6), 0);
   assert_q(&r, "-1/2");
-  ck_assert_int_eq(bq_set_ll(&r, LLONG_MIN, LLONG_MIN), 0);
+  ck_assert_int_eq(twill_bq_set_ll(&r, LLONG_MIN, LLONG_MIN), 0);
   assert_q(&r, "1");
-  ck_assert_int_eq(bq_set_ll(&r, LLONG_MIN, -1), 0);
+  ck_assert_int_eq(twill_bq_set_ll(&r, LLONG_MIN, -1), 0);
   assert_q(&r, "9223372036854775808");
-  ck_assert_int_eq(bq_set_ll(&r, LLONG_MAX, LLONG_MIN), 0);
+  ck_assert_int_eq(twill_bq_set_ll(&r, LLONG_MAX, LLONG_MIN), 0);
   assert_q(&r, "-9223372036854775807/9223372036854775808");
-  ck_assert_int_eq(bq_set_ll(&r, 1, 0), -1);
+  ck_assert_int_eq(twill_bq_set_ll(&r, 1, 0), -1);
   /* x - x over a huge denominator is 0/1 */
-  bq_free(&a);
+  twill_bq_free(&a);
   a = qv("1/1180591620717411303424"); /* 2^-70 */
-  bq_add(&r, &a, &a);
+  twill_bq_add(&r, &a, &a);
   assert_q(&r, "1/590295810358705651712");
-  bq_sub(&r, &a, &a);
+  twill_bq_sub(&r, &a, &a);
   assert_q(&r, "0");
-  bq_free(&a);
-  bq_free(&b);
-  bq_free(&r);
-  bq_free(&z);
+  twill_bq_free(&a);
+  twill_bq_free(&b);
+  twill_bq_free(&r);
+  twill_bq_free(&z);
 }
 END_TEST
 
 /* H_30 = sum of 1/k for k = 1..30, whose reduced value is quoted (OEIS
- * A001008 / A002805); by bq_add, and by bq_addmul as 1 * (1/k). */
+ * A001008 / A002805); by twill_bq_add, and by twill_bq_addmul as 1 * (1/k). */
 START_TEST(bq_harmonic_30) {
   bigq h, g, t, one;
-  bq_init(&h);
-  bq_init(&g);
-  bq_init(&t);
-  bq_init(&one);
-  bq_set_ll(&one, 1, 1);
+  twill_bq_init(&h);
+  twill_bq_init(&g);
+  twill_bq_init(&t);
+  twill_bq_init(&one);
+  twill_bq_set_ll(&one, 1, 1);
   for (int k = 1; k <= 30; k++) {
-    ck_assert_int_eq(bq_set_ll(&t, 1, k), 0);
-    ck_assert_int_eq(bq_add(&h, &h, &t), 0);
-    ck_assert_int_eq(bq_addmul(&g, &g, &one, &t), 0);
+    ck_assert_int_eq(twill_bq_set_ll(&t, 1, k), 0);
+    ck_assert_int_eq(twill_bq_add(&h, &h, &t), 0);
+    ck_assert_int_eq(twill_bq_addmul(&g, &g, &one, &t), 0);
     assert_normal(&h);
   }
   assert_q(&h, "9304682830147/2329089562800");
-  ck_assert_int_eq(bq_cmp(&h, &g), 0);
+  ck_assert_int_eq(twill_bq_cmp(&h, &g), 0);
   bigq want = qv("9304682830147/2329089562800");
-  ck_assert_int_eq(bq_cmp(&h, &want), 0);
+  ck_assert_int_eq(twill_bq_cmp(&h, &want), 0);
   /* about 3.99499, and the double agrees */
-  ck_assert(fabs(bq_to_double(&h) - 9304682830147.0 / 2329089562800.0) < 1e-14);
-  bq_free(&h);
-  bq_free(&g);
-  bq_free(&t);
-  bq_free(&one);
-  bq_free(&want);
+  ck_assert(fabs(twill_bq_to_double(&h) - 9304682830147.0 / 2329089562800.0) < 1e-14);
+  twill_bq_free(&h);
+  twill_bq_free(&g);
+  twill_bq_free(&t);
+  twill_bq_free(&one);
+  twill_bq_free(&want);
 }
 END_TEST
 
@@ -857,51 +857,51 @@ START_TEST(bq_matches_machine_fractions) {
   uint64_t seed = 7;
   int rounds = tu_under_valgrind() ? 2000 : 20000;
   bigq a, b, c, r;
-  bq_init(&a); bq_init(&b); bq_init(&c); bq_init(&r);
+  twill_bq_init(&a); twill_bq_init(&b); twill_bq_init(&c); twill_bq_init(&r);
   char want[160];
   for (int it = 0; it < rounds; it++) {
     long long p1 = (long long)(rnd(&seed) % 2001) - 1000, q1 = 1 + rnd(&seed) % 1000;
     long long p2 = (long long)(rnd(&seed) % 2001) - 1000, q2 = 1 + rnd(&seed) % 1000;
     long long p3 = (long long)(rnd(&seed) % 201) - 100, q3 = -(long long)(1 + rnd(&seed) % 100);
-    bq_set_ll(&a, p1, q1);
-    bq_set_ll(&b, p2, q2);
-    bq_set_ll(&c, p3, q3);
+    twill_bq_set_ll(&a, p1, q1);
+    twill_bq_set_ll(&b, p2, q2);
+    twill_bq_set_ll(&c, p3, q3);
     /* p/q reduced by set_ll: compare through the machine's reduction */
     frac_str(want, p1, q1);
     assert_q(&a, want);
     bigq *out = it % 2 ? &r : &a;
-    OK(bq_add(out, &a, &b));
+    OK(twill_bq_add(out, &a, &b));
     frac_str(want, (__int128)p1 * q2 + (__int128)p2 * q1, (__int128)q1 * q2);
     assert_q(out, want);
-    bq_set_ll(&a, p1, q1);
-    OK(bq_sub(out, &a, &b));
+    twill_bq_set_ll(&a, p1, q1);
+    OK(twill_bq_sub(out, &a, &b));
     frac_str(want, (__int128)p1 * q2 - (__int128)p2 * q1, (__int128)q1 * q2);
     assert_q(out, want);
-    bq_set_ll(&a, p1, q1);
-    OK(bq_mul(out, &a, &b));
+    twill_bq_set_ll(&a, p1, q1);
+    OK(twill_bq_mul(out, &a, &b));
     frac_str(want, (__int128)p1 * p2, (__int128)q1 * q2);
     assert_q(out, want);
-    bq_set_ll(&a, p1, q1);
+    twill_bq_set_ll(&a, p1, q1);
     if (p2) {
-      OK(bq_div(out, &a, &b));
+      OK(twill_bq_div(out, &a, &b));
       frac_str(want, (__int128)p1 * q2, (__int128)q1 * p2);
       assert_q(out, want);
-      bq_set_ll(&a, p1, q1);
+      twill_bq_set_ll(&a, p1, q1);
     } else {
-      ck_assert_int_eq(bq_div(&r, &a, &b), -1);
+      ck_assert_int_eq(twill_bq_div(&r, &a, &b), -1);
     }
     /* a + b c = (p1 q2 q3 + p2 p3 q1) / (q1 q2 q3) */
-    OK(bq_addmul(out, &a, &b, &c));
+    OK(twill_bq_addmul(out, &a, &b, &c));
     frac_str(want, (__int128)p1 * q2 * q3 + (__int128)p2 * p3 * q1,
              (__int128)q1 * q2 * q3);
     assert_q(out, want);
-    bq_set_ll(&a, p1, q1);
+    twill_bq_set_ll(&a, p1, q1);
     __int128 d = (__int128)p1 * q2 - (__int128)p2 * q1;
-    ck_assert_int_eq(bq_cmp(&a, &b), d < 0 ? -1 : d > 0);
-    ck_assert_int_eq(bq_sign(&a), p1 < 0 ? -1 : p1 > 0);
-    ck_assert(fabs(bq_to_double(&a) - (double)p1 / (double)q1) <= 1e-15 * fabs((double)p1 / (double)q1));
+    ck_assert_int_eq(twill_bq_cmp(&a, &b), d < 0 ? -1 : d > 0);
+    ck_assert_int_eq(twill_bq_sign(&a), p1 < 0 ? -1 : p1 > 0);
+    ck_assert(fabs(twill_bq_to_double(&a) - (double)p1 / (double)q1) <= 1e-15 * fabs((double)p1 / (double)q1));
   }
-  bq_free(&a); bq_free(&b); bq_free(&c); bq_free(&r);
+  twill_bq_free(&a); twill_bq_free(&b); twill_bq_free(&c); twill_bq_free(&r);
 }
 END_TEST
 
@@ -929,80 +929,80 @@ START_TEST(bq_cmp_orders) {
   for (int i = 0; i < N; i++) v[i] = qv(asc[i]);
   for (int i = 0; i < N; i++)
     for (int j = 0; j < N; j++)
-      ck_assert_msg(bq_cmp(&v[i], &v[j]) == (i < j ? -1 : i > j),
+      ck_assert_msg(twill_bq_cmp(&v[i], &v[j]) == (i < j ? -1 : i > j),
                     "cmp(%s, %s)", asc[i], asc[j]);
-  /* a value just made by bq_init is zero */
+  /* a value just made by twill_bq_init is zero */
   bigq z;
-  bq_init(&z);
-  ck_assert_int_eq(bq_cmp(&z, &v[6]), 0);
-  ck_assert_int_eq(bq_cmp(&z, &v[7]), -1);
-  ck_assert_int_eq(bq_cmp(&v[5], &z), -1);
-  for (int i = 0; i < N; i++) bq_free(&v[i]);
+  twill_bq_init(&z);
+  ck_assert_int_eq(twill_bq_cmp(&z, &v[6]), 0);
+  ck_assert_int_eq(twill_bq_cmp(&z, &v[7]), -1);
+  ck_assert_int_eq(twill_bq_cmp(&v[5], &z), -1);
+  for (int i = 0; i < N; i++) twill_bq_free(&v[i]);
 }
 END_TEST
 
-/* bq_init allocates nothing and its empty den reads as 1 everywhere. */
+/* twill_bq_init allocates nothing and its empty den reads as 1 everywhere. */
 START_TEST(bq_init_is_zero_over_one) {
   bigq z, y, r;
-  bq_init(&z);
-  bq_init(&r);
+  twill_bq_init(&z);
+  twill_bq_init(&r);
   ck_assert_ptr_null(z.num.d);
   ck_assert_ptr_null(z.den.d);
   y = qv("3/4");
-  ck_assert_int_eq(bq_sign(&z), 0);
-  ck_assert(bq_to_double(&z) == 0.0);
-  ck_assert_int_eq(bq_add(&r, &z, &y), 0);
+  ck_assert_int_eq(twill_bq_sign(&z), 0);
+  ck_assert(twill_bq_to_double(&z) == 0.0);
+  ck_assert_int_eq(twill_bq_add(&r, &z, &y), 0);
   assert_q(&r, "3/4");
-  ck_assert_int_eq(bq_sub(&r, &z, &y), 0);
+  ck_assert_int_eq(twill_bq_sub(&r, &z, &y), 0);
   assert_q(&r, "-3/4");
-  ck_assert_int_eq(bq_mul(&r, &y, &z), 0);
+  ck_assert_int_eq(twill_bq_mul(&r, &y, &z), 0);
   assert_q(&r, "0");
-  ck_assert_int_eq(bq_div(&r, &z, &y), 0);
+  ck_assert_int_eq(twill_bq_div(&r, &z, &y), 0);
   assert_q(&r, "0");
-  ck_assert_int_eq(bq_div(&r, &y, &z), -1);
-  ck_assert_int_eq(bq_addmul(&r, &y, &z, &y), 0);
+  ck_assert_int_eq(twill_bq_div(&r, &y, &z), -1);
+  ck_assert_int_eq(twill_bq_addmul(&r, &y, &z, &y), 0);
   assert_q(&r, "3/4");
-  ck_assert_int_eq(bq_copy(&r, &z), 0);
+  ck_assert_int_eq(twill_bq_copy(&r, &z), 0);
   assert_q(&r, "0");
   /* an initialized value used as the output of its own sum */
   bigq w;
-  bq_init(&w);
-  ck_assert_int_eq(bq_add(&w, &w, &y), 0);
+  twill_bq_init(&w);
+  ck_assert_int_eq(twill_bq_add(&w, &w, &y), 0);
   assert_q(&w, "3/4");
   /* num set by hand on an init'd value: den still reads as 1 */
-  bq_free(&r);
-  bq_init(&r);
-  bz_set_ll(&r.num, 5);
-  ck_assert_int_eq(bq_add(&r, &r, &y), 0);
+  twill_bq_free(&r);
+  twill_bq_init(&r);
+  twill_bz_set_ll(&r.num, 5);
+  ck_assert_int_eq(twill_bq_add(&r, &r, &y), 0);
   assert_q(&r, "23/4");
-  bq_free(&z);
-  bq_free(&y);
-  bq_free(&r);
-  bq_free(&w);
+  twill_bq_free(&z);
+  twill_bq_free(&y);
+  twill_bq_free(&r);
+  twill_bq_free(&w);
 }
 END_TEST
 
 START_TEST(bq_aliasing) {
   bigq a = qv("-2/3"), b = qv("5/7"), c;
-  bq_init(&c);
-  ck_assert_int_eq(bq_add(&a, &a, &a), 0); /* -4/3 */
+  twill_bq_init(&c);
+  ck_assert_int_eq(twill_bq_add(&a, &a, &a), 0); /* -4/3 */
   assert_q(&a, "-4/3");
-  ck_assert_int_eq(bq_mul(&a, &a, &b), 0); /* -20/21 */
+  ck_assert_int_eq(twill_bq_mul(&a, &a, &b), 0); /* -20/21 */
   assert_q(&a, "-20/21");
-  ck_assert_int_eq(bq_div(&b, &a, &b), 0); /* (-20/21) / (5/7) = -4/3 */
+  ck_assert_int_eq(twill_bq_div(&b, &a, &b), 0); /* (-20/21) / (5/7) = -4/3 */
   assert_q(&b, "-4/3");
-  ck_assert_int_eq(bq_addmul(&b, &b, &b, &b), 0); /* -4/3 + 16/9 = 4/9 */
+  ck_assert_int_eq(twill_bq_addmul(&b, &b, &b, &b), 0); /* -4/3 + 16/9 = 4/9 */
   assert_q(&b, "4/9");
-  ck_assert_int_eq(bq_div(&b, &b, &b), 0);
+  ck_assert_int_eq(twill_bq_div(&b, &b, &b), 0);
   assert_q(&b, "1");
-  ck_assert_int_eq(bq_copy(&c, &a), 0);
-  ck_assert_int_eq(bq_copy(&c, &c), 0);
-  ck_assert_int_eq(bq_sub(&a, &c, &a), 0);
+  ck_assert_int_eq(twill_bq_copy(&c, &a), 0);
+  ck_assert_int_eq(twill_bq_copy(&c, &c), 0);
+  ck_assert_int_eq(twill_bq_sub(&a, &c, &a), 0);
   assert_q(&a, "0");
   assert_q(&c, "-20/21");
-  bq_free(&a);
-  bq_free(&b);
-  bq_free(&c);
+  twill_bq_free(&a);
+  twill_bq_free(&b);
+  twill_bq_free(&c);
 }
 END_TEST
 
@@ -1024,39 +1024,39 @@ START_TEST(bq_to_double_ranges) {
                {"123456789012345678901234567890123/1000", 1.23456789012345678901234567890123e29}};
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     bigq q;
-    bq_init(&q);
+    twill_bq_init(&q);
     if (strchr(cases[i].text, 'e') && strchr(cases[i].text, '/')) {
-      /* "x/y" with exponents is not bq_parse syntax: divide two parses */
+      /* "x/y" with exponents is not twill_bq_parse syntax: divide two parses */
       char buf[64];
       strcpy(buf, cases[i].text);
       char *slash = strchr(buf, '/');
       *slash = '\0';
       bigq n = qv(buf), d = qv(slash + 1);
-      ck_assert_int_eq(bq_div(&q, &n, &d), 0);
-      bq_free(&n);
-      bq_free(&d);
+      ck_assert_int_eq(twill_bq_div(&q, &n, &d), 0);
+      twill_bq_free(&n);
+      twill_bq_free(&d);
     } else {
-      ck_assert_int_eq(bq_parse(&q, cases[i].text), 0);
+      ck_assert_int_eq(twill_bq_parse(&q, cases[i].text), 0);
     }
-    ck_assert_msg(close_to(bq_to_double(&q), cases[i].want), "%s: %.17g",
-                  cases[i].text, bq_to_double(&q));
-    bq_free(&q);
+    ck_assert_msg(close_to(twill_bq_to_double(&q), cases[i].want), "%s: %.17g",
+                  cases[i].text, twill_bq_to_double(&q));
+    twill_bq_free(&q);
   }
   /* 2^200 made by doubling, against ldexp */
   bigq p;
-  bq_init(&p);
-  bq_set_ll(&p, 1, 1);
-  for (int k = 0; k < 200; k++) bq_add(&p, &p, &p);
-  ck_assert(close_to(bq_to_double(&p), ldexp(1.0, 200)));
-  bq_free(&p);
+  twill_bq_init(&p);
+  twill_bq_set_ll(&p, 1, 1);
+  for (int k = 0; k < 200; k++) twill_bq_add(&p, &p, &p);
+  ck_assert(close_to(twill_bq_to_double(&p), ldexp(1.0, 200)));
+  twill_bq_free(&p);
   /* beyond double's range: infinity or zero, with the sign */
   bigq big = qv("1e4000"), neg = qv("-3e400"), tiny = qv("1e-4000");
-  ck_assert(bq_to_double(&big) == HUGE_VAL);
-  ck_assert(bq_to_double(&neg) == -HUGE_VAL);
-  ck_assert(bq_to_double(&tiny) == 0.0);
-  bq_free(&big);
-  bq_free(&neg);
-  bq_free(&tiny);
+  ck_assert(twill_bq_to_double(&big) == HUGE_VAL);
+  ck_assert(twill_bq_to_double(&neg) == -HUGE_VAL);
+  ck_assert(twill_bq_to_double(&tiny) == 0.0);
+  twill_bq_free(&big);
+  twill_bq_free(&neg);
+  twill_bq_free(&tiny);
 }
 END_TEST
 

@@ -378,14 +378,14 @@ END_TEST
 START_TEST(fig1_fallback) {
   fx x = fig1_fx(0);
   char why[256] = "";
-  twill_schedule *s = twill_codegen_fallback_schedule(x.g, why, sizeof why);
+  twill_schedule *s = twill_schedule_heuristic(x.g, why, sizeof why);
   ck_assert_msg(s != NULL, "%s", why);
   ck_assert_int_eq(s->ii, 2);
   ck_assert_int_eq(s->start[0], 0);
   ck_assert_int_eq(s->start[1], 1);
   ck_assert_int_eq(s->start[2], 3);
   ck_assert_int_eq(twill_schedule_length(x.g, s), 4);
-  ck_assert_int_eq(twill_codegen_default_warps(x.g, x.m, s, why, sizeof why), 0);
+  ck_assert_int_eq(twill_schedule_default_warps(x.g, x.m, s, why, sizeof why), 0);
   /* no warpgroup op, nothing variable-latency: one warp for all */
   ck_assert_int_eq(s->warp[0], 0);
   ck_assert_int_eq(s->warp[1], 0);
@@ -488,9 +488,9 @@ static fx builtin_fx(const char *name) {
   ck_assert_ptr_nonnull(x.m);
   ck_assert_int_eq(twill_graph_bind(x.g, x.m, &d), 0);
   char why[256] = "";
-  x.s = twill_codegen_fallback_schedule(x.g, why, sizeof why);
+  x.s = twill_schedule_heuristic(x.g, why, sizeof why);
   ck_assert_msg(x.s != NULL, "%s: %s", name, why);
-  ck_assert_msg(twill_codegen_default_warps(x.g, x.m, x.s, why, sizeof why) == 0,
+  ck_assert_msg(twill_schedule_default_warps(x.g, x.m, x.s, why, sizeof why) == 0,
                 "%s: %s", name, why);
   ck_assert_msg(twill_schedule_validate(x.g, x.m, x.s, why, sizeof why) == 0,
                 "%s: %s", name, why);

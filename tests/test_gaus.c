@@ -11,7 +11,8 @@
 #include "check_main.h"
 #include "testutil.h"
 #include "twill/arch.h"
-#include "twill/cli.h"
+#include "twill/kernel.h"
+#include "twill/formats.h"
 #include "twill/gaus.h"
 #include "twill/schedule.h"
 
@@ -144,7 +145,7 @@ static void fd_form(char form, const int *masks, int nm) {
 }
 
 /* twill_gaus_Phi (table + Taylor series) against 0.5 erfc(-x/sqrt 2): the
- * absolute error bound core/gaus.c states, 0 below -9 and 1 from 8.5. */
+ * absolute error bound core/gaus/gaus.c states, 0 below -9 and 1 from 8.5. */
 START_TEST(phi_table_error) {
   double worst = 0;
   for (long k = 0; k <= 400000; k++) {
@@ -426,7 +427,7 @@ START_TEST(builtin_kernels_validate) {
   for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
     twill_graph *g = NULL;
     twill_arch *m = NULL;
-    ck_assert_int_eq(twill_cli_load_kernel(names[k], NULL, &g, &m), 0);
+    ck_assert_int_eq(tu_load_kernel(names[k], NULL, &g, &m), 0);
     for (const char *f = "ABC"; *f; f++) validate_on(g, m, *f, 60);
     twill_graph_free(g);
     twill_arch_free(m);
@@ -443,7 +444,7 @@ END_TEST
 START_TEST(raw_cycle_kernel_at_mii) {
   twill_graph *g = NULL;
   twill_arch *m = NULL;
-  ck_assert_int_eq(twill_cli_load_kernel("fa4-bwd-blackwell", NULL, &g, &m), 0);
+  ck_assert_int_eq(tu_load_kernel("fa4-bwd-blackwell", NULL, &g, &m), 0);
   twill_gaus_problem *p = twill_gaus_problem_from_graph(g, NULL);
   ck_assert_ptr_nonnull(p);
   ck_assert_int_eq(twill_gaus_mii(p), 2560);

@@ -1,4 +1,4 @@
-/* tests/test_hatschet.c: the HatScheT converter (core/hatschet.c).
+/* tests/test_hatschet.c: the HatScheT converter (graph/formats/hatschet.c).
  *
  * 1. Every instance of tests/data/suites/modulo/instances.csv (82 of the
  *    suite's 376: 59 ChStone + MachSuite loops, adpcm/graph11 and the 22
@@ -30,7 +30,7 @@
 #include "testutil.h"
 #include "twill/bounds.h"
 #include "twill/graph.h"
-#include "twill/hatschet.h"
+#include "twill/formats.h"
 
 /* ---- 1. the whole suite ------------------------------------------------ */
 

@@ -142,7 +142,7 @@ START_TEST(lp_degenerate) {
 }
 END_TEST
 
-/* lps_solve_limit (the cut rounds' budget, in iterations so that every
+/* twill_lps_solve_limit (the cut rounds' budget, in iterations so that every
  * machine cuts alike): min -x1 - x2 - x3 with rows x_k <= 1 needs a pivot
  * per variable from the slack basis, so a budget of 1 stops short of the
  * optimum -3, and the default budget reaches it. */
@@ -152,21 +152,21 @@ START_TEST(lp_iteration_budget) {
   const double lb[] = {0, 0, 0, -INF, -INF, -INF}, ub[] = {INF, INF, INF, 1, 1, 1};
   lp_input in = {3, 3, cbeg, cidx, cval, c, lb, ub};
   for (int budget = 1; budget >= 0; budget--) {
-    lp_solver *lp = lps_new(&in);
+    lp_solver *lp = twill_lps_new(&in);
     ck_assert_ptr_nonnull(lp);
-    int st = lps_solve_limit(lp, 0, budget);
+    int st = twill_lps_solve_limit(lp, 0, budget);
     if (budget) {
       ck_assert_int_eq(st, LPS_LIMIT);
     } else {
       ck_assert_int_eq(st, LPS_OPTIMAL);
-      ck_assert_double_eq_tol(lps_obj(lp), -3, 1e-12);
+      ck_assert_double_eq_tol(twill_lps_obj(lp), -3, 1e-12);
     }
-    lps_free(lp);
+    twill_lps_free(lp);
   }
 }
 END_TEST
 
-/* lps_set_perturb_early (the cut rounds of a very degenerate LP, and
+/* twill_lps_set_perturb_early (the cut rounds of a very degenerate LP, and
  * then its whole search) changes the path, not the answer: on random
  * set-partitioning-like LPs (0/1 rows, small integer costs: many ties,
  * many degenerate pivots) the status and the optimum agree with the
@@ -185,8 +185,8 @@ static int lp_rnd(int lo, int hi) {
 static void dual_signs_hold(lp_solver *lp, int n, int m, const double *lb, const double *ub) {
   double x[64], y[64], d[64];
   ck_assert_int_le(n + m, 64);
-  lps_get_x(lp, x);
-  lps_get_dual(lp, y, d);
+  twill_lps_get_x(lp, x);
+  twill_lps_get_dual(lp, y, d);
   for (int j = 0; j < n; j++) {
     int atl = fabs(x[j] - lb[j]) < 1e-9, atu = ub[j] < INF && fabs(x[j] - ub[j]) < 1e-9;
     if (atl && atu) continue;
@@ -225,18 +225,18 @@ START_TEST(lp_perturb_early_same_optimum) {
     double z[2][2];
     long its[2];
     for (int early = 0; early < 2; early++) {
-      lp_solver *lp = lps_new(&in);
+      lp_solver *lp = twill_lps_new(&in);
       ck_assert_ptr_nonnull(lp);
-      lps_set_perturb_early(lp, early);
-      st[early][0] = lps_solve(lp, 0);
-      z[early][0] = st[early][0] == LPS_OPTIMAL ? lps_obj(lp) : 0;
+      twill_lps_set_perturb_early(lp, early);
+      st[early][0] = twill_lps_solve(lp, 0);
+      z[early][0] = st[early][0] == LPS_OPTIMAL ? twill_lps_obj(lp) : 0;
       if (st[early][0] == LPS_OPTIMAL) dual_signs_hold(lp, N, M, lb, ub);
       /* a branch: x_jb <= 0, the same in both, warm-started from each
        * solve's own optimal basis */
       int jb = t % N;
-      lps_set_bounds(lp, jb, 0, 0);
-      st[early][1] = st[early][0] == LPS_OPTIMAL ? lps_solve(lp, 0) : -1;
-      z[early][1] = st[early][1] == LPS_OPTIMAL ? lps_obj(lp) : 0;
+      twill_lps_set_bounds(lp, jb, 0, 0);
+      st[early][1] = st[early][0] == LPS_OPTIMAL ? twill_lps_solve(lp, 0) : -1;
+      z[early][1] = st[early][1] == LPS_OPTIMAL ? twill_lps_obj(lp) : 0;
       if (st[early][1] == LPS_OPTIMAL) {
         double lbb[N + M], ubb[N + M];
         memcpy(lbb, lb, sizeof lbb);
@@ -244,8 +244,8 @@ START_TEST(lp_perturb_early_same_optimum) {
         lbb[jb] = ubb[jb] = 0;
         dual_signs_hold(lp, N, M, lbb, ubb);
       }
-      its[early] = lps_iterations(lp);
-      lps_free(lp);
+      its[early] = twill_lps_iterations(lp);
+      twill_lps_free(lp);
     }
     ck_assert_int_eq(st[0][0], st[1][0]);
     ck_assert_double_eq_tol(z[0][0], z[1][0], 1e-9 * (1 + fabs(z[0][0])));
@@ -473,7 +473,7 @@ START_TEST(mip_random_vs_brute_force) {
 }
 END_TEST
 
-/* ilp_submip (the RENS/RINS search, ilp/submip.c) against enumeration: a
+/* twill_ilp_submip (the RENS/RINS search, ilp/submip.c) against enumeration: a
  * random model, random narrower bounds on each variable and, half of the
  * time, an objective row  sgn c'x <= cut; with a node limit the small
  * instances never reach, it must find a point iff one exists, and an
@@ -522,7 +522,7 @@ START_TEST(submip_vs_brute_force) {
       if (j == n) break;
       pt[j]++;
     }
-    int got = ilp_submip(m, slb, sub, cut, 100000, 0, x, NULL);
+    int got = twill_ilp_submip(m, slb, sub, cut, 100000, 0, x, NULL);
     ck_assert_int_eq(got, !isnan(best));
     if (got) {
       double z = 0;

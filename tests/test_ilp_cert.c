@@ -659,13 +659,13 @@ START_TEST(exact_vertex_sol) {
   for (int j = 0; j < 3; j++) xv[j] = twill_ilp_value(m, j);
   const double lb[3] = {0, 0, 0}, ub[3] = {100, 100, 3};
   char **num, *den;
-  ck_assert_int_eq(ilp_exact_point(m, 2 + _i, lb, ub, xv, 1e-9, 400, &num, &den), 1);
+  ck_assert_int_eq(twill_ilp_exact_point(m, 2 + _i, lb, ub, xv, 1e-9, 400, &num, &den), 1);
   ck_assert_str_eq(den, "751425072114007");
   ck_assert_str_eq(num[0], "2295061730000000");
   ck_assert_str_eq(num[1], "1300000000000000");
   ck_assert_str_eq(num[2], "2254275216342021");
-  ilp_exact_point_free(3, num, den);
-  ck_assert_int_eq(ilp_exact_point(m, 2 + _i, lb, ub, xv, 1e-9, 10, &num, &den), 0);
+  twill_ilp_exact_point_free(3, num, den);
+  ck_assert_int_eq(twill_ilp_exact_point(m, 2 + _i, lb, ub, xv, 1e-9, 10, &num, &den), 0);
   twill_ilp_free(m);
 }
 END_TEST
@@ -677,14 +677,14 @@ static uint32_t qs_rng(uint64_t *s) {
   return (uint32_t)(*s >> 33);
 }
 
-static void q_set(bigq *q, long long p, long long d) { ck_assert_int_eq(bq_set_ll(q, p, d), 0); }
+static void q_set(bigq *q, long long p, long long d) { ck_assert_int_eq(twill_bq_set_ll(q, p, d), 0); }
 
 static void q_assert(const bigq *q, long long p, long long d, const char *what) {
   bigq t;
-  bq_init(&t);
+  twill_bq_init(&t);
   q_set(&t, p, d);
-  ck_assert_msg(bq_cmp(q, &t) == 0, "%s is %g, expected %lld/%lld", what, bq_to_double(q), p, d);
-  bq_free(&t);
+  ck_assert_msg(twill_bq_cmp(q, &t) == 0, "%s is %g, expected %lld/%lld", what, twill_bq_to_double(q), p, d);
+  twill_bq_free(&t);
 }
 
 /* Random sparse systems A x = b, n up to 10, with small integer and
@@ -702,11 +702,11 @@ START_TEST(qsys_random_systems) {
     int n = 1 + (int)(qs_rng(&seed) % 10), dup = n > 1 && it % 3 == 0;
     long long a[10][10];
     bigq xs[10], x[10], t, u;
-    bq_init(&t);
-    bq_init(&u);
+    twill_bq_init(&t);
+    twill_bq_init(&u);
     for (int j = 0; j < n; j++) {
-      bq_init(&xs[j]);
-      bq_init(&x[j]);
+      twill_bq_init(&xs[j]);
+      twill_bq_init(&x[j]);
       q_set(&xs[j], (long long)(qs_rng(&seed) % 41) - 20, 1 + (long long)(qs_rng(&seed) % 12));
     }
     for (int i = 0; i < n; i++)
@@ -715,10 +715,10 @@ START_TEST(qsys_random_systems) {
     for (int i = 0; i < n; i++) a[i][i] += 25; /* most are nonsingular */
     if (dup)
       for (int j = 0; j < n; j++) a[n - 1][j] = 3 * a[0][j];
-    qsys *s = qs_new(n, n, 10000, 1000000);
+    qsys *s = twill_qs_new(n, n, 10000, 1000000);
     ck_assert_ptr_nonnull(s);
     for (int i = 0; i < n; i++) {
-      ck_assert_int_eq(qs_row(s), 0);
+      ck_assert_int_eq(twill_qs_row(s), 0);
       int order[10];
       for (int j = 0; j < n; j++) order[j] = j;
       for (int j = n - 1; j > 0; j--) {
@@ -729,37 +729,37 @@ START_TEST(qsys_random_systems) {
       for (int k = 0; k < n; k++) {
         int j = order[k];
         q_set(&t, a[i][j], 10);
-        ck_assert_int_eq(qs_entry(s, j, &t), 0);
-        ck_assert_int_eq(bq_addmul(qs_rhs(s), qs_rhs(s), &t, &xs[j]), 0);
+        ck_assert_int_eq(twill_qs_entry(s, j, &t), 0);
+        ck_assert_int_eq(twill_bq_addmul(twill_qs_rhs(s), twill_qs_rhs(s), &t, &xs[j]), 0);
       }
     }
     for (int j = 0; j < n; j++) q_set(&x[j], 0, 1);
-    ck_assert_int_eq(qs_solve(s, x), 1);
-    int dropped = qs_dropped(s);
+    ck_assert_int_eq(twill_qs_solve(s, x), 1);
+    int dropped = twill_qs_dropped(s);
     if (dup) ck_assert_int_ge(dropped, 1);
     for (int i = 0; i < n; i++) { /* substitution */
       q_set(&t, 0, 1);
       q_set(&u, 0, 1);
       for (int j = 0; j < n; j++) {
         bigq c;
-        bq_init(&c);
+        twill_bq_init(&c);
         q_set(&c, a[i][j], 10);
-        ck_assert_int_eq(bq_addmul(&t, &t, &c, &x[j]), 0);
-        ck_assert_int_eq(bq_addmul(&u, &u, &c, &xs[j]), 0);
-        bq_free(&c);
+        ck_assert_int_eq(twill_bq_addmul(&t, &t, &c, &x[j]), 0);
+        ck_assert_int_eq(twill_bq_addmul(&u, &u, &c, &xs[j]), 0);
+        twill_bq_free(&c);
       }
-      ck_assert_msg(bq_cmp(&t, &u) == 0, "round %d: row %d not met", it, i);
+      ck_assert_msg(twill_bq_cmp(&t, &u) == 0, "round %d: row %d not met", it, i);
     }
     if (!dropped) {
       unique_seen++;
-      for (int j = 0; j < n; j++) ck_assert_msg(bq_cmp(&x[j], &xs[j]) == 0, "round %d: x%d", it, j);
+      for (int j = 0; j < n; j++) ck_assert_msg(twill_bq_cmp(&x[j], &xs[j]) == 0, "round %d: x%d", it, j);
     } else {
       dropped_seen++;
     }
-    qs_free(s);
-    for (int j = 0; j < n; j++) bq_free(&xs[j]), bq_free(&x[j]);
-    bq_free(&t);
-    bq_free(&u);
+    twill_qs_free(s);
+    for (int j = 0; j < n; j++) twill_bq_free(&xs[j]), twill_bq_free(&x[j]);
+    twill_bq_free(&t);
+    twill_bq_free(&u);
   }
   ck_assert_int_gt(dropped_seen, 0);
   ck_assert_int_gt(unique_seen, 0);
@@ -768,19 +768,19 @@ END_TEST
 
 /* H8 x = 1 (rows 1/(i+j+1)) in a new system with the given work budget */
 static qsys *hilbert8(long long maxwork) {
-  qsys *s = qs_new(8, 8, 1000, maxwork);
+  qsys *s = twill_qs_new(8, 8, 1000, maxwork);
   bigq t;
-  bq_init(&t);
+  twill_bq_init(&t);
   ck_assert_ptr_nonnull(s);
   for (int i = 0; i < 8; i++) {
-    ck_assert_int_eq(qs_row(s), 0);
-    q_set(qs_rhs(s), 1, 1);
+    ck_assert_int_eq(twill_qs_row(s), 0);
+    q_set(twill_qs_rhs(s), 1, 1);
     for (int j = 0; j < 8; j++) {
       q_set(&t, 1, i + j + 1);
-      ck_assert_int_eq(qs_entry(s, j, &t), 0);
+      ck_assert_int_eq(twill_qs_entry(s, j, &t), 0);
     }
   }
-  bq_free(&t);
+  twill_bq_free(&t);
   return s;
 }
 
@@ -795,67 +795,67 @@ static qsys *hilbert8(long long maxwork) {
  * entries summing to 8^2 (the entries of H_n^-1 sum to n^2). */
 START_TEST(qsys_limits) {
   bigq t, x[8];
-  bq_init(&t);
-  for (int j = 0; j < 8; j++) bq_init(&x[j]);
-  qsys *s = qs_new(2, 2, 100, 1000);
-  ck_assert_int_eq(qs_row(s), 0);
+  twill_bq_init(&t);
+  for (int j = 0; j < 8; j++) twill_bq_init(&x[j]);
+  qsys *s = twill_qs_new(2, 2, 100, 1000);
+  ck_assert_int_eq(twill_qs_row(s), 0);
   q_set(&t, 1, 1);
-  ck_assert_int_eq(qs_entry(s, 1, &t), 0);
-  ck_assert_int_eq(qs_entry(s, 1, &t), 0);
-  ck_assert_int_eq(qs_entry(s, 2, &t), -1); /* no such column */
-  ck_assert_int_eq(qs_solve(s, x), -1);
-  qs_free(s);
+  ck_assert_int_eq(twill_qs_entry(s, 1, &t), 0);
+  ck_assert_int_eq(twill_qs_entry(s, 1, &t), 0);
+  ck_assert_int_eq(twill_qs_entry(s, 2, &t), -1); /* no such column */
+  ck_assert_int_eq(twill_qs_solve(s, x), -1);
+  twill_qs_free(s);
   for (int limit = 0; limit < 2; limit++) {
-    s = qs_new(2, 2, limit ? 8 : 100, 1000);
-    ck_assert_int_eq(qs_row(s), 0);
-    q_set(qs_rhs(s), 1, 1);
-    ck_assert_int_eq(qs_entry(s, 0, &t), 0);
-    ck_assert_int_eq(qs_entry(s, 1, &t), 0);
-    ck_assert_int_eq(qs_row(s), 0);
-    q_set(qs_rhs(s), 2, 1);
-    ck_assert_int_eq(qs_entry(s, 0, &t), 0);
+    s = twill_qs_new(2, 2, limit ? 8 : 100, 1000);
+    ck_assert_int_eq(twill_qs_row(s), 0);
+    q_set(twill_qs_rhs(s), 1, 1);
+    ck_assert_int_eq(twill_qs_entry(s, 0, &t), 0);
+    ck_assert_int_eq(twill_qs_entry(s, 1, &t), 0);
+    ck_assert_int_eq(twill_qs_row(s), 0);
+    q_set(twill_qs_rhs(s), 2, 1);
+    ck_assert_int_eq(twill_qs_entry(s, 0, &t), 0);
     bigq c;
-    bq_init(&c);
-    ck_assert_int_eq(bq_parse(&c, "1.00000000000000000001"), 0);
-    ck_assert_int_eq(qs_entry(s, 1, &c), 0);
-    ck_assert_int_eq(qs_solve(s, x), (limit ? 0 : 1));
+    twill_bq_init(&c);
+    ck_assert_int_eq(twill_bq_parse(&c, "1.00000000000000000001"), 0);
+    ck_assert_int_eq(twill_qs_entry(s, 1, &c), 0);
+    ck_assert_int_eq(twill_qs_solve(s, x), (limit ? 0 : 1));
     if (!limit) {
-      ck_assert_int_eq(bq_parse(&c, "100000000000000000000"), 0);
-      ck_assert_int_eq(bq_cmp(&x[1], &c), 0);
-      ck_assert_int_eq(bq_parse(&c, "-99999999999999999999"), 0);
-      ck_assert_int_eq(bq_cmp(&x[0], &c), 0);
+      ck_assert_int_eq(twill_bq_parse(&c, "100000000000000000000"), 0);
+      ck_assert_int_eq(twill_bq_cmp(&x[1], &c), 0);
+      ck_assert_int_eq(twill_bq_parse(&c, "-99999999999999999999"), 0);
+      ck_assert_int_eq(twill_bq_cmp(&x[0], &c), 0);
     }
-    bq_free(&c);
-    qs_free(s);
+    twill_bq_free(&c);
+    twill_qs_free(s);
   }
   /* H8 with a work budget of 10 limb products: the first pivot's update
    * of the 7 other rows takes 7 * 8 at least, so the solve gives up */
   s = hilbert8(10);
-  ck_assert_int_eq(qs_solve(s, x), 0);
-  qs_free(s);
+  ck_assert_int_eq(twill_qs_solve(s, x), 0);
+  twill_qs_free(s);
   s = hilbert8(1000000);
-  ck_assert_int_eq(qs_solve(s, x), 1);
+  ck_assert_int_eq(twill_qs_solve(s, x), 1);
   bigq sum;
-  bq_init(&sum);
+  twill_bq_init(&sum);
   for (int i = 0; i < 8; i++) {
     q_set(&t, 0, 1);
     for (int j = 0; j < 8; j++) {
       bigq c;
-      bq_init(&c);
+      twill_bq_init(&c);
       q_set(&c, 1, i + j + 1);
-      ck_assert_int_eq(bq_addmul(&t, &t, &c, &x[j]), 0);
-      bq_free(&c);
+      ck_assert_int_eq(twill_bq_addmul(&t, &t, &c, &x[j]), 0);
+      twill_bq_free(&c);
     }
     q_assert(&t, 1, 1, "H8 row");
-    ck_assert_int_eq(bq_add(&sum, &sum, &x[i]), 0);
+    ck_assert_int_eq(twill_bq_add(&sum, &sum, &x[i]), 0);
   }
   q_assert(&x[0], -8, 1, "H8 x0");
   q_assert(&x[7], 51480, 1, "H8 x7");
   q_assert(&sum, 64, 1, "H8 sum");
-  bq_free(&sum);
-  qs_free(s);
-  for (int j = 0; j < 8; j++) bq_free(&x[j]);
-  bq_free(&t);
+  twill_bq_free(&sum);
+  twill_qs_free(s);
+  for (int j = 0; j < 8; j++) twill_bq_free(&x[j]);
+  twill_bq_free(&t);
 }
 END_TEST
 
@@ -878,30 +878,30 @@ START_TEST(basis_values_by_hand) {
   twill_ilp_add_row(m, "r3", 2, (int[]){0, 1}, (double[]){2, 4}, 'L', 8, 0);
   const double lb[2] = {0, 0}, ub[2] = {INF, INF};
   bigq y[4], x[2];
-  for (int i = 0; i < 4; i++) bq_init(&y[i]);
-  for (int j = 0; j < 2; j++) bq_init(&x[j]);
+  for (int i = 0; i < 4; i++) twill_bq_init(&y[i]);
+  for (int j = 0; j < 2; j++) twill_bq_init(&x[j]);
   /* st: x, y, then the logicals of rows 0..3; five basic is not a basis */
   signed char st[6] = {0, 0, 0, 2, 0, 0};
-  ck_assert_int_eq(ilp_basis_duals(m, st, 1, 1000, y), 0);
-  ck_assert_int_eq(ilp_basis_primal(m, st, lb, ub, 1000, x), 0);
+  ck_assert_int_eq(twill_ilp_basis_duals(m, st, 1, 1000, y), 0);
+  ck_assert_int_eq(twill_ilp_basis_primal(m, st, lb, ub, 1000, x), 0);
   st[2] = 2; /* rows 0 and 1 at their upper side */
-  ck_assert_int_eq(ilp_basis_duals(m, st, 1, 1000, y), 1);
+  ck_assert_int_eq(twill_ilp_basis_duals(m, st, 1, 1000, y), 1);
   q_assert(&y[0], -2, 5, "y0");
   q_assert(&y[1], -1, 5, "y1");
   q_assert(&y[2], 0, 1, "y2");
   q_assert(&y[3], 0, 1, "y3");
-  ck_assert_int_eq(ilp_basis_duals(m, st, -1, 1000, y), 1);
+  ck_assert_int_eq(twill_ilp_basis_duals(m, st, -1, 1000, y), 1);
   q_assert(&y[0], 2, 5, "max y0");
   q_assert(&y[1], 1, 5, "max y1");
-  ck_assert_int_eq(ilp_basis_primal(m, st, lb, ub, 1000, x), 1);
+  ck_assert_int_eq(twill_ilp_basis_primal(m, st, lb, ub, 1000, x), 1);
   q_assert(&x[0], 8, 5, "x");
   q_assert(&x[1], 6, 5, "y");
   /* rows 0 and 3 (= 2 x row 0) nonbasic, rows 1 and 2 basic: singular */
   signed char sing[6] = {0, 0, 2, 0, 0, 2};
-  ck_assert_int_eq(ilp_basis_duals(m, sing, 1, 1000, y), 0);
-  ck_assert_int_eq(ilp_basis_primal(m, sing, lb, ub, 1000, x), 0);
-  for (int i = 0; i < 4; i++) bq_free(&y[i]);
-  for (int j = 0; j < 2; j++) bq_free(&x[j]);
+  ck_assert_int_eq(twill_ilp_basis_duals(m, sing, 1, 1000, y), 0);
+  ck_assert_int_eq(twill_ilp_basis_primal(m, sing, lb, ub, 1000, x), 0);
+  for (int i = 0; i < 4; i++) twill_bq_free(&y[i]);
+  for (int j = 0; j < 2; j++) twill_bq_free(&x[j]);
   twill_ilp_free(m);
 }
 END_TEST

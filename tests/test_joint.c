@@ -1,7 +1,7 @@
 /* tests/test_joint.c: Twill phase 2 (the joint SWP + WS model, its
  * encoding, Algorithm 1 and the solve certificate).
  *
- * The reference is the model's validator (core/joint_model.c) and a
+ * The reference is the model's validator (core/joint/joint_model.c) and a
  * brute-force enumerator over (start times, warps) built on it here; the
  * kernel outcomes are derived by hand in the comments. */
 #include <stdio.h>
@@ -11,7 +11,7 @@
 #include "check_main.h"
 #include "fixtures.h"
 #include "testutil.h"
-#include "twill/cli.h"
+#include "twill/kernel.h"
 #include "twill/joint.h"
 #include "twill/ilp.h"
 #include "twill/modulo.h"
@@ -314,7 +314,7 @@ START_TEST(encoder_vs_brute_force) {
 }
 END_TEST
 
-/* The single-iteration relaxation (core/joint_never.c) against
+/* The single-iteration relaxation (core/joint/joint_never.c) against
  * enumeration: when some (I, L) near phase 1's has a joint schedule, the
  * relaxation must have one too, since it is refuted only when no I works;
  * and when it is refuted, enumeration finds nothing there. */
@@ -730,7 +730,7 @@ static void builtin(const char *name, const char *const *flags, twill_solve_resu
                     twill_graph **gout, bool need_sched) {
   twill_graph *g;
   twill_arch *m;
-  ck_assert_int_eq(twill_cli_load_kernel(name, NULL, &g, &m), 0);
+  ck_assert_int_eq(tu_load_kernel(name, NULL, &g, &m), 0);
   twill_joint_params p;
   twill_joint_params_default(&p, m);
   for (int i = 0; flags && flags[i]; i++) {
@@ -1096,7 +1096,7 @@ START_TEST(interrupt_reports_a_limit) {
   if (fork && !strcmp(fork, "no")) return; /* would stop every later test */
   twill_graph *g;
   twill_arch *m;
-  ck_assert_int_eq(twill_cli_load_kernel("fa3-fwd-hopper", NULL, &g, &m), 0);
+  ck_assert_int_eq(tu_load_kernel("fa3-fwd-hopper", NULL, &g, &m), 0);
   twill_joint_params p;
   twill_joint_params_default(&p, m);
   twill_solve_opts o;

@@ -8,7 +8,7 @@
 #include "testutil.h"
 #include "twill/bounds.h"
 #include "twill/builtin.h"
-#include "twill/cli.h"
+#include "twill/kernel.h"
 
 typedef struct expect {
   const char *name;
@@ -56,7 +56,7 @@ START_TEST(every_kernel_matches_its_hand_derivation) {
     const expect *e = &kernels[i];
     twill_graph *g;
     twill_arch *m;
-    ck_assert_msg(twill_cli_load_kernel(e->name, NULL, &g, &m) == 0, "%s",
+    ck_assert_msg(tu_load_kernel(e->name, NULL, &g, &m) == 0, "%s",
                   e->name);
     ck_assert_str_eq(g->name, e->name);
     ck_assert_str_eq(m->name, e->arch);
@@ -84,7 +84,7 @@ END_TEST
 START_TEST(kernel_structure) {
   twill_graph *g;
   twill_arch *m;
-  ck_assert_int_eq(twill_cli_load_kernel("fa3-fwd-hopper", NULL, &g, &m), 0);
+  ck_assert_int_eq(tu_load_kernel("fa3-fwd-hopper", NULL, &g, &m), 0);
   int loads = 0, wg = 0;
   for (int v = 0; v < g->nops; v++) {
     if (g->ops[v].varlat) {
@@ -97,7 +97,7 @@ START_TEST(kernel_structure) {
   ck_assert_int_eq(wg, 12); /* 6 ops per sub-tile, all by a warpgroup */
   twill_graph_free(g);
   twill_arch_free(m);
-  ck_assert_int_eq(twill_cli_load_kernel("fa4-fwd-blackwell", NULL, &g, &m),
+  ck_assert_int_eq(tu_load_kernel("fa4-fwd-blackwell", NULL, &g, &m),
                    0);
   int blocking = 0;
   for (int i = 0; i < g->nedges; i++) blocking += g->edges[i].blocking;

@@ -7,7 +7,7 @@
 #include "check_main.h"
 #include "fixtures.h"
 #include "testutil.h"
-#include "twill/cli.h"
+#include "twill/kernel.h"
 #include "twill/modulo.h"
 #include "twill/normalize.h"
 
@@ -189,7 +189,7 @@ END_TEST
 START_TEST(partial_certificate_when_length_unproven) {
   twill_graph *g0;
   twill_arch *m;
-  ck_assert_int_eq(twill_cli_load_kernel("fa3-fwd-hopper", NULL, &g0, &m), 0);
+  ck_assert_int_eq(tu_load_kernel("fa3-fwd-hopper", NULL, &g0, &m), 0);
   twill_norm nm;
   twill_graph *g = twill_normalize_graph(g0, 300, 0, &nm);
   ck_assert_ptr_nonnull(g);
@@ -259,7 +259,7 @@ START_TEST(every_builtin_kernel_certifies_its_ii) {
   for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
     twill_graph *g0;
     twill_arch *m;
-    ck_assert_int_eq(twill_cli_load_kernel(k[i].name, NULL, &g0, &m), 0);
+    ck_assert_int_eq(tu_load_kernel(k[i].name, NULL, &g0, &m), 0);
     twill_norm nm;
     twill_graph *g = twill_normalize_graph(g0, 300, 0, &nm);
     ck_assert_ptr_nonnull(g);

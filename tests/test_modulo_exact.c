@@ -6,7 +6,7 @@
 #include "check_main.h"
 #include "fixtures.h"
 #include "testutil.h"
-#include "twill/cli.h"
+#include "twill/kernel.h"
 #include "twill/ilp.h"
 #include "twill/modulo.h"
 #include "twill/normalize.h"
@@ -27,7 +27,7 @@ static void solve_ok(const twill_graph *g, twill_modulo_result *r) {
 START_TEST(fig1_is_two_four) {
   twill_graph *g;
   twill_arch *m;
-  ck_assert_int_eq(twill_cli_load_kernel("fig1", NULL, &g, &m), 0);
+  ck_assert_int_eq(tu_load_kernel("fig1", NULL, &g, &m), 0);
   twill_modulo_result r;
   solve_ok(g, &r);
   ck_assert_int_eq(r.ii, 2);
@@ -44,7 +44,7 @@ END_TEST
 START_TEST(dragon_is_three) {
   twill_graph *g;
   twill_arch *m;
-  ck_assert_int_eq(twill_cli_load_kernel("dragon", NULL, &g, &m), 0);
+  ck_assert_int_eq(tu_load_kernel("dragon", NULL, &g, &m), 0);
   twill_modulo_result r;
   solve_ok(g, &r);
   ck_assert_int_eq(r.ii, 3);
@@ -106,7 +106,7 @@ END_TEST
 START_TEST(limit_bound_beats_critical_path) {
   twill_graph *g0;
   twill_arch *m;
-  ck_assert_int_eq(twill_cli_load_kernel("fa3-fwd-hopper", NULL, &g0, &m), 0);
+  ck_assert_int_eq(tu_load_kernel("fa3-fwd-hopper", NULL, &g0, &m), 0);
   twill_norm nm;
   twill_graph *g = twill_normalize_graph(g0, 300, 0, &nm);
   ck_assert_ptr_nonnull(g);

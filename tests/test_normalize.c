@@ -1,6 +1,7 @@
 /* tests/test_normalize.c: the normalization program against twill.md 4. */
 #include "check_main.h"
-#include "twill/cli.h"
+#include "testutil.h"
+#include "twill/kernel.h"
 #include "twill/normalize.h"
 
 /* [1000, 333] -> [3, 1], F = |1000*1 - 333*3| = 1 (twill.md 4). */
@@ -60,7 +61,7 @@ END_TEST
 START_TEST(fa3_kernel_normalizes_exactly) {
   twill_graph *g;
   twill_arch *m;
-  ck_assert_int_eq(twill_cli_load_kernel("fa3-fwd-hopper", NULL, &g, &m), 0);
+  ck_assert_int_eq(tu_load_kernel("fa3-fwd-hopper", NULL, &g, &m), 0);
   twill_norm nm;
   twill_graph *h = twill_normalize_graph(g, 300, 0, &nm);
   ck_assert_ptr_nonnull(h);

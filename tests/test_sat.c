@@ -17,8 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../sat/dimacs.h"
-#include "../sat/drat_check.h"
+#include "twill/dimacs.h"
 #include "check_main.h"
 #include "testutil.h"
 #include "twill/sat.h"

@@ -16,10 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../sat/smt_text.h"
+#include "twill/smt.h"
 #include "check_main.h"
 #include "testutil.h"
-#include "twill/smt.h"
 
 static uint64_t rng_state;
 static uint64_t rng(void) {

@@ -21,19 +21,19 @@
 
 static vipr_big big(const char *s) {
   vipr_big a;
-  vipr_big_init(&a);
-  ck_assert_int_eq(vipr_big_parse(&a, s, strlen(s)), 0);
+  twill_vipr_big_init(&a);
+  ck_assert_int_eq(twill_vipr_big_parse(&a, s, strlen(s)), 0);
   return a;
 }
 
 static void assert_big(const vipr_big *a, const char *want) {
-  char *s = vipr_big_str(a);
+  char *s = twill_vipr_big_str(a);
   ck_assert_str_eq(s, want);
   free(s);
 }
 
 static void assert_q(const vipr_q *a, const char *want) {
-  char *s = vipr_q_str(a);
+  char *s = twill_vipr_q_str(a);
   ck_assert_str_eq(s, want);
   free(s);
 }
@@ -41,55 +41,55 @@ static void assert_q(const vipr_q *a, const char *want) {
 START_TEST(big_mul_beyond_64_bits) {
   /* (2^64 + 1)(2^64 - 1) = 2^128 - 1 */
   vipr_big a = big("18446744073709551617"), b = big("18446744073709551615"), r;
-  vipr_big_init(&r);
-  ck_assert_int_eq(vipr_big_mul(&r, &a, &b), 0);
+  twill_vipr_big_init(&r);
+  ck_assert_int_eq(twill_vipr_big_mul(&r, &a, &b), 0);
   assert_big(&r, "340282366920938463463374607431768211455");
   /* in place, with a negative factor: -(2^64+1) * (2^64+1) = -(2^128 + 2^65 + 1) */
-  vipr_big_sub(&b, &b, &a); /* b = -2 */
-  ck_assert_int_eq(vipr_big_mul(&a, &a, &a), 0);
+  twill_vipr_big_sub(&b, &b, &a); /* b = -2 */
+  ck_assert_int_eq(twill_vipr_big_mul(&a, &a, &a), 0);
   assert_big(&a, "340282366920938463500268095579187314689");
-  ck_assert_int_eq(vipr_big_mul(&a, &a, &b), 0);
+  ck_assert_int_eq(twill_vipr_big_mul(&a, &a, &b), 0);
   assert_big(&a, "-680564733841876927000536191158374629378");
-  vipr_big_free(&a);
-  vipr_big_free(&b);
-  vipr_big_free(&r);
+  twill_vipr_big_free(&a);
+  twill_vipr_big_free(&b);
+  twill_vipr_big_free(&r);
 }
 END_TEST
 
 START_TEST(big_add_sub_carries) {
   vipr_big a = big("18446744073709551615"), one = big("1"), r;
-  vipr_big_init(&r);
-  vipr_big_add(&r, &a, &one); /* 2^64 - 1 + 1 = 2^64 */
+  twill_vipr_big_init(&r);
+  twill_vipr_big_add(&r, &a, &one); /* 2^64 - 1 + 1 = 2^64 */
   assert_big(&r, "18446744073709551616");
-  vipr_big_sub(&r, &r, &a); /* back to 1 */
+  twill_vipr_big_sub(&r, &r, &a); /* back to 1 */
   assert_big(&r, "1");
-  vipr_big_sub(&r, &one, &a); /* 1 - (2^64 - 1) = -(2^64 - 2) */
+  twill_vipr_big_sub(&r, &one, &a); /* 1 - (2^64 - 1) = -(2^64 - 2) */
   assert_big(&r, "-18446744073709551614");
-  vipr_big_sub(&r, &a, &a);
+  twill_vipr_big_sub(&r, &a, &a);
   assert_big(&r, "0");
-  ck_assert_int_eq(vipr_big_sgn(&r), 0);
+  ck_assert_int_eq(twill_vipr_big_sgn(&r), 0);
   vipr_big m = big("-5"), t = big("3");
-  vipr_big_add(&r, &m, &t);
+  twill_vipr_big_add(&r, &m, &t);
   assert_big(&r, "-2");
-  ck_assert_int_lt(vipr_big_cmp(&m, &t), 0);
-  ck_assert_int_gt(vipr_big_cmp(&a, &t), 0);
-  vipr_big_free(&a); vipr_big_free(&one); vipr_big_free(&r);
-  vipr_big_free(&m); vipr_big_free(&t);
+  ck_assert_int_lt(twill_vipr_big_cmp(&m, &t), 0);
+  ck_assert_int_gt(twill_vipr_big_cmp(&a, &t), 0);
+  twill_vipr_big_free(&a); twill_vipr_big_free(&one); twill_vipr_big_free(&r);
+  twill_vipr_big_free(&m); twill_vipr_big_free(&t);
 }
 END_TEST
 
 START_TEST(big_divmod_hand_values) {
   vipr_big a = big("340282366920938463463374607431768211455"),
            b = big("18446744073709551617"), q, m;
-  vipr_big_init(&q);
-  vipr_big_init(&m);
+  twill_vipr_big_init(&q);
+  twill_vipr_big_init(&m);
   /* (2^128 - 1) / (2^64 + 1) = 2^64 - 1 exactly */
-  ck_assert_int_eq(vipr_big_divmod(&q, &m, &a, &b), 0);
+  ck_assert_int_eq(twill_vipr_big_divmod(&q, &m, &a, &b), 0);
   assert_big(&q, "18446744073709551615");
   assert_big(&m, "0");
   /* (10^30 + 7) = (10^15 + 3)(10^15 - 3) + 16 */
   vipr_big c = big("1000000000000000000000000000007"), d = big("1000000000000003");
-  ck_assert_int_eq(vipr_big_divmod(&q, &m, &c, &d), 0);
+  ck_assert_int_eq(twill_vipr_big_divmod(&q, &m, &c, &d), 0);
   assert_big(&q, "999999999999997");
   assert_big(&m, "16");
   /* floor division: -7 = 2(-4) + 1, 7 = -2(-4) - 1, -7 = -2(3) - 1 */
@@ -98,16 +98,16 @@ START_TEST(big_divmod_hand_values) {
                             {"-6", "3", "-2", "0"}};
   for (int i = 0; i < 5; i++) {
     vipr_big x = big(cases[i][0]), y = big(cases[i][1]);
-    ck_assert_int_eq(vipr_big_divmod(&q, &m, &x, &y), 0);
+    ck_assert_int_eq(twill_vipr_big_divmod(&q, &m, &x, &y), 0);
     assert_big(&q, cases[i][2]);
     assert_big(&m, cases[i][3]);
-    vipr_big_free(&x);
-    vipr_big_free(&y);
+    twill_vipr_big_free(&x);
+    twill_vipr_big_free(&y);
   }
   vipr_big z = big("0");
-  ck_assert_int_eq(vipr_big_divmod(&q, &m, &a, &z), -1);
-  vipr_big_free(&a); vipr_big_free(&b); vipr_big_free(&c); vipr_big_free(&d);
-  vipr_big_free(&q); vipr_big_free(&m); vipr_big_free(&z);
+  ck_assert_int_eq(twill_vipr_big_divmod(&q, &m, &a, &z), -1);
+  twill_vipr_big_free(&a); twill_vipr_big_free(&b); twill_vipr_big_free(&c); twill_vipr_big_free(&d);
+  twill_vipr_big_free(&q); twill_vipr_big_free(&m); twill_vipr_big_free(&z);
 }
 END_TEST
 
@@ -120,45 +120,45 @@ START_TEST(big_divmod_identity_random) {
   char buf[64];
   for (int it = 0; it < rounds; it++) {
     vipr_big a, b, q, m, t;
-    vipr_big_init(&a); vipr_big_init(&b); vipr_big_init(&q);
-    vipr_big_init(&m); vipr_big_init(&t);
+    twill_vipr_big_init(&a); twill_vipr_big_init(&b); twill_vipr_big_init(&q);
+    twill_vipr_big_init(&m); twill_vipr_big_init(&t);
     vipr_big *xs[2] = {&a, &b};
     for (int k = 0; k < 2; k++) {
       seed = seed * 6364136223846793005ull + 1442695040888963407ull;
       int limbs = 1 + (int)((seed >> 33) % (k ? 4 : 8));
-      vipr_big_set_i64(xs[k], 0);
+      twill_vipr_big_set_i64(xs[k], 0);
       for (int l = 0; l < limbs; l++) {
         seed = seed * 6364136223846793005ull + 1442695040888963407ull;
         uint32_t v = (uint32_t)(seed >> 32);
         if ((seed >> 8) % 4 == 0) v = 0xffffffffu;
         if ((seed >> 8) % 4 == 1) v = 0x80000000u;
         vipr_big s;
-        vipr_big_init(&s);
+        twill_vipr_big_init(&s);
         snprintf(buf, sizeof buf, "4294967296");
         vipr_big base = big(buf);
-        vipr_big_mul(xs[k], xs[k], &base);
-        vipr_big_set_i64(&s, v);
-        vipr_big_add(xs[k], xs[k], &s);
-        vipr_big_free(&s);
-        vipr_big_free(&base);
+        twill_vipr_big_mul(xs[k], xs[k], &base);
+        twill_vipr_big_set_i64(&s, v);
+        twill_vipr_big_add(xs[k], xs[k], &s);
+        twill_vipr_big_free(&s);
+        twill_vipr_big_free(&base);
       }
     }
-    if (vipr_big_sgn(&b) == 0) vipr_big_set_i64(&b, 7);
-    ck_assert_int_eq(vipr_big_divmod(&q, &m, &a, &b), 0);
-    ck_assert_int_ge(vipr_big_sgn(&m), 0);
-    ck_assert_int_lt(vipr_big_cmp(&m, &b), 0);
-    vipr_big_mul(&t, &q, &b);
-    vipr_big_add(&t, &t, &m);
-    ck_assert_int_eq(vipr_big_cmp(&t, &a), 0);
-    vipr_big_free(&a); vipr_big_free(&b); vipr_big_free(&q);
-    vipr_big_free(&m); vipr_big_free(&t);
+    if (twill_vipr_big_sgn(&b) == 0) twill_vipr_big_set_i64(&b, 7);
+    ck_assert_int_eq(twill_vipr_big_divmod(&q, &m, &a, &b), 0);
+    ck_assert_int_ge(twill_vipr_big_sgn(&m), 0);
+    ck_assert_int_lt(twill_vipr_big_cmp(&m, &b), 0);
+    twill_vipr_big_mul(&t, &q, &b);
+    twill_vipr_big_add(&t, &t, &m);
+    ck_assert_int_eq(twill_vipr_big_cmp(&t, &a), 0);
+    twill_vipr_big_free(&a); twill_vipr_big_free(&b); twill_vipr_big_free(&q);
+    twill_vipr_big_free(&m); twill_vipr_big_free(&t);
   }
 }
 END_TEST
 
 START_TEST(big_gcd_hand_values) {
   vipr_big r;
-  vipr_big_init(&r);
+  twill_vipr_big_init(&r);
   const char *cases[][3] = {
       /* 2^64 + 1 divides 2^128 - 1 */
       {"340282366920938463463374607431768211455", "18446744073709551617",
@@ -171,12 +171,12 @@ START_TEST(big_gcd_hand_values) {
       {"354224848179261915075", "218922995834555169026", "1"}};
   for (int i = 0; i < 6; i++) {
     vipr_big a = big(cases[i][0]), b = big(cases[i][1]);
-    ck_assert_int_eq(vipr_big_gcd(&r, &a, &b), 0);
+    ck_assert_int_eq(twill_vipr_big_gcd(&r, &a, &b), 0);
     assert_big(&r, cases[i][2]);
-    vipr_big_free(&a);
-    vipr_big_free(&b);
+    twill_vipr_big_free(&a);
+    twill_vipr_big_free(&b);
   }
-  vipr_big_free(&r);
+  twill_vipr_big_free(&r);
 }
 END_TEST
 
@@ -184,30 +184,30 @@ END_TEST
  * and a quarter zero (the shapes where carries and estimates go wrong). */
 static void rnd_big_limbs(vipr_big *a, uint64_t *seed, int limbs) {
   vipr_big base = big("4294967296"), s;
-  vipr_big_init(&s);
-  vipr_big_set_i64(a, 0);
+  twill_vipr_big_init(&s);
+  twill_vipr_big_set_i64(a, 0);
   for (int l = 0; l < limbs; l++) {
     *seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
     uint32_t v = (uint32_t)(*seed >> 32);
     if ((*seed >> 8) % 4 == 0) v = 0xffffffffu;
     if ((*seed >> 8) % 4 == 1) v = 0;
-    ck_assert_int_eq(vipr_big_mul(a, a, &base), 0);
-    vipr_big_set_i64(&s, v);
-    ck_assert_int_eq(vipr_big_add(a, a, &s), 0);
+    ck_assert_int_eq(twill_vipr_big_mul(a, a, &base), 0);
+    twill_vipr_big_set_i64(&s, v);
+    ck_assert_int_eq(twill_vipr_big_add(a, a, &s), 0);
   }
-  vipr_big_free(&s);
-  vipr_big_free(&base);
+  twill_vipr_big_free(&s);
+  twill_vipr_big_free(&base);
 }
 
-/* vipr_big_gcd (Lehmer's) against plain Euclid by long division, on
+/* twill_vipr_big_gcd (Lehmer's) against plain Euclid by long division, on
  * numbers up to 100 limbs: random pairs, pairs with a common factor, pairs
  * a = q b + r with a quotient of up to 20 limbs, near-equal pairs. */
 START_TEST(big_gcd_matches_euclid) {
   uint64_t seed = 99;
   int rounds = tu_under_valgrind() ? 30 : 300;
   vipr_big a, b, c, g, x, y, t;
-  vipr_big_init(&a); vipr_big_init(&b); vipr_big_init(&c); vipr_big_init(&g);
-  vipr_big_init(&x); vipr_big_init(&y); vipr_big_init(&t);
+  twill_vipr_big_init(&a); twill_vipr_big_init(&b); twill_vipr_big_init(&c); twill_vipr_big_init(&g);
+  twill_vipr_big_init(&x); twill_vipr_big_init(&y); twill_vipr_big_init(&t);
   for (int it = 0; it < rounds; it++) {
     int kind = it % 4;
     seed = seed * 6364136223846793005ull + 1442695040888963407ull;
@@ -217,31 +217,31 @@ START_TEST(big_gcd_matches_euclid) {
     seed = seed * 6364136223846793005ull + 1442695040888963407ull;
     rnd_big_limbs(&c, &seed, 1 + (int)((seed >> 33) % 20));
     if (kind == 1) {
-      ck_assert_int_eq(vipr_big_mul(&a, &a, &c), 0);
-      ck_assert_int_eq(vipr_big_mul(&b, &b, &c), 0);
+      ck_assert_int_eq(twill_vipr_big_mul(&a, &a, &c), 0);
+      ck_assert_int_eq(twill_vipr_big_mul(&b, &b, &c), 0);
     } else if (kind == 2) {
-      ck_assert_int_eq(vipr_big_mul(&c, &c, &b), 0);
-      ck_assert_int_eq(vipr_big_add(&a, &a, &c), 0);
+      ck_assert_int_eq(twill_vipr_big_mul(&c, &c, &b), 0);
+      ck_assert_int_eq(twill_vipr_big_add(&a, &a, &c), 0);
     } else if (kind == 3) {
-      ck_assert_int_eq(vipr_big_copy(&a, &b), 0);
-      vipr_big_set_i64(&c, (int64_t)(it % 1000));
-      ck_assert_int_eq(vipr_big_add(&a, &a, &c), 0);
+      ck_assert_int_eq(twill_vipr_big_copy(&a, &b), 0);
+      twill_vipr_big_set_i64(&c, (int64_t)(it % 1000));
+      ck_assert_int_eq(twill_vipr_big_add(&a, &a, &c), 0);
     }
-    ck_assert_int_eq(vipr_big_gcd(&g, &a, &b), 0);
+    ck_assert_int_eq(twill_vipr_big_gcd(&g, &a, &b), 0);
     /* Euclid */
-    ck_assert_int_eq(vipr_big_copy(&x, &a), 0);
-    ck_assert_int_eq(vipr_big_copy(&y, &b), 0);
-    while (vipr_big_sgn(&y)) {
-      ck_assert_int_eq(vipr_big_divmod(NULL, &t, &x, &y), 0);
-      ck_assert_int_eq(vipr_big_copy(&x, &y), 0);
-      ck_assert_int_eq(vipr_big_copy(&y, &t), 0);
+    ck_assert_int_eq(twill_vipr_big_copy(&x, &a), 0);
+    ck_assert_int_eq(twill_vipr_big_copy(&y, &b), 0);
+    while (twill_vipr_big_sgn(&y)) {
+      ck_assert_int_eq(twill_vipr_big_divmod(NULL, &t, &x, &y), 0);
+      ck_assert_int_eq(twill_vipr_big_copy(&x, &y), 0);
+      ck_assert_int_eq(twill_vipr_big_copy(&y, &t), 0);
     }
-    ck_assert_msg(vipr_big_cmp(&g, &x) == 0, "round %d: Lehmer's gcd differs from Euclid's", it);
-    ck_assert_int_eq(vipr_big_gcd(&g, &b, &a), 0);
-    ck_assert_msg(vipr_big_cmp(&g, &x) == 0, "round %d: gcd(b, a) differs", it);
+    ck_assert_msg(twill_vipr_big_cmp(&g, &x) == 0, "round %d: Lehmer's gcd differs from Euclid's", it);
+    ck_assert_int_eq(twill_vipr_big_gcd(&g, &b, &a), 0);
+    ck_assert_msg(twill_vipr_big_cmp(&g, &x) == 0, "round %d: gcd(b, a) differs", it);
   }
-  vipr_big_free(&a); vipr_big_free(&b); vipr_big_free(&c); vipr_big_free(&g);
-  vipr_big_free(&x); vipr_big_free(&y); vipr_big_free(&t);
+  twill_vipr_big_free(&a); twill_vipr_big_free(&b); twill_vipr_big_free(&c); twill_vipr_big_free(&g);
+  twill_vipr_big_free(&x); twill_vipr_big_free(&y); twill_vipr_big_free(&t);
 }
 END_TEST
 
@@ -254,11 +254,11 @@ START_TEST(q_parse_forms) {
       {"0.1", "1/10"}};
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     vipr_q q;
-    vipr_q_init(&q);
-    ck_assert_msg(vipr_q_parse(&q, cases[i][0], strlen(cases[i][0])) == 0,
+    twill_vipr_q_init(&q);
+    ck_assert_msg(twill_vipr_q_parse(&q, cases[i][0], strlen(cases[i][0])) == 0,
                   "parse %s", cases[i][0]);
     assert_q(&q, cases[i][1]);
-    vipr_q_free(&q);
+    twill_vipr_q_free(&q);
   }
 }
 END_TEST
@@ -269,49 +269,49 @@ START_TEST(q_parse_rejects) {
                        "1.5/2", "inf", "- 1"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     vipr_q q;
-    vipr_q_init(&q);
-    ck_assert_msg(vipr_q_parse(&q, bad[i], strlen(bad[i])) != 0, "accepted '%s'",
+    twill_vipr_q_init(&q);
+    ck_assert_msg(twill_vipr_q_parse(&q, bad[i], strlen(bad[i])) != 0, "accepted '%s'",
                   bad[i]);
-    vipr_q_free(&q);
+    twill_vipr_q_free(&q);
   }
 }
 END_TEST
 
 static vipr_q qv(const char *s) {
   vipr_q q;
-  vipr_q_init(&q);
-  ck_assert_int_eq(vipr_q_parse(&q, s, strlen(s)), 0);
+  twill_vipr_q_init(&q);
+  ck_assert_int_eq(twill_vipr_q_parse(&q, s, strlen(s)), 0);
   return q;
 }
 
 START_TEST(q_arithmetic) {
   vipr_q a = qv("1/3"), b = qv("1/6"), r;
-  vipr_q_init(&r);
-  vipr_q_add(&r, &a, &b); /* 1/3 + 1/6 = 1/2 */
+  twill_vipr_q_init(&r);
+  twill_vipr_q_add(&r, &a, &b); /* 1/3 + 1/6 = 1/2 */
   assert_q(&r, "1/2");
-  vipr_q_sub(&r, &r, &r); /* x - x = 0 with denominator 1 */
+  twill_vipr_q_sub(&r, &r, &r); /* x - x = 0 with denominator 1 */
   assert_q(&r, "0");
-  ck_assert(vipr_q_is_int(&r));
+  ck_assert(twill_vipr_q_is_int(&r));
   vipr_q c = qv("2/3"), d = qv("9/4");
-  vipr_q_mul(&r, &c, &d); /* 2/3 * 9/4 = 3/2 */
+  twill_vipr_q_mul(&r, &c, &d); /* 2/3 * 9/4 = 3/2 */
   assert_q(&r, "3/2");
   vipr_q e = qv("-7/2");
-  vipr_q_floor(&r, &e);
+  twill_vipr_q_floor(&r, &e);
   assert_q(&r, "-4");
-  vipr_q_ceil(&r, &e);
+  twill_vipr_q_ceil(&r, &e);
   assert_q(&r, "-3");
   vipr_q f = qv("0.3333");
-  ck_assert_int_gt(vipr_q_cmp(&a, &f), 0); /* 1/3 > 3333/10000 */
-  ck_assert_int_lt(vipr_q_cmp(&e, &f), 0);
-  vipr_q_set_i64(&r, 1);
-  vipr_q_addmul(&r, &c, &d); /* 1 + 3/2 */
+  ck_assert_int_gt(twill_vipr_q_cmp(&a, &f), 0); /* 1/3 > 3333/10000 */
+  ck_assert_int_lt(twill_vipr_q_cmp(&e, &f), 0);
+  twill_vipr_q_set_i64(&r, 1);
+  twill_vipr_q_addmul(&r, &c, &d); /* 1 + 3/2 */
   assert_q(&r, "5/2");
   /* sums with a large common denominator: 1/2^70 + 1/2^70 = 1/2^69 */
   vipr_q g = qv("1/1180591620717411303424");
-  vipr_q_add(&r, &g, &g);
+  twill_vipr_q_add(&r, &g, &g);
   assert_q(&r, "1/590295810358705651712");
-  vipr_q_free(&a); vipr_q_free(&b); vipr_q_free(&r); vipr_q_free(&c);
-  vipr_q_free(&d); vipr_q_free(&e); vipr_q_free(&f); vipr_q_free(&g);
+  twill_vipr_q_free(&a); twill_vipr_q_free(&b); twill_vipr_q_free(&r); twill_vipr_q_free(&c);
+  twill_vipr_q_free(&d); twill_vipr_q_free(&e); twill_vipr_q_free(&f); twill_vipr_q_free(&g);
 }
 END_TEST
 

@@ -33,6 +33,15 @@ const char *tu_data_where(const char *rel) {
   return buf;
 }
 
+int tu_load_kernel(const char *kernel, const char *arch, twill_graph **g,
+                   twill_arch **m) {
+  twill_diag d;
+  memset(&d, 0, sizeof d);
+  if (twill_kernel_load(kernel, arch, g, m, &d) == 0) return 0;
+  twill_diag_print(&d, stderr);
+  return -1;
+}
+
 int tu_under_valgrind(void) {
   const char *v = getenv("TWILL_VALGRIND");
   return v && *v == '1';

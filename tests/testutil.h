@@ -4,12 +4,17 @@
 
 #include <stddef.h>
 
+#include "twill/kernel.h"
+
 /* Path helpers: $TWILL_SRC/rel, $TWILL_DATA/rel (static buffer per call
  * site is not used: the result is malloc'd, caller frees). */
 char *tu_src_path(const char *rel);
 char *tu_data_path(const char *rel);
 /* $TWILL_DATA/rel in a static buffer, for failure messages. */
 const char *tu_data_where(const char *rel);
+/* twill_kernel_load, printing the diagnostic to stderr on failure. */
+int tu_load_kernel(const char *kernel, const char *arch, twill_graph **g,
+                   twill_arch **m);
 /* Read a whole file; NULL if it cannot be read.  *len gets its size. */
 char *tu_read_file(const char *path, size_t *len);
 /* Run the twill program with the given arguments (NULL-terminated), stdin

@@ -119,7 +119,7 @@ def main():
             if indeg[t] == 0:
                 order.append(t)
     oplat = 1 if path.endswith(".aig") else 0
-    # twill's horizon for A and B (core/gaus_solve.c): max(critical path,
+    # twill's horizon for A and B (core/gaus/gaus_solve.c): max(critical path,
     # levels, ceil(1.25 * resource bound)); GML edges have latency 0, so
     # the critical path is 1 and D = levels (GS-Schedule's depth); the
     # resource bound is 1 (one unit "mem" of capacity sum w), giving 2

@@ -55,7 +55,7 @@ literally; every cost in graph units (the kernel is the normalized kernel
 
 No objective: each (I, L) is a satisfiability query.  A SAT model is read
 back (t, first warp of each op) and re-checked by check_schedule(), a
-Python re-implementation of twill_joint_validate() (core/joint_model.c).
+Python re-implementation of twill_joint_validate() (core/joint/joint_model.c).
 
 Usage:
   joint_z3.py KERNEL.json PARAMS.json [I,L ...] [--from-solve SOLVE.json]
@@ -91,7 +91,7 @@ import time
 # ------------------------------------------------------------ input ----
 
 def load_kernel(path, caps=None):
-    """The JSON kernel form with graph/parse_json.c's defaults."""
+    """The JSON kernel form with graph/formats/parse_json.c's defaults."""
     k = json.load(open(path))
     ops = []
     for o in k.get("ops", []):
@@ -198,7 +198,7 @@ def group_budget(p, need):
 
 def check_schedule(k, p, I, L, t, w):
     """None if (t, w) is a legal joint schedule at (I, L), else why.
-    The rules of twill_joint_validate() (core/joint_model.c)."""
+    The rules of twill_joint_validate() (core/joint/joint_model.c)."""
     ops, n = k["ops"], len(k["ops"])
     W, WG = p["warps"], p["warpgroup"]
     for v in range(n):

@@ -80,23 +80,6 @@ int twill_emit_dot(const twill_graph *g, const twill_arch *m,
                    const twill_schedule *s, const twill_emit_opts *opts,
                    FILE *out);
 
-/* ---- the built-in fallback (codegen/fallback.c) ------------------------ */
-
-/* A heuristic (not optimal) modulo schedule: greedy list scheduling into a
- * modulo reservation table at I = MII, MII + 1, ... until one fits and every
- * edge holds; Rau's iterative modulo scheduling (twill/modulo.h) when the
- * greedy one finds nothing.  NULL with a reason in why
- * when neither finds one (or on allocation failure). */
-twill_schedule *twill_codegen_fallback_schedule(const twill_graph *g,
-                                                char *why, size_t whylen);
-/* Default warp assignment into s->warp (allocated if absent): warpgroup
- * ops on consecutive warpgroups by sub-tile (name suffix _K) or, without a
- * suffix, on one shared warpgroup after them; other fixed-latency ops on one
- * warp after the warpgroups; variable-latency ops on a warp of their own.
- * Returns 0, or -1 with why filled when the machine has too few warps. */
-int twill_codegen_default_warps(const twill_graph *g, const twill_arch *m,
-                                twill_schedule *s, char *why, size_t whylen);
-
 /* ---- schedule files (codegen/schedule_json.c) -------------------------- */
 
 /* A schedule as read from JSON, before it is matched to a kernel. */
@@ -124,8 +107,5 @@ void twill_sched_file_free(twill_sched_file *f);
 twill_schedule *twill_sched_file_bind(const twill_sched_file *f,
                                       const twill_graph *g, const char *file,
                                       twill_diag *d);
-
-/* `twill emit KERNEL|SCHEDULE.json --format F [-o FILE] [--arch A]` */
-int twill_cmd_emit(int argc, char **argv);
 
 #endif

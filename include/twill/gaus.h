@@ -160,7 +160,7 @@ double twill_gaus_step(twill_gaus_model *m, twill_gaus_terms *t);
 /* ALM multiplier update (every alm_every steps). */
 void twill_gaus_alm_update(twill_gaus_model *m);
 /* The normal CDF the relaxation uses (a table with a Taylor series, not
- * erfc; absolute error below 3e-16, core/gaus.c says how). */
+ * erfc; absolute error below 3e-16, core/gaus/gaus.c says how). */
 double twill_gaus_Phi(double x);
 
 /* ---- legalization ------------------------------------------------------ */
@@ -233,34 +233,5 @@ typedef struct twill_gaus_result {
 int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
                      twill_gaus_result *r, FILE *log);
 void twill_gaus_result_free(twill_gaus_result *r);
-
-/* ---- readers of external graphs (core/gaus_io.c) ----------------------- */
-
-/* GML (networkx write_gml style, gs_schedule_rw/).  Ops: latency 0, one use
- * of unit "mem" (count = node parameter, when > 0; declared capacity = the
- * sum, so never binding); edges latency 0.  *edge_cost (malloc'd, may be
- * NULL to skip) gets 1 for edges with parameter > 0, else 0.  NULL with
- * d filled (file:line:col) on error. */
-twill_graph *twill_gaus_read_gml(const char *text, size_t len,
-                                 const char *file, double **edge_cost,
-                                 twill_diag *d);
-/* Binary AIGER ("aig M I L O A", L = 0): nodes = inputs + AND gates,
- * latency 1, an edge of latency 1 from each fanin to its gate.  Errors
- * give the byte offset in d->col (line 0 for the binary part). */
-twill_graph *twill_gaus_read_aig(const char *data, size_t len,
-                                 const char *file, twill_diag *d);
-
-/* HLS operator-scheduling JSON (hls_heurigym/): {"name", "delay": {TYPE:
- * cycles}, "resource": {TYPE: units}, "nodes": [[id, TYPE]], "edges":
- * [[src, dst, name]]}.  One unit per type with capacity = resource; op
- * latency = delay of its type, holding one unit for delay cycles (not
- * pipelined); edge latency = delay of its source.  Unknown keys, unknown
- * types, duplicate ids, unknown ids and cycles are errors (file:line:col).
- * Solve it with Formulation L. */
-twill_graph *twill_gaus_read_hls(const char *text, size_t len,
-                                 const char *file, twill_diag *d);
-
-/* ---- the command ------------------------------------------------------- */
-int twill_cmd_gaus(int argc, char **argv);
 
 #endif

@@ -28,8 +28,6 @@
 
 #include "twill/diag.h"
 
-struct twill_arch;
-
 /* Who issues an op.  A warpgroup-wide op (Hopper wgmma, TMEM loads) needs a
  * whole warpgroup; a thread-issued op (tcgen05.mma, TMA) one thread of one
  * warp. */
@@ -140,14 +138,6 @@ int twill_graph_add_edge(twill_graph *g, int src, int dst, long lat, int dist);
  * the line of the offending op or edge, and returns -1. */
 int twill_graph_validate(const twill_graph *g, twill_diag *d);
 
-/* Resolve every unit against machine m: undeclared units take the machine's
- * capacity; a unit missing from both is an error (reported at the line of
- * its first use).  A use that needs more instances in one cycle than the
- * unit has is an error too.  m may be NULL: then every unit must be
- * declared.  Returns 0 or -1 with d filled. */
-int twill_graph_bind(twill_graph *g, const struct twill_arch *m,
-                     twill_diag *d);
-
 /* ---- text formats ------------------------------------------------------ */
 
 /* Parse the .twill text format (DESIGN.md).  `file` is the name used in
@@ -158,8 +148,11 @@ twill_graph *twill_graph_parse_text(const char *text, size_t len,
 /* Parse the JSON kernel form. */
 twill_graph *twill_graph_parse_json(const char *text, size_t len,
                                     const char *file, twill_diag *d);
-/* Read a file and parse it, choosing the format by content: JSON if the
- * first non-blank byte is '{', text otherwise. */
+/* Parse either form, chosen by content: JSON if the first non-blank byte is
+ * '{', text otherwise. */
+twill_graph *twill_graph_parse_any(const char *text, size_t len,
+                                   const char *file, twill_diag *d);
+/* Read a file ("-": standard input) and parse it with _parse_any. */
 twill_graph *twill_graph_load_file(const char *path, twill_diag *d);
 
 /* Print in .twill text form / JSON form.  print-then-parse is the identity

@@ -124,6 +124,9 @@ int twill_ilp_has_solution(const twill_ilp *m);
 double twill_ilp_objective(const twill_ilp *m);   /* incl. constant */
 double twill_ilp_value(const twill_ilp *m, int var);
 void twill_ilp_get_stats(const twill_ilp *m, twill_ilp_stats *st);
+/* Whether the last search fixed variables by reduced cost (fixings a
+ * certificate must derive from the incumbent's cutoff). */
+int twill_ilp_has_rcfix(const twill_ilp *m);
 /* Incumbent history: k-th improving solution's objective and node. */
 int twill_ilp_history(const twill_ilp *m, int k, double *obj, long *node);
 
@@ -147,8 +150,5 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f);
 twill_ilp *twill_ilp_parse_mps(const char *text, size_t len, const char *file,
                                char *err, size_t errlen);
 twill_ilp *twill_ilp_read_mps(const char *path, char *err, size_t errlen);
-
-/* `twill ilp FILE.mps [--cert F] [--time-limit S] [--node-limit N] [--json]` */
-int twill_cmd_ilp(int argc, char **argv);
 
 #endif

@@ -6,7 +6,7 @@
  * or thread-issued op, a whole aligned warpgroup {g*WG .. g*WG+WG-1} for a
  * warpgroup-issued op.  It is legal when all of the following hold (the
  * validator twill_joint_validate() checks exactly this list, the encoder
- * core/joint_enc.c states it as clauses and linear constraints, and the
+ * core/joint/joint_enc.c states it as clauses and linear constraints, and the
  * brute-force enumerator of the tests enumerates against the validator):
  *
  *  completion    0 <= t(v) and t(v) + max(lat(v), 1) <= L
@@ -196,11 +196,11 @@ int twill_joint_write_proof(const twill_joint *j, FILE *f);
 char *twill_joint_preamble(const twill_graph *g, const twill_joint_params *p,
                            long ii, long L, size_t *len);
 
-/* ---- no I at all (core/joint_never.c) ---------------------------------
+/* ---- no I at all (core/joint/joint_never.c) ---------------------------------
  * The single-iteration relaxation: G without its loop-carried edges, at
  * (I', L') from twill_never_size.  If the joint problem there is
  * unsatisfiable, G has no joint schedule at any I and L (the argument is in
- * core/joint_never.c).  Algorithm 1 tries it once, when phase 1's I fails. */
+ * core/joint/joint_never.c).  Algorithm 1 tries it once, when phase 1's I fails. */
 twill_graph *twill_never_graph(const twill_graph *g);
 void twill_never_size(const twill_graph *gn, const twill_joint_params *p,
                       long *ii, long *L);
@@ -285,7 +285,5 @@ int twill_solve_write_cert(const twill_solve_result *r, const char *arch,
 int twill_solve_check_cert(const twill_graph *g, const twill_arch *m,
                            const char *cert, size_t len, char *msg,
                            size_t msglen);
-
-int twill_cmd_solve(int argc, char **argv);
 
 #endif

@@ -51,7 +51,7 @@ int twill_modulo_ims_at(const twill_graph *g, long ii, int budget_ratio,
 /* ---- exact search (Twill phase 1) ---------------------------------------
  *
  * For I = MII, MII+1, ...: the modulo-scheduling integer program at fixed I
- * (core/modulo_ilp.c), minimizing the schedule length L.  The first I whose
+ * (core/modulo/modulo_ilp.c), minimizing the schedule length L.  The first I whose
  * program is feasible is I*, and its optimum is the least L at I*.  The
  * search never goes past the I of the heuristic schedule, which is known to
  * be feasible.  A limit never reads as infeasibility: the result then says
@@ -116,7 +116,7 @@ struct twill_ilp *twill_modulo_program(const twill_graph *g, long ii,
                                        long lmax_hint);
 
 /* Write the certificate of a search run with opts.certify (see
- * core/cert_modulo.c for the format).  Returns 0, or -1 when the result is
+ * core/check/cert_modulo.c for the format).  Returns 0, or -1 when the result is
  * not proven (a limit) or a proof is missing. */
 int twill_modulo_write_cert(const twill_graph *g, const char *arch,
                             long budget, const twill_modulo_result *r,
@@ -134,7 +134,5 @@ int twill_modulo_check_cert(const twill_graph *g, const char *cert,
  * time. */
 int twill_modulo_at(const twill_graph *g, long ii, double time_limit,
                     long node_limit, twill_schedule **out);
-
-int twill_cmd_modulo(int argc, char **argv);
 
 #endif

@@ -137,8 +137,4 @@ int twill_sat_level(const twill_sat *s);
 /* Value of a literal in the current (partial) assignment: 1, -1, or 0. */
 int twill_sat_current_value(const twill_sat *s, int lit);
 
-/* ---- Front ends (argv[0] is the subcommand name) ---------------------- */
-int twill_cmd_sat(int argc, char **argv);
-int twill_cmd_drat_check(int argc, char **argv);
-
 #endif

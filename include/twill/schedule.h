@@ -49,4 +49,21 @@ long twill_schedule_length(const twill_graph *g, const twill_schedule *s);
 int twill_schedule_validate(const twill_graph *g, const twill_arch *m,
                             const twill_schedule *s, char *why, size_t whylen);
 
+/* ---- a schedule without a solver (core/schedule/fallback.c) ------------ */
+
+/* A heuristic (not optimal) modulo schedule: greedy list scheduling into a
+ * modulo reservation table at I = MII, MII + 1, ... until one fits and every
+ * edge holds; Rau's iterative modulo scheduling (twill/modulo.h) when the
+ * greedy one finds nothing.  NULL with a reason in why
+ * when neither finds one (or on allocation failure). */
+twill_schedule *twill_schedule_heuristic(const twill_graph *g, char *why,
+                                         size_t whylen);
+/* Default warp assignment into s->warp (allocated if absent): warpgroup
+ * ops on consecutive warpgroups by sub-tile (name suffix _K) or, without a
+ * suffix, on one shared warpgroup after them; other fixed-latency ops on one
+ * warp after the warpgroups; variable-latency ops on a warp of their own.
+ * Returns 0, or -1 with why filled when the machine has too few warps. */
+int twill_schedule_default_warps(const twill_graph *g, const twill_arch *m,
+                                twill_schedule *s, char *why, size_t whylen);
+
 #endif

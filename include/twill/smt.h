@@ -171,7 +171,26 @@ int twill_smt_check_proof(const char *text, size_t len, char *msg, size_t msgcap
  * o, t and derived-clause lines are checked by twill_smt_check_proof. */
 const char *twill_smt_proof_new_input(const char *tail, size_t n, int allow_clauses);
 
-/* Front end: twill smt FILE [--proof FILE] [--time-limit S]. */
-int twill_cmd_smt(int argc, char **argv);
+/* ---- Text format reader (sat/smt_text.c) ------------------------------- */
+/* A parser in the project's style: it never prints or exits; errors come
+ * back as "file:line:col: message". */
+typedef struct {
+  char *name;
+  int is_bool;
+  int id; /* int var index, or the Boolean's literal */
+} twill_smt_name;
+
+typedef struct {
+  twill_smt *m;
+  twill_smt_name *names;
+  int nnames, cap;
+  int obj; /* objective int var, -1 when none */
+} twill_smt_problem;
+
+/* Parse buf[0..len) into a new solver (with proofs when proof != 0).
+ * Returns 0, or -1 with the message in err (nothing to free then). */
+int twill_smt_parse(const char *file, const char *buf, size_t len, int proof,
+                    twill_smt_problem *out, char *err, size_t errcap);
+void twill_smt_problem_free(twill_smt_problem *p);
 
 #endif

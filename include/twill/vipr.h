@@ -33,8 +33,4 @@ int twill_vipr_check_mem(const char *name, const char *data, size_t len,
  * in memory as a whole).  An unreadable file is "not verified". */
 int twill_vipr_check_file(const char *path, char *msg, size_t msg_size);
 
-/* `twill vipr-check FILE.vipr`: prints "s VERIFIED" (exit 0) or the
- * reason on stderr and "s NOT VERIFIED" (exit 1). */
-int twill_cmd_vipr_check(int argc, char **argv);
-
 #endif

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../../sat/dimacs.h"
+#include "twill/dimacs.h"
 #include "twill/sat.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,10 +1,11 @@
-/* tests/fuzz/fuzz_gml.c: the GML and AIGER readers (core/gaus_io.c) never
+/* tests/fuzz/fuzz_gml.c: the GML and AIGER readers (graph/formats/gaus_io.c) never
  * crash, loop or leak; an accepted graph converts to a GauS problem and
  * its plain legalization passes the independent check. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "twill/formats.h"
 #include "twill/gaus.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,5 +1,5 @@
 /* tests/fuzz/fuzz_hatschet.c: libFuzzer target for the HatScheT converter
- * (core/hatschet.c): its XML reader and the model mapping.
+ * (graph/formats/hatschet.c): its XML reader and the model mapping.
  *
  * Input: GRAPHML '\f' RM (split at the first form feed; without one the
  * whole input is the graph and a fixed small resource model is used).
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz_graph_common.h"
-#include "twill/hatschet.h"
+#include "twill/formats.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /* tests/fuzz/fuzz_hls.c: the HLS operator-scheduling JSON reader
- * (core/gaus_io.c, hls_heurigym files) never crashes, loops or leaks; an
+ * (graph/formats/gaus_io.c, hls_heurigym files) never crashes, loops or leaks; an
  * accepted graph converts to a GauS problem, its plain legalization passes
  * the independent check, and every error names file:line:col. */
 #include <stddef.h>
@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "twill/formats.h"
 #include "twill/gaus.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

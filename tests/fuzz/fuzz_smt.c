@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../sat/smt_text.h"
 #include "twill/smt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,0 +1,91 @@
+/* core/cli/cli.c: helpers shared by the subcommands: numbers from the command
+ * line, usage errors, and loading a kernel with its machine. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "twill/io.h"
+#include "twill/kernel.h"
+
+#include <signal.h>
+
+#include "twill/ilp.h"
+#include "twill/sat.h"
+
+/* Command-line values are reported like file positions so that scripts
+ * parse every error the same way: <command line>:1:ARGI. */
+int twill_cli_long(const char *opt, const char *arg, int argi, long lo,
+                   long hi, long *out) {
+  char *end = NULL;
+  errno = 0;
+  long v = arg ? strtol(arg, &end, 10) : 0;
+  if (!arg || !*arg || *end || errno || v < lo || v > hi) {
+    fprintf(stderr,
+            "<command line>:1:%d: %s expects an integer in [%ld, %ld], got "
+            "'%s'\n",
+            argi, opt, lo, hi, arg ? arg : "");
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+int twill_cli_double(const char *opt, const char *arg, int argi, double lo,
+                     double hi, double *out) {
+  char *end = NULL;
+  errno = 0;
+  double v = arg ? strtod(arg, &end) : 0;
+  if (!arg || !*arg || *end || errno || !isfinite(v) || v < lo || v > hi) {
+    fprintf(stderr,
+            "<command line>:1:%d: %s expects a number in [%g, %g], got "
+            "'%s'\n",
+            argi, opt, lo, hi, arg ? arg : "");
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+int twill_cli_error(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "twill %s: ", cmd);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, " (try 'twill help %s')\n", cmd);
+  return TWILL_EXIT_USAGE;
+}
+
+int twill_cli_load_kernel(const char *kernel, const char *arch_override,
+                          twill_graph **gp, twill_arch **mp) {
+  twill_diag d;
+  memset(&d, 0, sizeof d);
+  if (twill_kernel_load(kernel, arch_override, gp, mp, &d) == 0) return 0;
+  twill_diag_print(&d, stderr);
+  return -1;
+}
+
+char *twill_cli_read_file(const char *path, size_t *len) {
+  twill_diag d;
+  return twill_read_file(path, len, &d);
+}
+
+/* SIGINT during a search: every SAT and ILP solve stops at its next check,
+ * as if its time limit had struck, so the command reports the best
+ * schedule found and the best proven bound and exits 3. */
+static void on_interrupt(int sig) {
+  (void)sig;
+  twill_sat_interrupt_all();
+  twill_ilp_interrupt_all();
+}
+
+void twill_cli_catch_interrupt(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+}

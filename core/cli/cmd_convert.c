@@ -1,0 +1,53 @@
+/* core/cli/cmd_convert.c: `twill convert-hatschet GRAPH.graphml RM.xml
+ * [-o OUT.json]`: a HatScheT instance as a JSON kernel. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "twill/formats.h"
+
+int twill_cmd_convert_hatschet(int argc, char **argv) {
+  const char *files[2] = {NULL, NULL}, *outp = NULL;
+  int nf = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "-o")) {
+      if (i + 1 >= argc)
+        return twill_cli_error("convert-hatschet", "-o needs a file");
+      outp = argv[++i];
+    } else if (a[0] == '-' && a[1]) {
+      return twill_cli_error("convert-hatschet", "unknown option '%s'", a);
+    } else if (nf == 2) {
+      return twill_cli_error("convert-hatschet", "more than two files given");
+    } else {
+      files[nf++] = a;
+    }
+  }
+  if (nf < 2)
+    return twill_cli_error("convert-hatschet",
+                           "need a graph (.graphml) and a resource model "
+                           "(.xml)");
+  twill_diag d;
+  twill_graph *g = twill_hatschet_load(files[0], files[1], &d);
+  if (!g) {
+    twill_diag_print(&d, stderr);
+    return TWILL_EXIT_USAGE;
+  }
+  FILE *f = outp ? fopen(outp, "w") : stdout;
+  if (!f) {
+    fprintf(stderr, "%s: cannot open for writing: %s\n", outp,
+            strerror(errno));
+    twill_graph_free(g);
+    return TWILL_EXIT_USAGE;
+  }
+  int bad = twill_graph_print_json(g, f);
+  if (outp) bad |= fclose(f) != 0;
+  else bad |= fflush(f) != 0;
+  twill_graph_free(g);
+  if (bad) {
+    fprintf(stderr, "%s: write error\n", outp ? outp : "<stdout>");
+    return TWILL_EXIT_USAGE;
+  }
+  return TWILL_EXIT_OK;
+}

@@ -1,0 +1,216 @@
+/* core/cli/cmd_emit.c: `twill emit KERNEL|SCHEDULE.json --format F`: a
+ * schedule file is matched to its kernel and drawn; a kernel alone is drawn
+ * with the heuristic fallback schedule (said so in the output). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "twill/builtin.h"
+#include "twill/codegen.h"
+#include "twill/normalize.h"
+#include "twill/schedule.h"
+
+/* Whole file; NULL with errno set on failure. */
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    size_t r = fread(buf + n, 1, cap - n, f);
+    n += r;
+    if (n < cap) break;
+    char *nb = realloc(buf, cap * 2);
+    if (!nb) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = nb;
+    cap *= 2;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (!buf || bad) {
+    free(buf);
+    if (!errno) errno = EIO;
+    return NULL;
+  }
+  *len = n;
+  return buf;
+}
+
+/* Is the file at path a schedule (a JSON object with "times")? */
+static int looks_like_schedule(const char *text, size_t len) {
+  size_t k = 0;
+  while (k < len && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n' ||
+                     text[k] == '\r'))
+    k++;
+  if (k >= len || text[k] != '{') return 0;
+  /* cheap test first; the parser decides */
+  for (size_t i = k; i + 7 <= len; i++)
+    if (!memcmp(text + i, "\"times\"", 7)) return 1;
+  return 0;
+}
+
+int twill_cmd_emit(int argc, char **argv) {
+  const char *cmd = argc > 0 ? argv[0] : "emit";
+  const char *input = NULL, *format = NULL, *outpath = NULL, *arch = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      twill_cli_usage(cmd, stdout);
+      return TWILL_EXIT_OK;
+    } else if (!strcmp(a, "--format") || !strcmp(a, "-o") ||
+               !strcmp(a, "--arch")) {
+      if (i + 1 >= argc) return twill_cli_error(cmd, "%s needs a value", a);
+      const char *v = argv[++i];
+      if (!strcmp(a, "--format")) format = v;
+      else if (!strcmp(a, "-o")) outpath = v;
+      else arch = v;
+    } else if (!strncmp(a, "--format=", 9)) {
+      format = a + 9;
+    } else if (a[0] == '-' && a[1]) {
+      return twill_cli_error(cmd, "unknown option '%s'", a);
+    } else if (!input) {
+      input = a;
+    } else {
+      return twill_cli_error(cmd, "more than one input ('%s', '%s')", input, a);
+    }
+  }
+  if (!input) return twill_cli_error(cmd, "no kernel or schedule given");
+  if (!format)
+    return twill_cli_error(cmd, "--format is required (pseudocode, cuda, "
+                                "table, gantt, svg, json, dot)");
+  int fmt = twill_emit_format_parse(format);
+  if (fmt < 0)
+    return twill_cli_error(cmd,
+                           "unknown format '%s' (pseudocode, cuda, table, "
+                           "gantt, svg, json, dot)",
+                           format);
+
+  twill_graph *g = NULL;
+  twill_arch *m = NULL;
+  twill_schedule *s = NULL;
+  twill_emit_opts opts = {false, NULL};
+  int rc = TWILL_EXIT_USAGE;
+  char why[512] = "";
+  size_t len = 0;
+  char *text = twill_builtin_kernel(input) ? NULL : slurp(input, &len);
+  if (text && looks_like_schedule(text, len)) {
+    twill_diag d;
+    memset(&d, 0, sizeof d);
+    twill_sched_file *sf = twill_sched_file_parse(text, len, input, &d);
+    if (!sf) {
+      twill_diag_print(&d, stderr);
+      goto done;
+    }
+    /* the kernel: as named, else beside the schedule file */
+    char *kpath = NULL;
+    if (!twill_builtin_kernel(sf->kernel)) {
+      FILE *kf = fopen(sf->kernel, "rb");
+      if (kf) {
+        fclose(kf);
+      } else if (sf->kernel[0] != '/' && strrchr(input, '/')) {
+        size_t dl = (size_t)(strrchr(input, '/') - input) + 1;
+        kpath = malloc(dl + strlen(sf->kernel) + 1);
+        if (kpath) {
+          memcpy(kpath, input, dl);
+          strcpy(kpath + dl, sf->kernel);
+          kf = fopen(kpath, "rb");
+          if (kf) fclose(kf);
+          else {
+            free(kpath);
+            kpath = NULL;
+          }
+        }
+      }
+    }
+    int lr = twill_cli_load_kernel(kpath ? kpath : sf->kernel,
+                                   arch ? arch : sf->arch, &g, &m);
+    free(kpath);
+    if (lr) {
+      twill_sched_file_free(sf);
+      goto done;
+    }
+    if (sf->normalize > 0) {
+      /* times in normalized cycles: schedule the normalized kernel, as
+       * twill modulo did (the same deterministic program) */
+      twill_norm nm;
+      twill_graph *h = twill_normalize_graph(g, sf->normalize, 0, &nm);
+      twill_norm_clear(&nm);
+      if (!h) {
+        fprintf(stderr, "%s: cannot normalize the kernel's costs\n", input);
+        twill_sched_file_free(sf);
+        goto done;
+      }
+      twill_graph_free(g);
+      g = h;
+    }
+    s = twill_sched_file_bind(sf, g, input, &d);
+    twill_sched_file_free(sf);
+    if (!s) {
+      twill_diag_print(&d, stderr);
+      goto done;
+    }
+    if (twill_schedule_validate(g, m, s, why, sizeof why)) {
+      fprintf(stderr, "%s: invalid schedule: %s\n", input, why);
+      goto done;
+    }
+    if (twill_emit_copies(g, s) > TWILL_EMIT_MAX_COPIES) {
+      fprintf(stderr, "%s: the schedule spans %ld copies of I = %ld; twill emit "
+                      "draws at most %d\n", input, twill_emit_copies(g, s), s->ii,
+              TWILL_EMIT_MAX_COPIES);
+      goto done;
+    }
+    opts.source = input;
+  } else {
+    if (twill_cli_load_kernel(input, arch, &g, &m)) goto done;
+    s = twill_schedule_heuristic(g, why, sizeof why);
+    if (!s) {
+      fprintf(stderr, "twill emit: %s: %s\n", input, why);
+      rc = TWILL_EXIT_INFEASIBLE;
+      goto done;
+    }
+    if (twill_schedule_default_warps(g, m, s, why, sizeof why)) {
+      /* no warps then: a schedule without a warp assignment */
+      free(s->warp);
+      s->warp = NULL;
+      fprintf(stderr, "twill emit: note: %s; emitting without warps\n", why);
+    }
+    if (twill_schedule_validate(g, m, s, why, sizeof why)) {
+      fprintf(stderr, "twill emit: internal error: fallback schedule "
+                      "invalid: %s\n", why);
+      rc = TWILL_EXIT_INFEASIBLE;
+      goto done;
+    }
+    opts.heuristic = true;
+  }
+  FILE *out = stdout;
+  if (outpath && strcmp(outpath, "-")) {
+    out = fopen(outpath, "w");
+    if (!out) {
+      fprintf(stderr, "%s: cannot open for writing: %s\n", outpath,
+              strerror(errno));
+      goto done;
+    }
+  }
+  int er = twill_emit(g, m, s, (twill_emit_format)fmt, &opts, out);
+  if (out != stdout) {
+    if (fclose(out)) er = -1;
+  } else if (fflush(out)) {
+    er = -1;
+  }
+  if (er) {
+    fprintf(stderr, "twill emit: write error\n");
+    goto done;
+  }
+  rc = TWILL_EXIT_OK;
+done:
+  free(text);
+  twill_schedule_free(s);
+  twill_graph_free(g);
+  twill_arch_free(m);
+  return rc;
+}

@@ -1,0 +1,275 @@
+/* core/cli/cmd_gaus.c: `twill gaus`, the GauS scheduler on a kernel, an
+ * external graph (.gml, .aig) or a seeded random graph.
+ *
+ * stdout carries only results that depend on the input and flags (same
+ * bytes for any --threads); progress goes to stderr when stderr is a
+ * terminal, timings to stderr with --timing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "twill/arch.h"
+#include "cli.h"
+#include "twill/formats.h"
+#include "twill/gaus.h"
+#include "twill/schedule.h"
+
+static int ends_with(const char *s, const char *suf) {
+  size_t a = strlen(s), b = strlen(suf);
+  return a >= b && !strcmp(s + a - b, suf);
+}
+
+static char *read_all(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    size_t k = fread(buf + n, 1, cap - n, f);
+    n += k;
+    if (n < cap) break;
+    char *nb = realloc(buf, cap * 2);
+    if (!nb) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = nb;
+    cap *= 2;
+  }
+  fclose(f);
+  *len = n;
+  return buf;
+}
+
+static void json_str(const char *s, FILE *f) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fprintf(f, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(f, "\\u%04x", c);
+    else
+      fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+/* A .json file whose text has the HLS keys "delay" and "resource" (and
+ * none of the kernel format's "ops"/"units") is an hls_heurigym instance;
+ * other .json files are kernels. */
+static int is_hls_json(const char *path) {
+  if (!ends_with(path, ".json")) return 0;
+  size_t len = 0;
+  char *s = read_all(path, &len);
+  if (!s) return 0;
+  int hls = 0, kern = 0;
+  for (size_t i = 0; i + 10 <= len; i++) {
+    if (s[i] != '"') continue;
+    if (!memcmp(s + i, "\"delay\"", 7) || !memcmp(s + i, "\"resource\"", 10)) hls = 1;
+    if (!memcmp(s + i, "\"ops\"", 5) || !memcmp(s + i, "\"units\"", 7)) kern = 1;
+  }
+  free(s);
+  return hls && !kern;
+}
+
+int twill_cmd_gaus(int argc, char **argv) {
+  twill_gaus_opts o;
+  twill_gaus_opts_default(&o);
+  const char *kernel = NULL, *arch = NULL;
+  long nrandom = 0;
+  int json = 0, timing = 0, form_given = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    long v;
+    double x;
+    if (!strcmp(a, "--json")) {
+      json = 1;
+      continue;
+    }
+    if (!strcmp(a, "--timing")) {
+      timing = 1;
+      continue;
+    }
+    if (!strcmp(a, "--no-restart")) {
+      o.restart = false;
+      continue;
+    }
+    if (a[0] != '-' || !a[1]) {
+      if (kernel) return twill_cli_error("gaus", "more than one KERNEL ('%s')", a);
+      kernel = a;
+      continue;
+    }
+    if (i + 1 >= argc)
+      return twill_cli_error("gaus", "unknown or incomplete option '%s'", a);
+    const char *val = argv[++i];
+    if (!strcmp(a, "--random")) {
+      if (twill_cli_long(a, val, i + 1, 1, 10000000, &v)) return TWILL_EXIT_USAGE;
+      nrandom = v;
+    } else if (!strcmp(a, "--ii")) {
+      if (twill_cli_long(a, val, i + 1, 1, 100000000, &v)) return TWILL_EXIT_USAGE;
+      o.ii = v;
+    } else if (!strcmp(a, "--steps")) {
+      if (twill_cli_long(a, val, i + 1, 1, 100000000, &v)) return TWILL_EXIT_USAGE;
+      o.steps = v;
+    } else if (!strcmp(a, "--iters")) {
+      if (twill_cli_long(a, val, i + 1, 0, 100000000, &v)) return TWILL_EXIT_USAGE;
+      o.iters = v;
+    } else if (!strcmp(a, "--threads")) {
+      if (twill_cli_long(a, val, i + 1, 1, 256, &v)) return TWILL_EXIT_USAGE;
+      o.threads = (int)v;
+    } else if (!strcmp(a, "--seed")) {
+      if (twill_cli_long(a, val, i + 1, 0, 2147483647L, &v)) return TWILL_EXIT_USAGE;
+      o.seed = (unsigned long long)v;
+    } else if (!strcmp(a, "--time-limit")) {
+      if (twill_cli_double(a, val, i + 1, 0, 1e9, &x)) return TWILL_EXIT_USAGE;
+      o.time_limit = x;
+    } else if (!strcmp(a, "--lr")) {
+      if (twill_cli_double(a, val, i + 1, 1e-9, 1e3, &x)) return TWILL_EXIT_USAGE;
+      o.lr_mu = o.lr_s = x;
+    } else if (!strcmp(a, "--alpha")) {
+      if (twill_cli_double(a, val, i + 1, 0, 1e9, &x)) return TWILL_EXIT_USAGE;
+      o.alpha = x;
+    } else if (!strcmp(a, "--tau")) {
+      if (twill_cli_double(a, val, i + 1, 1e-6, 1e9, &x)) return TWILL_EXIT_USAGE;
+      o.tau = x;
+    } else if (!strcmp(a, "--arch")) {
+      arch = val;
+    } else if (!strcmp(a, "--formulation")) {
+      if (strlen(val) != 1 || !strchr("ABCL", val[0]))
+        return twill_cli_error("gaus", "--formulation expects A, B, C or L, got '%s'",
+                               val);
+      o.form = val[0];
+      form_given = 1;
+    } else {
+      return twill_cli_error("gaus", "unknown option '%s'", a);
+    }
+  }
+  if (!kernel == !nrandom)
+    return twill_cli_error("gaus", "give exactly one of KERNEL and --random N");
+  o.progress = isatty(2) != 0;
+
+  twill_graph *g = NULL;
+  twill_arch *m = NULL;
+  double *ecost = NULL;
+  if (nrandom) {
+    twill_random_opts ro;
+    twill_random_opts_default(&ro);
+    ro.nodes = (int)nrandom;
+    ro.seed = o.seed;
+    if (o.form != 'C') ro.back_edges = 0;
+    g = twill_graph_random(&ro);
+    if (!g) {
+      fprintf(stderr, "twill gaus: out of memory\n");
+      return TWILL_EXIT_USAGE;
+    }
+  } else if (ends_with(kernel, ".gml") || ends_with(kernel, ".aig") ||
+             is_hls_json(kernel)) {
+    size_t len = 0;
+    char *data = read_all(kernel, &len);
+    if (!data) {
+      fprintf(stderr, "%s: cannot be read\n", kernel);
+      return TWILL_EXIT_USAGE;
+    }
+    twill_diag d;
+    memset(&d, 0, sizeof d);
+    if (ends_with(kernel, ".gml"))
+      g = twill_gaus_read_gml(data, len, kernel, &ecost, &d);
+    else if (ends_with(kernel, ".aig"))
+      g = twill_gaus_read_aig(data, len, kernel, &d);
+    else {
+      g = twill_gaus_read_hls(data, len, kernel, &d);
+      if (!form_given) o.form = 'L'; /* the problem the file states */
+    }
+    free(data);
+    if (!g) {
+      twill_diag_print(&d, stderr);
+      return TWILL_EXIT_USAGE;
+    }
+  } else {
+    if (twill_cli_load_kernel(kernel, arch, &g, &m)) return TWILL_EXIT_USAGE;
+  }
+
+  int rc = TWILL_EXIT_USAGE;
+  twill_gaus_result r;
+  memset(&r, 0, sizeof r);
+  twill_gaus_problem *p = twill_gaus_problem_from_graph(g, ecost);
+  twill_schedule *s = NULL;
+  if (!p) {
+    fprintf(stderr, "twill gaus: out of memory\n");
+    goto out;
+  }
+  if (twill_gaus_solve(p, &o, &r, stderr)) goto out;
+  s = twill_schedule_new(g->nops, r.ii);
+  if (!s) goto out;
+  for (int i = 0; i < g->nops; i++) s->start[i] = r.t[i];
+  char why[512];
+  if (twill_schedule_validate(g, m, s, why, sizeof why)) {
+    fprintf(stderr, "twill gaus: internal error: schedule rejected: %s\n", why);
+    goto out;
+  }
+  if (timing)
+    fprintf(stderr,
+            "gaus timing: %ld steps, %.6g s/step (median; mean %.6g), first "
+            "legal after %ld steps %.6g s, restarts %ld, threads %d\n",
+            r.steps, r.step_median, r.seconds_per_step, r.first_legal_step,
+            r.first_legal_seconds, r.restarts, o.threads);
+  const twill_gaus_eval_t *e = &r.eval;
+  const char *name = g->name ? g->name : "graph";
+  if (json) {
+    printf("{\n  \"kernel\": ");
+    json_str(name, stdout);
+    printf(",\n  \"formulation\": \"%c\",\n  \"ops\": %d,\n  \"edges\": %d,\n",
+           o.form, g->nops, g->nedges);
+    printf("  \"ii\": %ld,\n  \"length\": %ld,\n  \"horizon\": %ld,\n"
+           "  \"steps\": %ld,\n  \"time_limited\": %s,\n",
+           r.ii, e->length, r.D, r.steps, r.time_limited ? "true" : "false");
+    printf("  \"res_peak\": %.17g,\n  \"com\": %.17g,\n  \"mem_peak\": %.17g,\n"
+           "  \"objective\": %.17g,\n",
+           e->res_peak, e->com, e->mem_peak, e->objective);
+    printf("  \"relaxation\": {\"loss\": %.17g, \"res\": %.17g, \"com\": %.17g, "
+           "\"mem\": %.17g, \"dep\": %.17g, \"lat\": %.17g, \"cap\": %.17g},\n",
+           r.terms.total, r.terms.res, r.terms.com, r.terms.mem, r.terms.dep,
+           r.terms.lat, r.terms.cap);
+    printf("  \"start\": [");
+    for (int i = 0; i < g->nops; i++) printf("%s%ld", i ? ", " : "", r.t[i]);
+    printf("]\n}\n");
+  } else {
+    printf("kernel %s: %d ops, %d edges, formulation %c\n", name, g->nops,
+           g->nedges, o.form);
+    printf("II %ld  length %ld  horizon %ld  steps %ld%s\n", r.ii, e->length,
+           r.D, r.steps, r.time_limited ? "  (stopped by the time limit)" : "");
+    printf("resource peak %.6g  communication %.6g  memory peak %.6g  "
+           "objective %.6g\n",
+           e->res_peak, e->com, e->mem_peak, e->objective);
+    printf("relaxation: loss %.6g  res %.6g  com %.6g  mem %.6g  dep %.3g  "
+           "lat %.3g  cap %.3g\n",
+           r.terms.total, r.terms.res, r.terms.com, r.terms.mem, r.terms.dep,
+           r.terms.lat, r.terms.cap);
+    if (g->nops <= 50) {
+      printf("schedule (op: start stage slot):\n");
+      for (int i = 0; i < g->nops; i++)
+        printf("  %s: %ld %ld %ld\n", g->ops[i].name, r.t[i], r.t[i] / r.ii,
+               r.t[i] % r.ii);
+    } else {
+      long maxs = 0;
+      for (int i = 0; i < g->nops; i++)
+        if (r.t[i] / r.ii > maxs) maxs = r.t[i] / r.ii;
+      printf("schedule: %d ops over %ld stages (not listed: more than 50 ops; "
+             "use --json)\n",
+             g->nops, maxs + 1);
+    }
+  }
+  rc = r.time_limited ? TWILL_EXIT_LIMIT : TWILL_EXIT_OK;
+out:
+  twill_schedule_free(s);
+  twill_gaus_result_free(&r);
+  twill_gaus_problem_free(p);
+  free(ecost);
+  twill_graph_free(g);
+  twill_arch_free(m);
+  return rc;
+}

@@ -1,0 +1,254 @@
+/* core/cli/cmd_modulo.c: `twill modulo`, Twill phase 1 from the command line. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "twill/bounds.h"
+#include "cli.h"
+#include "twill/json.h"
+#include "twill/modulo.h"
+#include "twill/normalize.h"
+
+typedef struct opts {
+  const char *kernel, *arch, *cert;
+  int json, heuristic, normalize;
+  long budget;
+  double time_limit;
+  long node_limit;
+} opts;
+
+static int parse(int argc, char **argv, opts *o) {
+  memset(o, 0, sizeof *o);
+  o->normalize = 1;
+  o->budget = 300;
+  o->time_limit = 60; /* every search has a limit (DESIGN.md) */
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--json")) o->json = 1;
+    else if (!strcmp(a, "--heuristic")) o->heuristic = 1;
+    else if (!strcmp(a, "--no-normalize")) o->normalize = 0;
+    else if (!strcmp(a, "--cert")) {
+      if (i + 1 >= argc) return twill_cli_error("modulo", "--cert needs a file");
+      o->cert = argv[++i];
+    } else if (!strcmp(a, "--arch") || !strcmp(a, "--budget") ||
+             !strcmp(a, "--time-limit") || !strcmp(a, "--node-limit")) {
+      if (i + 1 >= argc) return twill_cli_error("modulo", "%s needs a value", a);
+      const char *v = argv[++i];
+      if (!strcmp(a, "--arch")) o->arch = v;
+      else if (!strcmp(a, "--budget")) {
+        if (twill_cli_long(a, v, i + 1, 1, 100000, &o->budget)) return 1;
+      } else if (!strcmp(a, "--node-limit")) {
+        if (twill_cli_long(a, v, i + 1, 1, 1000000000L, &o->node_limit)) return 1;
+      } else if (twill_cli_double(a, v, i + 1, 0.001, 1e7, &o->time_limit))
+        return 1;
+    } else if (a[0] == '-' && a[1])
+      return twill_cli_error("modulo", "unknown option '%s'", a);
+    else if (o->kernel)
+      return twill_cli_error("modulo", "more than one kernel given");
+    else o->kernel = a;
+  }
+  if (!o->kernel) return twill_cli_error("modulo", "no kernel given");
+  return 0;
+}
+
+/* Real cycles per normalized cycle: exact when F = 0, else the ratio of
+ * the largest cost (the one the program fits best in relative terms). */
+static double real_per_norm(const twill_norm *nm) {
+  if (!nm || nm->n == 0) return 1;
+  return (double)nm->cost[nm->n - 1] / (double)nm->scaled[nm->n - 1];
+}
+
+static void print_text(const twill_graph *g, const twill_arch *m, const opts *o,
+                       const twill_norm *nm, const twill_modulo_result *r) {
+  printf("kernel %s on %s: %d ops, %d edges\n", g->name, m->name, g->nops,
+         g->nedges);
+  double k = real_per_norm(nm);
+  if (nm) {
+    printf("costs normalized (U = %ld, F = %ld):", nm->U, nm->F);
+    for (int i = 0; i < nm->n; i++)
+      printf("%s %ld -> %ld", i ? "," : "", nm->cost[i], nm->scaled[i]);
+    printf("\n");
+  }
+  printf("ResMII %ld, RecMII %ld, MII %ld%s\n", r->res_mii, r->rec_mii, r->mii,
+         nm ? " (normalized cycles)" : "");
+  printf("heuristic (iterative modulo scheduling): I = %ld\n", r->heuristic_ii);
+  for (int i = 0; i < r->ntries; i++) {
+    const twill_modulo_try *t = &r->tries[i];
+    const char *what = t->status == 0   ? "feasible, minimal L found"
+                       : t->status == 1 ? "infeasible (proven)"
+                       : t->status == 3 ? "limit reached"
+                                        : "error";
+    printf("  I = %ld: %s (%.3f s, %ld nodes)\n", t->ii, what, t->seconds,
+           t->nodes);
+  }
+  if (o->heuristic)
+    printf("I = %ld, L = %ld (heuristic schedule, not proven optimal)\n", r->ii,
+           r->length);
+  else if (r->status == TWILL_MODULO_OPTIMAL)
+    printf("I* = %ld, L = %ld: optimal (no schedule at I < %ld; none shorter "
+           "at I*)\n",
+           r->ii, r->length, r->ii);
+  else if (r->ii_lower == r->ii)
+    printf("I* = %ld is optimal; limit reached before L was: best L = %ld, "
+           "proven L >= %ld\n",
+           r->ii, r->length, r->length_lower);
+  else
+    printf("limit reached: best schedule I = %ld, L = %ld; proven I >= %ld, "
+           "L >= %ld at that I\n",
+           r->ii, r->length, r->ii_lower, r->length_lower);
+  if (nm)
+    printf("in real cycles: I ~ %.0f, L ~ %.0f (x %.4g per normalized cycle)\n",
+           (double)r->ii * k, (double)r->length * k, k);
+  printf("\n  %-14s %8s %6s %6s\n", "op", "start", "stage", "slot");
+  for (int v = 0; v < g->nops; v++) {
+    long t = r->sched->start[v];
+    printf("  %-14s %8ld %6ld %6ld\n", g->ops[v].name, t, t / r->ii, t % r->ii);
+  }
+}
+
+static int print_json(const twill_graph *g, const twill_arch *m, const opts *o,
+                      const twill_norm *nm, const twill_modulo_result *r) {
+  twill_jw w;
+  twill_jw_init(&w, stdout, true);
+  twill_jw_object_begin(&w);
+  twill_jw_key(&w, "kernel"), twill_jw_string(&w, g->name);
+  twill_jw_key(&w, "arch"), twill_jw_string(&w, m->name);
+  twill_jw_key(&w, "ii"), twill_jw_int(&w, r->ii);
+  twill_jw_key(&w, "optimal");
+  twill_jw_bool(&w, !o->heuristic && r->status == TWILL_MODULO_OPTIMAL);
+  twill_jw_key(&w, "lower_bound"), twill_jw_int(&w, r->ii_lower);
+  twill_jw_key(&w, "res_mii"), twill_jw_int(&w, r->res_mii);
+  twill_jw_key(&w, "rec_mii"), twill_jw_int(&w, r->rec_mii);
+  twill_jw_key(&w, "length"), twill_jw_int(&w, r->length);
+  twill_jw_key(&w, "times");
+  twill_jw_object_begin(&w);
+  for (int v = 0; v < g->nops; v++)
+    twill_jw_key(&w, g->ops[v].name), twill_jw_int(&w, r->sched->start[v]);
+  twill_jw_object_end(&w);
+  twill_jw_key(&w, "stages");
+  twill_jw_object_begin(&w);
+  for (int v = 0; v < g->nops; v++)
+    twill_jw_key(&w, g->ops[v].name), twill_jw_int(&w, r->sched->start[v] / r->ii);
+  twill_jw_object_end(&w);
+  if (nm) {
+    twill_jw_key(&w, "normalize"), twill_jw_int(&w, nm->U);
+    twill_jw_key(&w, "normalization");
+    twill_jw_object_begin(&w);
+    twill_jw_key(&w, "budget"), twill_jw_int(&w, nm->U);
+    twill_jw_key(&w, "error"), twill_jw_int(&w, nm->F);
+    twill_jw_key(&w, "costs");
+    twill_jw_object_begin(&w);
+    for (int i = 0; i < nm->n; i++) {
+      char key[32];
+      snprintf(key, sizeof key, "%ld", nm->cost[i]);
+      twill_jw_key(&w, key), twill_jw_int(&w, nm->scaled[i]);
+    }
+    twill_jw_object_end(&w);
+    twill_jw_key(&w, "real_per_normalized_cycle");
+    twill_jw_double(&w, real_per_norm(nm));
+    twill_jw_object_end(&w);
+  }
+  twill_jw_key(&w, "stats");
+  twill_jw_object_begin(&w);
+  twill_jw_key(&w, "heuristic_ii"), twill_jw_int(&w, r->heuristic_ii);
+  twill_jw_key(&w, "nodes"), twill_jw_int(&w, r->nodes);
+  twill_jw_key(&w, "tries");
+  twill_jw_array_begin(&w);
+  for (int i = 0; i < r->ntries; i++) {
+    twill_jw_object_begin(&w);
+    twill_jw_key(&w, "ii"), twill_jw_int(&w, r->tries[i].ii);
+    twill_jw_key(&w, "status");
+    twill_jw_string(&w, r->tries[i].status == 0   ? "feasible"
+                        : r->tries[i].status == 1 ? "infeasible"
+                                                  : "limit");
+    twill_jw_key(&w, "nodes"), twill_jw_int(&w, r->tries[i].nodes);
+    twill_jw_object_end(&w);
+  }
+  twill_jw_array_end(&w);
+  twill_jw_object_end(&w);
+  twill_jw_object_end(&w);
+  return twill_jw_finish(&w);
+}
+
+int twill_cmd_modulo(int argc, char **argv) {
+  opts o;
+  if (parse(argc, argv, &o)) return TWILL_EXIT_USAGE;
+  twill_graph *g0, *g;
+  twill_arch *m;
+  if (twill_cli_load_kernel(o.kernel, o.arch, &g0, &m)) return TWILL_EXIT_USAGE;
+  twill_norm nm;
+  memset(&nm, 0, sizeof nm);
+  g = g0;
+  if (o.normalize) {
+    g = twill_normalize_graph(g0, o.budget, o.time_limit, &nm);
+    if (!g) {
+      fprintf(stderr, "twill modulo: cost normalization failed (budget %ld "
+                      "below the number of distinct costs?)\n", o.budget);
+      twill_graph_free(g0);
+      twill_arch_free(m);
+      return TWILL_EXIT_USAGE;
+    }
+  }
+  twill_modulo_result r;
+  memset(&r, 0, sizeof r);
+  int rc = TWILL_EXIT_OK;
+  if (o.heuristic && o.cert) {
+    fprintf(stderr, "twill modulo: --heuristic proves nothing: no --cert\n");
+    rc = TWILL_EXIT_USAGE;
+  } else if (o.heuristic) {
+    if (twill_modulo_ims(g, NULL, &r.sched) != 0) rc = TWILL_EXIT_USAGE;
+    else {
+      r.ii = r.heuristic_ii = r.sched->ii;
+      r.length = twill_schedule_length(g, r.sched);
+      twill_bounds b;
+      if (!twill_bounds_compute(g, &b)) {
+        r.res_mii = b.res_mii;
+        r.rec_mii = b.rec_mii;
+        r.mii = r.ii_lower = b.mii;
+        twill_bounds_clear(&b);
+      }
+      r.status = TWILL_MODULO_LIMIT;
+    }
+  } else {
+    twill_modulo_opts mo;
+    twill_modulo_opts_default(&mo);
+    mo.time_limit = o.time_limit;
+    mo.node_limit = o.node_limit;
+    mo.certify = o.cert != NULL;
+    twill_cli_catch_interrupt();
+    if (twill_modulo_solve(g, &mo, &r) || r.status == TWILL_MODULO_ERROR)
+      rc = TWILL_EXIT_USAGE;
+    else if (r.status == TWILL_MODULO_LIMIT)
+      rc = TWILL_EXIT_LIMIT;
+  }
+  if (rc == TWILL_EXIT_USAGE) {
+    fprintf(stderr, "twill modulo: the search failed (out of memory or a "
+                    "numerical failure in the ILP)\n");
+  } else if (o.json) {
+    if (print_json(g, m, &o, o.normalize ? &nm : NULL, &r)) rc = TWILL_EXIT_USAGE;
+  } else {
+    print_text(g, m, &o, o.normalize ? &nm : NULL, &r);
+  }
+  if (o.cert && (rc == TWILL_EXIT_OK ||
+                 (rc == TWILL_EXIT_LIMIT && r.ii_lower == r.ii))) {
+    FILE *f = fopen(o.cert, "w");
+    if (!f || twill_modulo_write_cert(g, m->name, o.normalize ? o.budget : 0,
+                                      &r, f)) {
+      fprintf(stderr, "twill modulo: cannot write the certificate to %s\n",
+              o.cert);
+      rc = TWILL_EXIT_USAGE;
+    }
+    if (f && fclose(f)) rc = TWILL_EXIT_USAGE;
+    else if (rc == TWILL_EXIT_LIMIT)
+      fprintf(stderr, "twill modulo: the certificate proves I* = %ld; L = %ld "
+                      "is marked unproven\n", r.ii, r.length);
+  } else if (o.cert && rc == TWILL_EXIT_LIMIT) {
+    fprintf(stderr, "twill modulo: no certificate: the search stopped at its "
+                    "limit before proving I\n");
+  }
+  twill_modulo_result_clear(&r);
+  if (g != g0) twill_graph_free(g);
+  twill_graph_free(g0);
+  twill_norm_clear(&nm);
+  twill_arch_free(m);
+  return rc;
+}

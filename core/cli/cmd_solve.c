@@ -1,0 +1,377 @@
+/* core/cli/cmd_solve.c: `twill solve`, Algorithm 1 from the command line. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "twill/codegen.h"
+#include "twill/joint.h"
+#include "twill/json.h"
+
+typedef struct opts {
+  const char *kernel, *arch, *cert, *normalized, *emit, *out;
+  bool json, no_cross;
+  long warps, regs, threads, extra;
+  twill_solve_opts so;
+  bool symmetry;
+  int nrel;                              /* --same / --apart / --own */
+  twill_rel_kind rel_kind[TWILL_JOINT_MAX_RELS];
+  const char *rel_list[TWILL_JOINT_MAX_RELS];
+} opts;
+
+static int parse(int argc, char **argv, opts *o) {
+  memset(o, 0, sizeof *o);
+  twill_solve_opts_default(&o->so);
+  o->symmetry = true;
+  o->threads = 1;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--json")) o->json = true;
+    else if (!strcmp(a, "--no-cross-warp")) o->no_cross = true;
+    else if (!strcmp(a, "--no-normalize")) o->so.budget = 0;
+    else if (!strcmp(a, "--no-symmetry")) o->symmetry = false;
+    else if (!strcmp(a, "--no-explain")) o->so.explain = false;
+    else if (!strcmp(a, "--first-model")) o->so.first_model = true;
+    else if (!strcmp(a, "--same") || !strcmp(a, "--apart") || !strcmp(a, "--own") ||
+             !strcmp(a, "--lead")) {
+      if (i + 1 >= argc) return twill_cli_error("solve", "%s needs a value", a);
+      if (o->nrel == TWILL_JOINT_MAX_RELS)
+        return twill_cli_error("solve", "more than %d relations", TWILL_JOINT_MAX_RELS);
+      o->rel_kind[o->nrel] = (twill_rel_kind)twill_rel_parse_kind(a + 2);
+      o->rel_list[o->nrel++] = argv[++i];
+    }
+    else if (!strcmp(a, "--cert") || !strcmp(a, "--normalized-kernel") ||
+             !strcmp(a, "--arch") || !strcmp(a, "--emit") || !strcmp(a, "-o")) {
+      if (i + 1 >= argc) return twill_cli_error("solve", "%s needs a value", a);
+      const char *v = argv[++i];
+      if (!strcmp(a, "--cert")) o->cert = v;
+      else if (!strcmp(a, "--arch")) o->arch = v;
+      else if (!strcmp(a, "--emit")) {
+        if (twill_emit_format_parse(v) < 0)
+          return twill_cli_error("solve", "unknown --emit format '%s'", v);
+        o->emit = v;
+      } else if (!strcmp(a, "-o")) o->out = v;
+      else o->normalized = v;
+    } else if (!strcmp(a, "--warps") || !strcmp(a, "--regs") ||
+               !strcmp(a, "--threads") || !strcmp(a, "--budget") ||
+               !strcmp(a, "--extra-copies") || !strcmp(a, "--time-limit")) {
+      if (i + 1 >= argc) return twill_cli_error("solve", "%s needs a value", a);
+      const char *v = argv[++i];
+      int e = 0;
+      if (!strcmp(a, "--warps")) e = twill_cli_long(a, v, i + 1, 1, 64, &o->warps);
+      else if (!strcmp(a, "--regs")) e = twill_cli_long(a, v, i + 1, 1, 255, &o->regs);
+      else if (!strcmp(a, "--threads")) e = twill_cli_long(a, v, i + 1, 1, 256, &o->threads);
+      else if (!strcmp(a, "--budget")) e = twill_cli_long(a, v, i + 1, 1, 100000, &o->so.budget);
+      else if (!strcmp(a, "--extra-copies")) e = twill_cli_long(a, v, i + 1, 0, 64, &o->extra);
+      else e = twill_cli_double(a, v, i + 1, 0.001, 1e7, &o->so.time_limit);
+      if (e) return TWILL_EXIT_USAGE;
+    } else if (a[0] == '-' && a[1])
+      return twill_cli_error("solve", "unknown option '%s'", a);
+    else if (o->kernel)
+      return twill_cli_error("solve", "more than one kernel given");
+    else o->kernel = a;
+  }
+  if (!o->kernel) return twill_cli_error("solve", "no kernel given");
+  o->so.extra_copies = (int)o->extra;
+  o->so.threads = (int)o->threads;
+  o->so.certify = o->cert != NULL;
+  o->so.verbose = isatty(2) != 0;
+  return 0;
+}
+
+static const char *status_word(int st) {
+  return st == 10 ? "SAT" : st == 20 ? "UNSAT" : st == -1 ? "no modulo schedule"
+                                                          : "limit";
+}
+
+static void print_roles(const twill_solve_result *r) {
+  const twill_graph *g = r->g;
+  const twill_joint_params *p = &r->p;
+  int G = p->warps / p->warpgroup;
+  long *need = calloc((size_t)G, sizeof *need), smem = 0, tmem = 0;
+  if (!need) return;
+  twill_joint_usage(g, p, r->sched, need, &smem, &tmem);
+  printf("warp roles:\n");
+  for (int gr = 0; gr < G; gr++) {
+    int any = 0;
+    for (int v = 0; v < g->nops; v++) {
+      int w = r->sched->warp[v], sp = twill_op_span(&g->ops[v], p->warpgroup);
+      if (gr * p->warpgroup < w || gr * p->warpgroup >= w + sp) {
+        if (w / p->warpgroup != gr) continue; /* single warps inside gr */
+      }
+      if (!any++) printf("  warpgroup %d (warps %d-%d, %ld regs/thread needed):",
+                         gr, gr * p->warpgroup, (gr + 1) * p->warpgroup - 1, need[gr]);
+      if (g->ops[v].issue == TWILL_ISSUE_WARPGROUP) printf(" %s", g->ops[v].name);
+      else printf(" %s@w%d", g->ops[v].name, w);
+    }
+    if (any) printf("\n");
+  }
+  printf("shared memory peak %ld bytes", smem);
+  if (p->smem_cap >= 0) printf(" of %ld", p->smem_cap);
+  if (p->tmem_cap >= 0) printf("; tensor memory peak %ld of %ld columns", tmem, p->tmem_cap);
+  printf("\n");
+  free(need);
+}
+
+static void print_text(const opts *o, const twill_arch *m,
+                       const twill_solve_result *r) {
+  const twill_graph *g = r->g;
+  printf("kernel %s on %s: %d ops, %d edges; costs %s\n", g->name, m->name,
+         g->nops, g->nedges, r->norm_budget > 0 ? "normalized" : "as given");
+  printf("machine: %d warps (warpgroups of %d), %ld regs/thread, cross-warp "
+         "%s (%ld)\n",
+         r->p.warps, r->p.warpgroup, r->p.regs,
+         r->p.no_cross_warp ? "forbidden" : "allowed", r->p.cross_warp);
+  printf("phase 1: I = %ld, L = %ld\n", r->phase1_ii, r->phase1_length);
+  printf("search:\n");
+  for (int i = 0; i < r->ntries; i++) {
+    const twill_solve_try *t = &r->tries[i];
+    if (t->status == -1)
+      printf("  I %ld: no modulo schedule (phase 1)\n", t->ii);
+    else
+      printf("  I %ld, L in [%ld, %ld]: %s%s%s\n", t->ii, t->lmin,
+             t->lmax, status_word(t->status),
+             t->why ? "\n    unsatisfiable together: " : "", t->why ? t->why : "");
+  }
+  if (r->status == 2) {
+    printf("infeasible at every I: %s\n", r->why_never);
+    return;
+  }
+  if (!r->sched) {
+    printf("no joint schedule found; no schedule below I = %ld (proven)\n",
+           r->ii_lower);
+    return;
+  }
+  printf("I* = %ld%s, L = %ld%s\n", r->ii,
+         r->status == 0 ? " (optimal)" : "", r->length,
+         r->length_proven ? " (minimal at I*)" : " (not proven minimal)");
+  if (r->norm_budget > 0)
+    printf("in real cycles: I* ~ %.0f, L ~ %.0f (x %.4g per normalized cycle)\n",
+           (double)r->ii * r->real_per_norm, (double)r->length * r->real_per_norm,
+           r->real_per_norm);
+  printf("%-16s %6s %6s %5s %5s\n", "op", "start", "stage", "slot", "warp");
+  for (int v = 0; v < g->nops; v++) {
+    long t = r->sched->start[v];
+    printf("%-16s %6ld %6ld %5ld %5d%s\n", g->ops[v].name, t, t / r->ii,
+           t % r->ii, r->sched->warp[v],
+           g->ops[v].issue != TWILL_ISSUE_WARPGROUP ? ""
+           : g->ops[v].groups > 1                   ? " (groups)"
+                                                    : " (group)");
+  }
+  print_roles(r);
+  if (r->cross_edges >= 0)
+    printf("register values crossing warps: %d (the fewest at this I and L)\n",
+           r->cross_edges);
+  (void)o;
+}
+
+/* One "key": value pair of the JSON report. */
+static void kv_int(twill_jw *w, const char *k, long long v) {
+  twill_jw_key(w, k);
+  twill_jw_int(w, v);
+}
+static void kv_bool(twill_jw *w, const char *k, bool v) {
+  twill_jw_key(w, k);
+  twill_jw_bool(w, v);
+}
+static void kv_str(twill_jw *w, const char *k, const char *v) {
+  twill_jw_key(w, k);
+  twill_jw_string(w, v);
+}
+
+static int print_json(const opts *o, const twill_arch *m,
+                      const twill_solve_result *r) {
+  const twill_graph *g = r->g;
+  twill_jw w;
+  twill_jw_init(&w, stdout, true);
+  twill_jw_object_begin(&w);
+  kv_str(&w, "kernel", g->name);
+  kv_str(&w, "arch", m->name);
+  kv_int(&w, "normalize", r->norm_budget);
+  twill_jw_key(&w, "real_cycles_per_unit");
+  twill_jw_double(&w, r->real_per_norm);
+  kv_bool(&w, "optimal", r->status == 0);
+  kv_bool(&w, "infeasible", r->status == 2);
+  if (r->status == 2) kv_str(&w, "why_infeasible", r->why_never);
+  kv_int(&w, "lower_bound", r->ii_lower);
+  kv_int(&w, "phase1_ii", r->phase1_ii);
+  kv_int(&w, "phase1_length", r->phase1_length);
+  if (r->sched) {
+    kv_int(&w, "ii", r->ii);
+    kv_int(&w, "length", r->length);
+    kv_bool(&w, "length_proven", r->length_proven);
+    if (r->cross_edges >= 0) kv_int(&w, "cross_warp_edges", r->cross_edges);
+    const char *keys[3] = {"times", "warps", "stages"};
+    for (int k = 0; k < 3; k++) {
+      twill_jw_key(&w, keys[k]);
+      twill_jw_object_begin(&w);
+      for (int v = 0; v < g->nops; v++) {
+        twill_jw_key(&w, g->ops[v].name);
+        long t = r->sched->start[v];
+        twill_jw_int(&w, k == 0 ? t : k == 1 ? r->sched->warp[v] : t / r->ii);
+      }
+      twill_jw_object_end(&w);
+    }
+  }
+  twill_jw_key(&w, "params");
+  twill_jw_object_begin(&w);
+  kv_int(&w, "warps", r->p.warps);
+  kv_int(&w, "warpgroup", r->p.warpgroup);
+  kv_int(&w, "regs", r->p.regs);
+  kv_int(&w, "regs_per_sm", r->p.regs_per_sm);
+  kv_int(&w, "reg_lo", r->p.reg_lo);
+  kv_int(&w, "reg_step", r->p.reg_step);
+  kv_int(&w, "cross_warp", r->p.cross_warp);
+  kv_bool(&w, "no_cross_warp", r->p.no_cross_warp);
+  kv_int(&w, "smem_cap", r->p.smem_cap);
+  kv_int(&w, "tmem_cap", r->p.tmem_cap);
+  if (r->p.nrels > 0) {
+    twill_jw_key(&w, "relations");
+    twill_jw_array_begin(&w);
+    for (int k = 0; k < r->p.nrels; k++) {
+      const twill_joint_rel *rl = &r->p.rels[k];
+      twill_jw_object_begin(&w);
+      kv_str(&w, "kind", twill_rel_name(rl->kind));
+      twill_jw_key(&w, "ops");
+      twill_jw_array_begin(&w);
+      for (int i = 0; i < rl->nops; i++) twill_jw_string(&w, g->ops[rl->ops[i]].name);
+      twill_jw_array_end(&w);
+      twill_jw_object_end(&w);
+    }
+    twill_jw_array_end(&w);
+  }
+  twill_jw_key(&w, "capacities");
+  twill_jw_object_begin(&w);
+  for (int u = 0; u < g->nunits; u++) kv_int(&w, g->units[u].name, g->units[u].capacity);
+  twill_jw_object_end(&w);
+  twill_jw_object_end(&w);
+  twill_jw_key(&w, "tries");
+  twill_jw_array_begin(&w);
+  for (int i = 0; i < r->ntries; i++) {
+    const twill_solve_try *t = &r->tries[i];
+    twill_jw_object_begin(&w);
+    kv_int(&w, "ii", t->ii);
+    kv_int(&w, "lmin", t->lmin);
+    kv_int(&w, "lmax", t->lmax);
+    kv_str(&w, "status", status_word(t->status));
+    if (t->why) kv_str(&w, "why", t->why);
+    twill_jw_object_end(&w);
+  }
+  twill_jw_array_end(&w);
+  /* no wall-clock figures on stdout: same input and flags, same bytes
+   * (times go to stderr on a terminal) */
+  twill_jw_key(&w, "stats");
+  twill_jw_object_begin(&w);
+  kv_int(&w, "tries", r->ntries);
+  twill_jw_object_end(&w);
+  twill_jw_object_end(&w);
+  (void)o;
+  return twill_jw_finish(&w);
+}
+
+int twill_cmd_solve(int argc, char **argv) {
+  opts o;
+  int rc = parse(argc, argv, &o);
+  if (rc) return rc;
+  twill_graph *g;
+  twill_arch *m;
+  if (twill_cli_load_kernel(o.kernel, o.arch, &g, &m)) return TWILL_EXIT_USAGE;
+  twill_joint_params p;
+  twill_joint_params_default(&p, m);
+  if (o.warps) {
+    p.warps = (int)o.warps;
+    if (p.warps % p.warpgroup) {
+      twill_graph_free(g);
+      twill_arch_free(m);
+      return twill_cli_error("solve", "--warps %ld is not a multiple of the "
+                             "warpgroup size %d", o.warps, p.warpgroup);
+    }
+  }
+  if (o.regs) p.regs = o.regs;
+  if (p.reg_step > 0 && p.regs < p.reg_lo) {
+    twill_graph_free(g);
+    twill_arch_free(m);
+    return twill_cli_error("solve", "--regs %ld is below the machine's "
+                           "setmaxnreg minimum %d", p.regs, p.reg_lo);
+  }
+  p.no_cross_warp = o.no_cross;
+  p.symmetry = o.symmetry;
+  twill_joint_relset rels = {NULL, 0};
+  for (int k = 0; k < o.nrel; k++) {
+    char why[200];
+    if (twill_joint_rel_add(&rels, g, o.rel_kind[k], o.rel_list[k], why, sizeof why)) {
+      twill_joint_relset_free(&rels);
+      twill_graph_free(g);
+      twill_arch_free(m);
+      return twill_cli_error("solve", "%s", why);
+    }
+  }
+  p.rels = rels.rels;
+  p.nrels = rels.n;
+  twill_solve_result r;
+  twill_cli_catch_interrupt();
+  if (twill_solve(g, m, &p, &o.so, &r) || r.status < 0) {
+    fprintf(stderr, "twill solve: internal error or out of memory\n");
+    twill_solve_result_clear(&r);
+    twill_joint_relset_free(&rels);
+    twill_graph_free(g);
+    twill_arch_free(m);
+    return TWILL_EXIT_USAGE;
+  }
+  if (r.status == 2 && r.ntries == 0) { /* settled before any search */
+    printf("infeasible at every I: %s\n", r.why_never);
+    twill_solve_result_clear(&r);
+    twill_joint_relset_free(&rels);
+    twill_graph_free(g);
+    twill_arch_free(m);
+    return TWILL_EXIT_INFEASIBLE;
+  }
+  rc = r.status == 0 ? TWILL_EXIT_OK : r.status == 2 ? TWILL_EXIT_INFEASIBLE : TWILL_EXIT_LIMIT;
+  if (o.so.verbose) fprintf(stderr, "twill: solved in %.2f s\n", r.seconds);
+  if (o.normalized) {
+    FILE *f = fopen(o.normalized, "w");
+    if (!f || twill_graph_print_json(r.g, f)) {
+      fprintf(stderr, "%s: cannot write\n", o.normalized);
+      rc = TWILL_EXIT_USAGE;
+    }
+    if (f) fclose(f);
+  }
+  if (o.cert && (r.sched || r.status == 2)) {
+    FILE *f = fopen(o.cert, "w");
+    if (!f || twill_solve_write_cert(&r, m->name, f)) {
+      fprintf(stderr, "%s: cannot write the certificate (a proof is "
+                      "missing: limit reached?)\n", o.cert);
+      if (rc == TWILL_EXIT_OK) rc = TWILL_EXIT_LIMIT;
+    }
+    if (f) fclose(f);
+  }
+  if (o.emit && r.sched) {
+    /* the emitters check warps against the machine: give it the warps
+     * the search used */
+    twill_arch *mm = twill_arch_clone(m);
+    FILE *f = o.out ? fopen(o.out, "w") : stdout;
+    twill_emit_opts eo = {false, NULL};
+    if (mm) mm->warps = r.p.warps;
+    if (!mm || !f ||
+        twill_emit(r.g, mm, r.sched, (twill_emit_format)twill_emit_format_parse(o.emit),
+                   &eo, f)) {
+      fprintf(stderr, "twill solve: cannot emit %s%s%s\n", o.emit,
+              o.out ? " to " : "", o.out ? o.out : "");
+      rc = TWILL_EXIT_USAGE;
+    }
+    if (f && f != stdout) fclose(f);
+    twill_arch_free(mm);
+  }
+  if (o.emit && !o.out) {
+    /* stdout carries the emitted output only */
+  } else if (o.json) {
+    if (print_json(&o, m, &r)) rc = TWILL_EXIT_USAGE;
+  } else {
+    print_text(&o, m, &r);
+  }
+  twill_solve_result_clear(&r);
+  twill_joint_relset_free(&rels);
+  twill_graph_free(g);
+  twill_arch_free(m);
+  return rc;
+}

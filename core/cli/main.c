@@ -1,0 +1,82 @@
+/* core/cli/main.c: the twill program, a thin dispatcher over libtwill.a.
+ *
+ * `twill CMD ARGS...` runs a subcommand; `twill help [CMD]`, `twill CMD
+ * --help` and `twill --version` are handled here so every command answers
+ * them the same way.  Commands named in the design but not built yet are
+ * listed as such and exit 1 with a plain message: never a silent success.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#ifndef TWILL_VERSION
+#define TWILL_VERSION "0.0.0"
+#endif
+
+static void print_overview(FILE *f) {
+  fprintf(f,
+          "twill %s: optimal software pipelining and warp specialization\n"
+          "for tensor-core GPU loops, with certificates.\n\n"
+          "usage: twill COMMAND [ARGS...]\n"
+          "       twill help [COMMAND]\n"
+          "       twill --version\n\ncommands:\n",
+          TWILL_VERSION);
+  for (const twill_command *c = twill_commands; c->name; c++)
+    fprintf(f, "  %-11s %s%s\n", c->name, c->summary,
+            c->run ? "" : " (not built yet)");
+  fprintf(f,
+          "\nKERNEL is a built-in kernel name (see `twill kernels`) or a\n"
+          "path to a .twill or JSON kernel file.\n"
+          "exit status: 0 ok, 1 bad usage or input, 2 infeasible,\n"
+          "3 limit reached without proof (twill sat: 10 SAT, 20 UNSAT, 0 "
+          "unknown).\n");
+}
+
+static int help(int argc, char **argv) {
+  if (argc < 2) {
+    print_overview(stdout);
+    return TWILL_EXIT_OK;
+  }
+  if (!twill_command_find(argv[1])) {
+    fprintf(stderr, "twill: unknown command '%s' (try 'twill help')\n",
+            argv[1]);
+    return TWILL_EXIT_USAGE;
+  }
+  twill_cli_usage(argv[1], stdout);
+  return TWILL_EXIT_OK;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    print_overview(stderr);
+    return TWILL_EXIT_USAGE;
+  }
+  const char *name = argv[1];
+  if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+    printf("twill %s\n", TWILL_VERSION);
+    return TWILL_EXIT_OK;
+  }
+  if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h"))
+    return help(argc - 1, argv + 1);
+  const twill_command *c = twill_command_find(name);
+  if (!c) {
+    fprintf(stderr, "twill: unknown command '%s' (try 'twill help')\n", name);
+    return TWILL_EXIT_USAGE;
+  }
+  for (int i = 2; i < argc; i++) {
+    if (!strcmp(argv[i], "--")) break;
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      twill_cli_usage(name, stdout);
+      return TWILL_EXIT_OK;
+    }
+  }
+  if (!c->run) {
+    fprintf(stderr,
+            "twill: '%s' is part of the design but not built yet in this "
+            "version\n",
+            name);
+    return TWILL_EXIT_USAGE;
+  }
+  return c->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,635 @@
+/* core/joint/twill.c: Algorithm 1 of the Twill paper (twill.md 3.8) over the
+ * joint encoding, and its certificate.
+ *
+ *   I, M <- phase 1 (the optimal modulo schedule: core/modulo/modulo_ilp.c)
+ *   loop:
+ *     C <- ceil(LEN(M) / I) (+ extra copies, our documented extension)
+ *     if the joint problem at (I, C*I) is SAT:
+ *        L* <- least SAT L in [LEN(M), C*I]   (binary search: the joint
+ *              problem is monotone in L, so this is the paper's first SAT
+ *              L of its upward scan)
+ *        return (I, L*, schedule, warps)
+ *     else: I <- I + 1, M <- phase 1 re-solved at I (skipped if infeasible)
+ *
+ * One refutation at (I, C*I) covers every L the paper tries at I, because
+ * a schedule of length L is a schedule of every length >= L.  What is
+ * proven is therefore: no I below phase 1's I* admits even a modulo
+ * schedule (the phase-1 certificate), and each I in [phase-1 I*, I*)
+ * admits no joint schedule within its C(I) copies; at I*, no joint
+ * schedule is shorter than L* (a refutation at L* - 1).  Like the paper,
+ * the search does not look at more copies than C(I) (twill.md 3.9);
+ * --extra-copies widens it.
+ *
+ * Certificate (text, blocks of bytes prefixed by their length, like the
+ * phase-1 certificate):
+ *   twill-certificate 1 solve
+ *   kernel NAME / arch A / normalize U|off
+ *   params W WG R REGS_PER_SM LO STEP XREAL X NO_CROSS SMEM TMEM SYMMETRY
+ *   rel KIND OP,OP,... (the relations asked for, if any)
+ *   ii I* / length L* / time OP T WARP ... (one line per op)
+ *   phase1 BYTES (the phase-1 certificate)
+ *   refute I L BYTES (a twill-smt proof) ... / length-proof none (optional)
+ *   end
+ * or, for "no I at all" (core/joint/joint_never.c), after the rel lines:
+ *   never I' L' BYTES (the refutation of the single-iteration relaxation)
+ *   end
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "twill/joint.h"
+#include "twill/modulo.h"
+#include "twill/normalize.h"
+
+#include "twill/smt.h"
+
+/* Branch-and-bound nodes for phase 1 re-solved at a larger I (see the
+ * search loop): enough for the built-in kernels' optimal L, bounded so
+ * that a hard instance costs a fraction of a second. */
+#define PHASE1_RESOLVE_NODES 1000
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void twill_solve_opts_default(twill_solve_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->time_limit = 60;
+  o->budget = 300;
+  o->threads = 1;
+  o->explain = true;
+}
+
+void twill_solve_result_clear(twill_solve_result *r) {
+  twill_graph_free(r->g);
+  twill_schedule_free(r->sched);
+  for (int i = 0; i < r->ntries; i++) {
+    free(r->tries[i].why);
+    free(r->tries[i].proof);
+  }
+  free(r->tries);
+  free(r->phase1_cert);
+  free(r->length_proof);
+  free(r->never_proof);
+  memset(r, 0, sizeof *r);
+}
+
+/* The graph the search runs on: the machine's cross-warp cost written into
+ * every op whose result crosses warps through registers (so normalization
+ * scales it with the other costs), then normalized. */
+twill_graph *twill_solve_prepare(const twill_graph *g, const twill_joint_params *p,
+                                 long budget, double limit, long *X,
+                                 double *real_per_norm) {
+  twill_graph *c = twill_graph_clone(g);
+  if (!c) return NULL;
+  for (int v = 0; v < c->nops; v++)
+    if (c->ops[v].spill < 0 && c->ops[v].regs > 0 && !c->ops[v].varlat)
+      c->ops[v].spill = p->cross_warp;
+  *X = p->cross_warp;
+  if (real_per_norm) *real_per_norm = 1;
+  if (budget <= 0) return c;
+  twill_norm nm;
+  twill_graph *n = twill_normalize_graph(c, budget, limit, &nm);
+  twill_graph_free(c);
+  if (!n) return NULL;
+  long x = twill_norm_map(&nm, p->cross_warp);
+  if (x >= 0) *X = x;
+  /* for the report: exact when F = 0, else the ratio of the largest cost
+   * (the one normalization fits best in relative terms) */
+  if (real_per_norm && nm.n > 0 && nm.scaled[nm.n - 1] > 0)
+    *real_per_norm = (double)nm.cost[nm.n - 1] / (double)nm.scaled[nm.n - 1];
+  twill_norm_clear(&nm);
+  return n;
+}
+
+static double left_of(const twill_solve_opts *o, double t0) {
+  if (o->time_limit <= 0) return 0;
+  double l = o->time_limit - (now() - t0);
+  return l > 0.001 ? l : 0.001;
+}
+
+static bool out_of_time(const twill_solve_opts *o, double t0) {
+  return o->time_limit > 0 && now() - t0 >= o->time_limit;
+}
+
+static int add_try(twill_solve_result *r, long ii, long lmin, long lmax) {
+  twill_solve_try *t = realloc(r->tries, (size_t)(r->ntries + 1) * sizeof *t);
+  if (!t) return -1;
+  r->tries = t;
+  memset(&t[r->ntries], 0, sizeof *t);
+  t[r->ntries].ii = ii;
+  t[r->ntries].lmin = lmin;
+  t[r->ntries].lmax = lmax;
+  r->ntries++;
+  return 0;
+}
+
+static char *capture_proof(const twill_joint *j, size_t *len) {
+  char *buf = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&buf, &n);
+  if (!f) return NULL;
+  int bad = twill_joint_write_proof(j, f);
+  fclose(f);
+  if (bad) {
+    free(buf);
+    return NULL;
+  }
+  *len = n;
+  return buf;
+}
+
+/* Deletion-based minimization of the failed families: a minimal (not
+ * necessarily minimum) set that is already unsatisfiable with the base. */
+static char *explain(twill_joint *j, bool *core, double limit) {
+  int n = twill_joint_num_families(j);
+  bool *trial = malloc((size_t)(n ? n : 1) * sizeof *trial);
+  bool *nc = malloc((size_t)(n ? n : 1) * sizeof *nc);
+  if (!trial || !nc) {
+    free(trial), free(nc);
+    return NULL;
+  }
+  double t0 = now();
+  for (int f = 0; f < n; f++) {
+    if (!core[f] || now() - t0 > limit) continue;
+    memcpy(trial, core, (size_t)n * sizeof *trial);
+    trial[f] = false;
+    double l = limit - (now() - t0);
+    if (twill_joint_solve(j, trial, l > 0.01 ? l : 0.01, NULL, nc) == 20)
+      memcpy(core, nc, (size_t)n * sizeof *core);
+  }
+  free(trial), free(nc);
+  size_t cap = 64, len = 0;
+  char *s = malloc(cap);
+  if (!s) return NULL;
+  s[0] = 0;
+  int k = 0;
+  for (int f = 0; f < n; f++) {
+    if (!core[f]) continue;
+    const char *name = twill_joint_family_name(j, f);
+    size_t need = len + strlen(name) + 3;
+    if (need > cap) {
+      char *ns = realloc(s, cap = 2 * need);
+      if (!ns) {
+        free(s);
+        return NULL;
+      }
+      s = ns;
+    }
+    len += (size_t)sprintf(s + len, "%s%s", k++ ? "; " : "", name);
+  }
+  if (!k) {
+    free(s);
+    s = strdup("dependences, unit capacity and completion alone");
+  }
+  return s;
+}
+
+/* Refute (I, L) outright, with a certificate if asked.  20 proven. */
+static int refute(const twill_graph *g, const twill_joint_params *p, long ii,
+                  long L, bool certify, double limit, char **proof,
+                  size_t *plen) {
+  twill_joint *j = twill_joint_new(g, p, ii, L, certify);
+  if (!j) return -1;
+  int r = twill_joint_refute(j, limit);
+  if (r == 20 && certify) {
+    *proof = capture_proof(j, plen);
+    if (!*proof) r = -1;
+  }
+  twill_joint_free(j);
+  return r;
+}
+
+static long min_length(const twill_graph *g);
+static bool buildable(const twill_graph *g, long L) {
+  return L >= min_length(g);
+}
+
+/* At I with an L range: 10 found (r filled), 20 refuted, 0 limit, -1 err. */
+static long min_length(const twill_graph *g) {
+  long x = 1;
+  for (int v = 0; v < g->nops; v++)
+    if (g->ops[v].lat > x) x = g->ops[v].lat;
+  return x;
+}
+
+/* lp: LEN(M) of phase 1's schedule at I (sets the copies); lo: a proven
+ * lower bound on L at I (phase 1's, or the longest op). */
+static bool least_length(const twill_graph *g, const twill_joint_params *p,
+                         const twill_solve_opts *o, double t0, long ii,
+                         long *lo_io, long *hi_io, twill_schedule **s,
+                         long *refuted);
+
+static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
+                 long ii, long lp, long lo) {
+  const twill_graph *g = r->g;
+  long copies = (lp + ii - 1) / ii + (o->extra_copies > 0 ? o->extra_copies : 0);
+  long lmax = copies * ii;
+  if (lo < min_length(g)) lo = min_length(g);
+  if (lo > lp) lo = lp;
+  if (add_try(r, ii, lo, lmax)) return -1;
+  twill_solve_try *t = &r->tries[r->ntries - 1];
+  double ts = now();
+  twill_joint *j = twill_joint_new(g, &r->p, ii, lmax, o->certify);
+  if (!j) return -1;
+  int nf = twill_joint_num_families(j);
+  bool *core = calloc((size_t)(nf ? nf : 1), sizeof *core);
+  twill_schedule *s = NULL;
+  int st = core ? twill_joint_solve(j, NULL, left_of(o, t0), &s, core) : -1;
+  if (o->verbose)
+    fprintf(stderr, "twill: I %ld, L <= %ld: %s (%.2f s)\n", ii, lmax,
+            st == 10 ? "SAT" : st == 20 ? "UNSAT" : "limit", now() - ts);
+  if (st == 20 && o->explain) t->why = explain(j, core, left_of(o, t0) / 4);
+  free(core);
+  twill_joint_free(j);
+  /* The certificate's refutation comes from a fresh encoding with the
+   * families as units: the search above may have created order literals
+   * before any unit, and the checker wants the encoding it rebuilds, units
+   * included, as a byte prefix of the proof. */
+  if (st == 20 && o->certify) {
+    int rr = refute(g, &r->p, ii, lmax, true, left_of(o, t0), &t->proof,
+                    &t->proof_len);
+    st = rr == 20 ? 20 : rr == 0 ? 0 : -1; /* 10 here would be a bug */
+  }
+  t->status = st;
+  if (st != 10) {
+    t->seconds = now() - ts;
+    return st;
+  }
+  /* least L, SAT known at hi */
+  long hi = lmax;
+  long refuted = -1; /* largest L the search itself proved infeasible */
+  bool proven = least_length(g, &r->p, o, t0, ii, &lo, &hi, &s, &refuted);
+  r->ii = ii;
+  r->length = hi;
+  r->sched = s;
+  /* L* - 1 refuted outright: the binary search may not have tried it, and
+   * a certificate needs the proof (without one, the search's own UNSAT at
+   * L* - 1 is enough) */
+  if (proven && buildable(g, hi - 1) && (o->certify || refuted != hi - 1)) {
+    int rr = refute(g, &r->p, ii, hi - 1, o->certify, left_of(o, t0),
+                    &r->length_proof, &r->length_proof_len);
+    proven = rr == 20;
+  }
+  r->length_proven = proven;
+  t->seconds = now() - ts;
+  return 10;
+}
+
+/* One length query of the least-L search, run on its own thread: a fresh
+ * encoding at (I, L), so its answer and model depend on (I, L) only. */
+typedef struct lquery {
+  const twill_graph *g;
+  const twill_joint_params *p;
+  long ii, L;
+  double limit;
+  int status;          /* 10, 20, 0 limit, -1 error */
+  twill_schedule *s;
+} lquery;
+
+static void *lquery_run(void *arg) {
+  lquery *q = arg;
+  twill_joint *j = twill_joint_new(q->g, q->p, q->ii, q->L, false);
+  q->status = j ? twill_joint_solve(j, NULL, q->limit, &q->s, NULL) : -1;
+  twill_joint_free(j);
+  return NULL;
+}
+
+/* Least L in [lo, hi] with hi known SAT (model *s): each round queries up
+ * to T lengths splitting [lo, hi) evenly, on T threads (the last on this
+ * one), then keeps the least SAT length as hi and moves lo past the
+ * largest UNSAT length below it.  Every model comes from a fresh encoding
+ * at its length, so the final (L*, model) is the same for every T.
+ * *refuted gets the largest length proved UNSAT; returns false when a
+ * query hit a limit (L* is then not proven). */
+static bool least_length(const twill_graph *g, const twill_joint_params *p,
+                         const twill_solve_opts *o, double t0, long ii,
+                         long *lo_io, long *hi_io, twill_schedule **s,
+                         long *refuted) {
+  int T = o->threads > 1 ? (o->threads > 16 ? 16 : o->threads) : 1;
+  long lo = *lo_io, hi = *hi_io;
+  bool proven = true;
+  lquery q[16];
+  pthread_t th[16];
+  while (lo < hi && !out_of_time(o, t0)) {
+    long span = hi - lo;
+    int n = span < T ? (int)span : T;
+    for (int k = 0; k < n; k++) {
+      /* n points: binary search for n = 1, even splits above */
+      q[k] = (lquery){g, p, ii, lo + span * (k + 1) / (n + 1), left_of(o, t0), 0, NULL};
+    }
+    int started = 0;
+    for (int k = 0; k + 1 < n; k++) {
+      if (pthread_create(&th[k], NULL, lquery_run, &q[k])) break;
+      started++;
+    }
+    for (int k = started; k < n; k++) lquery_run(&q[k]);
+    for (int k = 0; k < started; k++) pthread_join(th[k], NULL);
+    long new_hi = hi, new_lo = lo;
+    int best = -1;
+    for (int k = 0; k < n; k++)
+      if (q[k].status == 10 && q[k].L < new_hi) new_hi = q[k].L, best = k;
+    for (int k = 0; k < n; k++) {
+      if (q[k].L >= new_hi) continue;
+      if (q[k].status == 20) {
+        if (q[k].L + 1 > new_lo) new_lo = q[k].L + 1;
+        if (q[k].L > *refuted) *refuted = q[k].L;
+      } else if (q[k].status != 10) {
+        proven = false;
+      }
+    }
+    if (best >= 0) {
+      twill_schedule_free(*s);
+      *s = q[best].s;
+      q[best].s = NULL;
+    }
+    for (int k = 0; k < n; k++) twill_schedule_free(q[k].s);
+    if (new_lo == lo && new_hi == hi) { /* only limits: no progress */
+      proven = false;
+      break;
+    }
+    lo = new_lo, hi = new_hi;
+  }
+  if (lo < hi) proven = false;
+  *lo_io = lo, *hi_io = hi;
+  return proven;
+}
+
+/* At (I*, L*): the schedule with the fewest register values crossing
+ * warps, within a tenth of the time left; kept only if the validator
+ * accepts it (it always should). */
+static void tiebreak(twill_solve_result *r, const twill_solve_opts *o,
+                     double t0) {
+  twill_joint *j = twill_joint_new(r->g, &r->p, r->ii, r->length, false);
+  if (!j) return;
+  twill_schedule *best = NULL;
+  int count;
+  double limit = o->time_limit > 0 ? left_of(o, t0) / 10 : 10;
+  if (twill_joint_min_cross(j, limit, &best, &count) == 10 && best &&
+      twill_joint_validate(r->g, &r->p, r->length, best, NULL, 0) == 0) {
+    twill_schedule_free(r->sched);
+    r->sched = best;
+    r->cross_edges = count;
+    best = NULL;
+  }
+  twill_schedule_free(best);
+  twill_joint_free(j);
+}
+
+/* Phase 1's I failed: is there any I at all?  The single-iteration
+ * relaxation of core/joint/joint_never.c, solved once.  20: none (r->why_never
+ * says why, and with certify r->never_proof refutes it); 10 or 0 (a limit):
+ * the search goes on; -1 error.  A relaxation too long to encode is not
+ * tried. */
+#define NEVER_MAX_LENGTH 2048
+static int never(twill_solve_result *r, const twill_solve_opts *o, double t0) {
+  twill_joint_rel keep[TWILL_JOINT_MAX_RELS];
+  if (r->p.nrels > TWILL_JOINT_MAX_RELS) return 0;
+  twill_joint_params q = twill_never_params(&r->p, keep);
+  twill_graph *gn = twill_never_graph(r->g);
+  if (!gn) return -1;
+  long ii, L;
+  twill_never_size(gn, &q, &ii, &L);
+  if (L > NEVER_MAX_LENGTH) {
+    twill_graph_free(gn);
+    return 0;
+  }
+  twill_joint *j = twill_joint_new(gn, &q, ii, L, false);
+  int nf = j ? twill_joint_num_families(j) : 0;
+  bool *core = j ? calloc((size_t)(nf ? nf : 1), sizeof *core) : NULL;
+  int st = core ? twill_joint_solve(j, NULL, left_of(o, t0) / 4, NULL, core) : -1;
+  if (st == 20) {
+    char *why = o->explain ? explain(j, core, left_of(o, t0) / 4) : NULL;
+    snprintf(r->why_never, sizeof r->why_never,
+             "not even one iteration has a joint schedule%s%s", why ? ": " : "",
+             why ? why : "");
+    free(why);
+  }
+  free(core);
+  twill_joint_free(j);
+  if (st == 20 && o->certify) {
+    int rr = refute(gn, &q, ii, L, true, left_of(o, t0), &r->never_proof,
+                    &r->never_proof_len);
+    if (rr != 20) st = rr == 0 ? 0 : -1;
+  }
+  twill_graph_free(gn);
+  r->never_ii = ii;
+  r->never_L = L;
+  return st;
+}
+
+int twill_solve(const twill_graph *g, const twill_arch *m,
+                const twill_joint_params *p, const twill_solve_opts *o,
+                twill_solve_result *r) {
+  memset(r, 0, sizeof *r);
+  double t0 = now();
+  r->norm_budget = o->budget;
+  long X;
+  r->g = twill_solve_prepare(g, p, o->budget, o->time_limit > 0 ? o->time_limit : 60, &X,
+                             &r->real_per_norm);
+  if (!r->g) return -1;
+  r->p = *p;
+  r->p.cross_warp = X;
+  r->cross_warp_real = p->cross_warp;
+  /* Infeasible at every I: a result is live for at least one cycle, so
+   * its own registers (or shared memory) must fit the budget. */
+  for (int v = 0; v < r->g->nops; v++) {
+    const twill_op *op = &r->g->ops[v];
+    if (op->regs > p->regs || (p->smem_cap >= 0 && op->smem > p->smem_cap)) {
+      snprintf(r->why_never, sizeof r->why_never,
+               op->regs > p->regs
+                   ? "op '%s' alone holds %ld registers per thread, over the budget %ld"
+                   : "op '%s' alone holds %ld bytes of shared memory, over the capacity %ld",
+               op->name, op->regs > p->regs ? op->regs : op->smem,
+               op->regs > p->regs ? p->regs : p->smem_cap);
+      r->status = 2;
+      r->seconds = now() - t0;
+      return 0;
+    }
+  }
+  twill_modulo_opts mo;
+  twill_modulo_opts_default(&mo);
+  /* Algorithm 1 needs phase 1's I* proven, not its L: a quarter of the
+   * time goes to phase 1, which stops once I* is settled; its L (optimal
+   * or not) only sets the copies, and at_ii finds and proves the least L */
+  mo.time_limit = o->time_limit > 0 ? o->time_limit / 4 : 0;
+  mo.skip_length = 1;
+  mo.certify = o->certify;
+  twill_modulo_result mr;
+  if (twill_modulo_solve(r->g, &mo, &mr)) return -1;
+  r->phase1_ii = mr.ii;
+  r->phase1_length = mr.length;
+  r->ii_lower = mr.ii_lower;
+  r->status = 3;
+  if (mr.status == TWILL_MODULO_ERROR) r->status = -1;
+  if (mr.ii_lower != mr.ii || mr.status == TWILL_MODULO_ERROR) {
+    twill_modulo_result_clear(&mr);
+    r->seconds = now() - t0;
+    return 0;
+  }
+  if (o->certify) {
+    FILE *f = open_memstream(&r->phase1_cert, &r->phase1_cert_len);
+    /* the phase-1 certificate needs I* proven; L at I* may be unproven */
+    int bad = !f || twill_modulo_write_cert(r->g, m && m->name ? m->name : "-",
+                                            o->budget, &mr, f);
+    if (f) fclose(f);
+    if (bad) {
+      free(r->phase1_cert);
+      r->phase1_cert = NULL;
+    }
+  }
+  long ii = mr.ii, lp = mr.length, lo = mr.length_lower;
+  twill_modulo_result_clear(&mr);
+  /* Give up (as a limit, never as "infeasible") past this I: by then one
+   * copy spans the whole critical work several times over. */
+  long ii_cap = 4 * ii + 16;
+  bool tried_never = false;
+  for (;;) {
+    int st = at_ii(r, o, t0, ii, lp, lo);
+    if (st == 10) {
+      r->status = r->length_proven ? 0 : 3;
+      r->cross_edges = -1;
+      if (!o->first_model) tiebreak(r, o, t0);
+      /* never hand out a schedule the model's validator rejects */
+      if (twill_joint_validate(r->g, &r->p, r->length, r->sched, NULL, 0))
+        r->status = -1;
+      break;
+    }
+    if (st != 20) {
+      r->status = st < 0 ? -1 : 3;
+      break;
+    }
+    r->ii_lower = ii + 1;
+    if (!tried_never) {
+      tried_never = true;
+      int nv = never(r, o, t0);
+      if (nv == 20) {
+        r->status = 2;
+        break;
+      }
+      if (nv < 0) {
+        r->status = -1;
+        break;
+      }
+    }
+    /* phase 1 again at the next I that admits a modulo schedule */
+    twill_schedule *ms = NULL;
+    int pr = 1;
+    while (pr == 1 && ++ii <= ii_cap && !out_of_time(o, t0)) {
+      /* The re-solve only sets the L range (its copies), so it gets a
+       * fixed number of branch-and-bound nodes (a time slice would make
+       * the range, and so the output, depend on the machine's load);
+       * without a schedule in them, iterative modulo scheduling at this I
+       * gives one, and without that the previous range's copies are kept.
+       * Only a proof of infeasibility skips an I. */
+      pr = twill_modulo_at(r->g, ii, left_of(o, t0), PHASE1_RESOLVE_NODES, &ms);
+      if (pr == 1) {
+        if (add_try(r, ii, 0, 0)) return -1;
+        r->tries[r->ntries - 1].status = -1;
+        r->ii_lower = ii + 1;
+      }
+    }
+    if (pr != 0 && pr != 2) break; /* cap, or error */
+    if (!ms) {
+      twill_ims_opts io;
+      twill_ims_opts_default(&io);
+      io.ii_min = io.ii_max = ii;
+      if (twill_modulo_ims(r->g, &io, &ms) < 0) return -1;
+    }
+    if (ms) {
+      lp = twill_schedule_length(r->g, ms);
+      lo = pr == 0 ? lp : 0; /* phase 1's L at I is optimal unless a limit hit */
+    } else {
+      lo = 0;
+    }
+    twill_schedule_free(ms);
+    if (out_of_time(o, t0)) break;
+  }
+  r->seconds = now() - t0;
+  return 0;
+}
+
+/* ---- certificate ------------------------------------------------------- */
+
+static void write_rels(FILE *f, const twill_solve_result *r) {
+  for (int k = 0; k < r->p.nrels; k++) {
+    const twill_joint_rel *rl = &r->p.rels[k];
+    fprintf(f, "rel %s ", twill_rel_name(rl->kind));
+    for (int i = 0; i < rl->nops; i++)
+      fprintf(f, "%s%s", i ? "," : "", r->g->ops[rl->ops[i]].name);
+    fputc('\n', f);
+  }
+}
+
+static void write_params(FILE *f, const twill_joint_params *p, long xreal) {
+  fprintf(f, "params %d %d %ld %ld %d %d %ld %ld %d %ld %ld %d\n", p->warps,
+          p->warpgroup, p->regs, p->regs_per_sm, p->reg_lo, p->reg_step,
+          xreal, p->cross_warp, p->no_cross_warp ? 1 : 0, p->smem_cap,
+          p->tmem_cap, p->symmetry ? 1 : 0);
+}
+
+/* Kernel, machine, normalization, parameters and relations: what the
+ * checker rebuilds the encodings from. */
+static void write_header(FILE *f, const twill_solve_result *r, const char *arch) {
+  fprintf(f, "twill-certificate 1 solve\nkernel %s\narch %s\n", r->g->name,
+          arch);
+  if (r->norm_budget > 0) fprintf(f, "normalize %ld\n", r->norm_budget);
+  else fprintf(f, "normalize off\n");
+  write_params(f, &r->p, r->cross_warp_real);
+  write_rels(f, r);
+}
+
+/* "No I at all": the header and the refutation of the single-iteration
+ * relaxation (core/joint/joint_never.c), which the checker rebuilds. */
+static int write_never_cert(const twill_solve_result *r, const char *arch,
+                            FILE *f) {
+  if (!r->never_proof) return -1;
+  write_header(f, r, arch);
+  fprintf(f, "never %ld %ld %zu\n", r->never_ii, r->never_L, r->never_proof_len);
+  fwrite(r->never_proof, 1, r->never_proof_len, f);
+  fprintf(f, "\nend\n");
+  return ferror(f) ? -1 : 0;
+}
+
+int twill_solve_write_cert(const twill_solve_result *r, const char *arch,
+                           FILE *f) {
+  if (r->status == 2) return write_never_cert(r, arch, f);
+  if (!r->sched || !r->phase1_cert) return -1;
+  for (int i = 0; i < r->ntries; i++)
+    if (r->tries[i].ii < r->ii && r->tries[i].status == 20 && !r->tries[i].proof)
+      return -1;
+  write_header(f, r, arch);
+  fprintf(f, "ii %ld\nlength %ld\n", r->ii, r->length);
+  for (int v = 0; v < r->g->nops; v++)
+    fprintf(f, "time %s %ld %d\n", r->g->ops[v].name, r->sched->start[v],
+            r->sched->warp[v]);
+  fprintf(f, "phase1 %zu\n", r->phase1_cert_len);
+  fwrite(r->phase1_cert, 1, r->phase1_cert_len, f);
+  fputc('\n', f);
+  for (int i = 0; i < r->ntries; i++) {
+    const twill_solve_try *t = &r->tries[i];
+    if (t->status == -1)
+      fprintf(f, "no-modulo %ld\n", t->ii);
+    else if (t->status == 20 && t->proof) {
+      fprintf(f, "refute %ld %ld %zu\n", t->ii, t->lmax, t->proof_len);
+      fwrite(t->proof, 1, t->proof_len, f);
+      fputc('\n', f);
+    }
+  }
+  if (r->length_proof) {
+    fprintf(f, "refute %ld %ld %zu\n", r->ii, r->length - 1, r->length_proof_len);
+    fwrite(r->length_proof, 1, r->length_proof_len, f);
+    fputc('\n', f);
+  } else if (!r->length_proven) {
+    fprintf(f, "length-proof none\n");
+  }
+  fprintf(f, "end\n");
+  return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,88 @@
+/* core/schedule/kernel.c: a kernel bound to its machine (twill/kernel.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "twill/builtin.h"
+#include "twill/io.h"
+#include "twill/kernel.h"
+
+int twill_graph_bind(twill_graph *g, const twill_arch *m, twill_diag *d) {
+  for (int u = 0; u < g->nunits; u++) {
+    twill_unit *un = &g->units[u];
+    if (un->declared) continue;
+    int cap = m ? twill_arch_unit_cap(m, un->name) : -1;
+    if (cap < 1) {
+      if (m)
+        return twill_diag_set(d, "", un->line, 0,
+                              "unit '%s' is not declared in the kernel and "
+                              "machine '%s' has no such unit",
+                              un->name, m->name);
+      return twill_diag_set(d, "", un->line, 0,
+                            "unit '%s' is not declared and no machine is "
+                            "given",
+                            un->name);
+    }
+    un->capacity = cap;
+  }
+  for (int v = 0; v < g->nops; v++) {
+    const twill_op *o = &g->ops[v];
+    for (int k = 0; k < o->nuses; k++)
+      if (o->uses[k].count > g->units[o->uses[k].unit].capacity)
+        return twill_diag_set(
+            d, "", o->line, 0,
+            "op '%s' needs %d instances of unit '%s' in one cycle but the "
+            "unit has %d",
+            o->name, o->uses[k].count, g->units[o->uses[k].unit].name,
+            g->units[o->uses[k].unit].capacity);
+  }
+  return 0;
+}
+
+int twill_kernel_load(const char *kernel, const char *arch_override,
+                      twill_graph **gp, twill_arch **mp, twill_diag *d) {
+  twill_graph *g = NULL;
+  twill_arch *m = NULL;
+  char file[TWILL_DIAG_FILE];
+  const char *text = twill_builtin_kernel(kernel);
+  if (text) {
+    snprintf(file, sizeof file, "<builtin>/%s.twill", kernel);
+    g = twill_graph_parse_text(text, strlen(text), file, d);
+  } else {
+    snprintf(file, sizeof file, "%s", strcmp(kernel, "-") ? kernel : "<stdin>");
+    size_t len = 0;
+    char *buf = twill_read_file(kernel, &len, d);
+    if (!buf) {
+      /* a name that is neither built in nor a file: say both */
+      char why[TWILL_DIAG_MSG];
+      const char *r = d->msg;
+      if (!strncmp(r, "cannot open: ", 13)) r += 13;
+      snprintf(why, sizeof why, "%s", r);
+      twill_diag_set(d, file, 0, 0,
+                     "not a built-in kernel (see 'twill kernels') and cannot be "
+                     "opened: %s",
+                     why);
+      return -1;
+    }
+    g = twill_graph_parse_any(buf, len, file, d);
+    free(buf);
+  }
+  if (!g) goto fail;
+  if (twill_graph_validate(g, d)) {
+    memcpy(d->file, file, sizeof d->file);
+    goto fail;
+  }
+  const char *an = arch_override ? arch_override : g->arch ? g->arch : "hopper";
+  m = twill_arch_load(an, d);
+  if (!m) goto fail;
+  if (twill_graph_bind(g, m, d)) {
+    memcpy(d->file, file, sizeof d->file);
+    goto fail;
+  }
+  *gp = g;
+  *mp = m;
+  return 0;
+fail:
+  twill_graph_free(g);
+  twill_arch_free(m);
+  return -1;
+}

@@ -1,0 +1,32 @@
+/* twill/kernel.h: a kernel together with its machine.
+ *
+ * The graph (graph/) and the machine (arch/) are read separately; binding
+ * one to the other sits above both: every unit the kernel uses but does not
+ * declare takes the machine's capacity.  twill_kernel_load does the whole
+ * job the commands and tests need: a built-in name or a path, the machine
+ * (an override, else the kernel's `arch` line, else "hopper"), validation
+ * and binding.
+ */
+#ifndef TWILL_KERNEL_H
+#define TWILL_KERNEL_H
+
+#include "twill/arch.h"
+#include "twill/diag.h"
+#include "twill/graph.h"
+
+/* Resolve every unit against machine m: undeclared units take the machine's
+ * capacity; a unit missing from both is an error (reported at the line of
+ * its first use).  A use that needs more instances in one cycle than the
+ * unit has is an error too.  m may be NULL: then every unit must be
+ * declared.  Returns 0 or -1 with d filled. */
+int twill_graph_bind(twill_graph *g, const twill_arch *m, twill_diag *d);
+
+/* Load a kernel given as a built-in name or a path (.twill or JSON; "-" is
+ * standard input), load its machine (arch_override if not NULL, else the
+ * kernel's `arch` line, else "hopper"), validate the graph and bind its
+ * units.  Returns 0 with *g and *m owned by the caller, or -1 with d filled
+ * (file:line:col: message). */
+int twill_kernel_load(const char *kernel, const char *arch_override,
+                      twill_graph **g, twill_arch **m, twill_diag *d);
+
+#endif
