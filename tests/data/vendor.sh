@@ -10,7 +10,9 @@
 set -eu
 src=${1:?usage: tests/data/vendor.sh SUITES}
 dst=$(dirname "$0")/suites
-rm -rf "$dst"
+# instance files and the cut-down tables are rebuilt; READMEs and licence
+# files (written by hand) stay
+find "$dst" -name "*.gz" -delete 2>/dev/null || true
 mkdir -p "$dst"
 
 put() { # put REL: gzip SUITES/REL into suites/REL.gz
@@ -38,17 +40,27 @@ done
 # time, plus five larger structured ones so that every family but the
 # competition set is present.  answers.tsv is cut to the instances copied.
 keep=$(mktemp)
-trap 'rm -f "$keep"' EXIT
-skip=" competition/manthey_DimacsSorter_28_3.cnf competition/38bits_10.cnf
- competition/44bits_11.cnf pigeonhole/hole9.cnf beijing/2bitadd_10.cnf
- random/uuf250-01.cnf random/uuf250-02.cnf random/uuf250-03.cnf
- random/uuf250-04.cnf random/uuf250-05.cnf quasigroup/qg3-09.cnf
- random/uf250-02.cnf beijing/3bitadd_31.cnf "
-extra=" dimacs/hanoi4.cnf quasigroup/qg4-08.cnf quasigroup/qg3-08.cnf
- bmc/bmc-ibm-2.cnf planning/logistics.a.cnf "
+skip=$(mktemp)
+trap 'rm -f "$keep" "$skip"' EXIT
+cat > "$skip" <<'LIST'
+competition/manthey_DimacsSorter_28_3.cnf
+competition/38bits_10.cnf
+competition/44bits_11.cnf
+pigeonhole/hole9.cnf
+beijing/2bitadd_10.cnf
+random/uuf250-01.cnf
+random/uuf250-02.cnf
+random/uuf250-03.cnf
+random/uuf250-04.cnf
+random/uuf250-05.cnf
+quasigroup/qg3-09.cnf
+random/uf250-02.cnf
+beijing/3bitadd_31.cnf
+LIST
+extra=" dimacs/hanoi4.cnf quasigroup/qg4-08.cnf quasigroup/qg3-08.cnf bmc/bmc-ibm-2.cnf planning/logistics.a.cnf "
 tail -n +2 "$src/sat/answers.tsv" | cut -f1 | while read -r f; do
-  case "$skip" in *" $f "*) continue ;; esac
-  if grep -q "^$f	" "$src/sat/hard.tsv"; then continue; fi
+  if grep -qxF "$f" "$skip"; then continue; fi
+  if cut -f1 "$src/sat/hard.tsv" | grep -qxF "$f"; then continue; fi
   size=$(gzip -9cn "$src/sat/$f" | wc -c)
   case "$extra" in *" $f "*) size=0 ;; esac
   [ "$size" -le 16000 ] && echo "$f"
