@@ -1,8 +1,12 @@
 # twill: build, test, fuzz, bench, install.
 #
 #   make                 libtwill.a and bin/twill (optimized, -Werror)
-#   make check           every Check suite under tests/ (test_*.c)
-#   make check SAN=1     the same under AddressSanitizer + UBSan (build-san/)
+#   make check           every Check suite under tests/ (test_*.c), against
+#                        the optimized build and then the debug build
+#   make debug           the debug build (build-debug/: -O1, asserts on);
+#                        `make debug check` runs the suites against it only
+#   make check SAN=1     the suites under AddressSanitizer + UBSan (build-san/,
+#                        asserts on)
 #   make valgrind        the suites under valgrind --leak-check=full
 #   make fuzz            every libFuzzer target in tests/fuzz for FUZZ_TIME s
 #   make bench           the benchmark programs in bench/ (peers installed there)
@@ -16,15 +20,25 @@ CC      ?= gcc
 PREFIX  ?= /usr/local
 VERSION := 0.1.0
 
+# Asserts state the invariants of the hot loops (the CDCL core, the
+# simplex); they are compiled in by the debug and sanitizer builds only.
 SAN ?= 0
+ifneq ($(filter debug,$(MAKECMDGOALS)),)
+DEBUG := 1
+endif
+DEBUG ?= 0
 ifeq ($(SAN),1)
 BUILD   ?= build-san
 OPT     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
            -fno-sanitize-recover=all
 SANLD   := -fsanitize=address,undefined
+else ifeq ($(DEBUG),1)
+BUILD   ?= build-debug
+OPT     ?= -O1 -g
+SANLD   :=
 else
 BUILD   ?= build
-OPT     ?= -O2 -g
+OPT     ?= -O2 -g -DNDEBUG
 SANLD   :=
 endif
 
@@ -68,7 +82,7 @@ FUZZ_DIR := build-fuzz
 KERNELS  := $(sort $(wildcard kernels/*.twill))
 ARCHS    := $(sort $(wildcard arch/*.arch))
 
-.PHONY: all check valgrind fuzz bench install clean lint data
+.PHONY: all debug check check-suites valgrind fuzz bench install clean lint data
 .SECONDARY:
 all: $(LIB) $(BIN) bin/twill
 
@@ -119,17 +133,25 @@ $(BUILD)/tests/%.o: tests/%.c
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_COMMON_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(SANLD) $^ -o $@ $(CHECK_LIBS) $(LDLIBS)
 
+debug: all
+
 # Each suite runs with the path of the program and of the unpacked test data
 # in its environment; a failing suite fails the target, after all have run.
-check: $(TEST_BIN) $(BIN) $(DATA_OUT)
+# A plain `make check` then runs the same suites against the debug build.
+check-suites: $(TEST_BIN) $(BIN) $(DATA_OUT)
 	@fail=0; sh tests/layering.sh || fail=1; sh tests/symbols.sh $(LIB) || fail=1; \
 	for t in $(TEST_BIN); do \
 	  CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-120} \
 	  TWILL_BIN=$(abspath $(BIN)) TWILL_SRC=$(CURDIR) \
 	  TWILL_DATA=$(abspath $(BUILD)/data) \
 	  $$t || fail=1; done; \
-	if [ $$fail = 0 ]; then echo "make check: all suites passed"; \
-	else echo "make check: FAILED"; exit 1; fi
+	if [ $$fail = 0 ]; then echo "make check ($(BUILD)): all suites passed"; \
+	else echo "make check ($(BUILD)): FAILED"; exit 1; fi
+
+check: check-suites
+ifeq ($(SAN)$(DEBUG),00)
+	@$(MAKE) --no-print-directory DEBUG=1 check-suites
+endif
 
 valgrind: $(TEST_BIN) $(BIN) $(DATA_OUT)
 	@fail=0; for t in $(TEST_BIN); do \
@@ -186,6 +208,6 @@ lint:
 	  --suppress=missingIncludeSystem --inline-suppr $(MODULES)
 
 clean:
-	rm -rf build build-san build-fuzz bin
+	rm -rf build build-san build-debug build-fuzz bin
 
 -include $(LIB_OBJ:.o=.d) $(PROG_OBJ:.o=.d) $(TEST_BIN:=.d)

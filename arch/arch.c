@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "twill/builtin.h"
+#include "twill/io.h"
 
 static char *dup_str(const char *s) {
   size_t n = strlen(s) + 1;
@@ -388,40 +389,17 @@ twill_arch *twill_arch_load(const char *name_or_path, twill_diag *d) {
     snprintf(file, sizeof file, "<builtin>/%s.arch", name_or_path);
     return twill_arch_parse(text, strlen(text), file, d);
   }
-  FILE *f = fopen(name_or_path, "rb");
-  if (!f) {
+  size_t n = 0;
+  char *buf = twill_read_file(name_or_path, &n, d);
+  if (!buf) {
+    char why[TWILL_DIAG_MSG];
+    const char *r = d ? d->msg : "";
+    if (!strncmp(r, "cannot open: ", 13)) r += 13;
+    snprintf(why, sizeof why, "%s", r);
     twill_diag_set(d, name_or_path, 0, 0,
                    "not a built-in machine (hopper, blackwell) and cannot be "
                    "opened: %s",
-                   strerror(errno));
-    return NULL;
-  }
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    n += fread(buf + n, 1, cap - n, f);
-    if (n < cap) break;
-    if (cap >= (1u << 24)) { /* a machine file is a page of text */
-      free(buf);
-      buf = NULL;
-      fclose(f);
-      twill_diag_set(d, name_or_path, 0, 0, "file too large for a machine");
-      return NULL;
-    }
-    char *nb = realloc(buf, cap * 2);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
-    cap *= 2;
-  }
-  int err = ferror(f);
-  fclose(f);
-  if (!buf || err) {
-    free(buf);
-    twill_diag_set(d, name_or_path, 0, 0, "cannot read the file");
+                   why);
     return NULL;
   }
   twill_arch *m = twill_arch_parse(buf, n, name_or_path, d);

@@ -14,10 +14,6 @@ long twill_cg_op_len(const cg_model *cm, int v) {
   return l > 0 ? l : 1;
 }
 
-const char *twill_cg_section_name(int section) {
-  return section == 0 ? "prologue" : section == 1 ? "steady" : "epilogue";
-}
-
 /* Instances at equal times follow a topological order of the
  * zero-distance edges (cg_inst.rank), so that every warp program meets
  * same-cycle producers before their consumers. */

@@ -74,6 +74,5 @@ const char *twill_cg_ident(const char *name, char *buf, size_t n);
  * `pfx` ("// ", "# ", ...). */
 void twill_cg_header(const cg_model *cm, FILE *f, const char *pfx,
                const char *what);
-const char *twill_cg_section_name(int section);
 
 #endif

@@ -364,3 +364,66 @@ int twill_graph_validate(const twill_graph *g, twill_diag *d) {
   free(cyc);
   return 0;
 }
+
+/* ---- annotations ------------------------------------------------------- */
+
+static twill_op *op_at(twill_graph *g, int v) {
+  return g && v >= 0 && v < g->nops ? &g->ops[v] : NULL;
+}
+
+int twill_graph_set_regs(twill_graph *g, int v, long regs) {
+  twill_op *o = op_at(g, v);
+  if (!o || regs < 0) return -1;
+  o->regs = regs;
+  return 0;
+}
+
+int twill_graph_set_smem(twill_graph *g, int v, long bytes) {
+  twill_op *o = op_at(g, v);
+  if (!o || bytes < 0) return -1;
+  o->smem = bytes;
+  return 0;
+}
+
+int twill_graph_set_tmem(twill_graph *g, int v, long columns) {
+  twill_op *o = op_at(g, v);
+  if (!o || columns < 0) return -1;
+  o->tmem = columns;
+  return 0;
+}
+
+int twill_graph_set_spill(twill_graph *g, int v, long cycles) {
+  twill_op *o = op_at(g, v);
+  if (!o || cycles < -1) return -1;
+  o->spill = cycles;
+  return 0;
+}
+
+int twill_graph_set_issue(twill_graph *g, int v, twill_issue issue) {
+  twill_op *o = op_at(g, v);
+  if (!o || (issue != TWILL_ISSUE_THREAD && issue != TWILL_ISSUE_WARP &&
+             issue != TWILL_ISSUE_WARPGROUP))
+    return -1;
+  o->issue = issue;
+  return 0;
+}
+
+int twill_graph_set_groups(twill_graph *g, int v, int groups) {
+  twill_op *o = op_at(g, v);
+  if (!o || (groups != 1 && groups != 2 && groups != 4)) return -1;
+  o->groups = groups;
+  return 0;
+}
+
+int twill_graph_set_varlat(twill_graph *g, int v, bool varlat) {
+  twill_op *o = op_at(g, v);
+  if (!o) return -1;
+  o->varlat = varlat;
+  return 0;
+}
+
+int twill_graph_set_blocking(twill_graph *g, int e, bool blocking) {
+  if (!g || e < 0 || e >= g->nedges) return -1;
+  g->edges[e].blocking = blocking;
+  return 0;
+}

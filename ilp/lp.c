@@ -87,6 +87,7 @@ struct lp_solver {
 volatile sig_atomic_t twill_lps_stop_all;
 
 void twill_ilp_interrupt_all(void) { twill_lps_stop_all = 1; }
+int twill_ilp_interrupted(void) { return twill_lps_stop_all != 0; }
 
 double twill_lps_clock(void) {
   struct timespec ts;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "twill/io.h"
 
 /* ---- a small string -> int hash table ---- */
 typedef struct {
@@ -557,30 +558,15 @@ twill_ilp *twill_ilp_parse_mps(const char *text, size_t len, const char *file,
 }
 
 twill_ilp *twill_ilp_read_mps(const char *path, char *err, size_t errlen) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    snprintf(err, errlen, "%s:0:0: cannot open: %s", path, strerror(errno));
-    return NULL;
-  }
-  size_t cap = 1 << 16, len = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    if (len == cap) {
-      char *nb = realloc(buf, cap * 2);
-      if (!nb) { free(buf); buf = NULL; break; }
-      buf = nb;
-      cap *= 2;
-    }
-    size_t k = fread(buf + len, 1, cap - len, f);
-    if (!k) break;
-    len += k;
-  }
-  fclose(f);
+  twill_diag d;
+  size_t len = 0;
+  char *buf = twill_read_file(path, &len, &d);
   if (!buf) {
-    snprintf(err, errlen, "%s:0:0: out of memory", path);
+    snprintf(err, errlen, "%s:0:0: %s", d.file, d.msg);
     return NULL;
   }
-  twill_ilp *m = twill_ilp_parse_mps(buf, len, path, err, errlen);
+  twill_ilp *m =
+      twill_ilp_parse_mps(buf, len, strcmp(path, "-") ? path : "<stdin>", err, errlen);
   free(buf);
   return m;
 }

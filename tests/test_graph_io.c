@@ -256,6 +256,59 @@ START_TEST(text_prints_canonically) {
 }
 END_TEST
 
+/* The same kernel built through the API alone (units, ops, uses, edges and
+ * every annotation by its setter) prints the hand-written text above. */
+START_TEST(api_setters_build_the_sample) {
+  twill_graph *g = twill_graph_new("sample");
+  ck_assert_ptr_nonnull(g);
+  ck_assert_int_eq(twill_graph_set_arch(g, "hopper"), 0);
+  int tc = twill_graph_declare_unit(g, "TC", 1);
+  int tma = twill_graph_declare_unit(g, "TMA", 2);
+  int load = twill_graph_add_op(g, "load", 500);
+  int mma = twill_graph_add_op(g, "mma", 1024);
+  int sfx = twill_graph_add_op(g, "sfx", 40);
+  int store = twill_graph_add_op(g, "store", 10);
+  int alu = twill_graph_unit(g, "ALU");
+  ck_assert_int_eq(twill_graph_add_use(g, load, tma, 0, 1, 1), 0);
+  ck_assert_int_eq(twill_graph_add_use(g, mma, tc, 0, 1024, 1), 0);
+  ck_assert_int_eq(twill_graph_add_use(g, sfx, alu, 0, 2, 2), 0);
+  ck_assert_int_eq(twill_graph_add_use(g, sfx, tc, 3, 1, 1), 0);
+  ck_assert_int_eq(twill_graph_add_use(g, store, tma, 1, 2, 2), 0);
+  ck_assert_int_eq(twill_graph_set_smem(g, load, 32768), 0);
+  ck_assert_int_eq(twill_graph_set_issue(g, load, TWILL_ISSUE_THREAD), 0);
+  ck_assert_int_eq(twill_graph_set_varlat(g, load, true), 0);
+  ck_assert_int_eq(twill_graph_set_regs(g, mma, 64), 0);
+  ck_assert_int_eq(twill_graph_set_issue(g, mma, TWILL_ISSUE_WARPGROUP), 0);
+  ck_assert_int_eq(twill_graph_set_regs(g, sfx, 32), 0);
+  ck_assert_int_eq(twill_graph_set_tmem(g, sfx, 128), 0);
+  ck_assert_int_eq(twill_graph_set_spill(g, sfx, 12), 0);
+  ck_assert_int_ge(twill_graph_add_edge(g, load, mma, 500, 0), 0);
+  int e = twill_graph_add_edge(g, mma, sfx, 1000, 0);
+  ck_assert_int_eq(twill_graph_set_blocking(g, e, true), 0);
+  ck_assert_int_ge(twill_graph_add_edge(g, sfx, mma, 40, 1), 0);
+  ck_assert_int_ge(twill_graph_add_edge(g, sfx, load, 7, 2), 0);
+  ck_assert_int_ge(twill_graph_add_edge(g, store, store, 10, 1), 0);
+  /* out of range: refused, nothing changed */
+  ck_assert_int_eq(twill_graph_set_regs(g, mma, -1), -1);
+  ck_assert_int_eq(twill_graph_set_spill(g, sfx, -2), -1);
+  ck_assert_int_eq(twill_graph_set_groups(g, mma, 3), -1);
+  ck_assert_int_eq(twill_graph_set_issue(g, mma, (twill_issue)7), -1);
+  ck_assert_int_eq(twill_graph_set_tmem(g, 99, 1), -1);
+  ck_assert_int_eq(twill_graph_set_blocking(g, 99, true), -1);
+  ck_assert_int_eq(twill_graph_set_groups(g, mma, 2), 0);
+  ck_assert_int_eq(g->ops[mma].groups, 2);
+  ck_assert_int_eq(twill_graph_set_groups(g, mma, 1), 0);
+  char *s = print_str(twill_graph_print_text, g);
+  twill_graph *h = parse_text_ok(sample);
+  char *want = print_str(twill_graph_print_text, h);
+  ck_assert_str_eq(s, want);
+  free(s);
+  free(want);
+  twill_graph_free(h);
+  twill_graph_free(g);
+}
+END_TEST
+
 START_TEST(text_json_text_is_identity) {
   twill_graph *g = parse_text_ok(sample);
   char *j = print_str(twill_graph_print_json, g);
@@ -897,6 +950,7 @@ static Suite *make_suite(void) {
   tcase_set_timeout(t, 60);
   tcase_add_test(t, text_parses_every_feature);
   tcase_add_test(t, text_prints_canonically);
+  tcase_add_test(t, api_setters_build_the_sample);
   tcase_add_test(t, text_json_text_is_identity);
   tcase_add_test(t, json_prints_one_op_per_line);
   tcase_add_test(t, json_kernel_parses);

@@ -68,6 +68,11 @@ int twill_cli_load_kernel(const char *kernel, const char *arch_override,
   return -1;
 }
 
+void twill_cli_log(void *ctx, const char *line) {
+  (void)ctx;
+  fprintf(stderr, "twill: %s\n", line);
+}
+
 char *twill_cli_read_file(const char *path, size_t *len) {
   twill_diag d;
   return twill_read_file(path, len, &d);

@@ -27,7 +27,7 @@ typedef int (*twill_cmd_fn)(int argc, char **argv);
 
 typedef struct twill_command {
   const char *name;
-  twill_cmd_fn run;     /* NULL: named in the design, not built yet */
+  twill_cmd_fn run;
   const char *summary;  /* one line for `twill help` */
   const char *usage;    /* full text for `twill help CMD` and CMD --help */
 } twill_command;
@@ -64,6 +64,9 @@ int twill_cli_load_kernel(const char *kernel, const char *arch_override,
 /* twill_read_file ("-": standard input) without its diagnostic: NULL when
  * the file cannot be read; the caller says so in its own words. */
 char *twill_cli_read_file(const char *path, size_t *len);
+
+/* A library log callback: "twill: LINE" on stderr (ctx unused). */
+void twill_cli_log(void *ctx, const char *line);
 
 /* Install a SIGINT handler that makes every running search stop as on a
  * time limit (the command then reports the best found and exits 3). */

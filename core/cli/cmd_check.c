@@ -8,28 +8,6 @@
 #include "twill/modulo.h"
 #include "twill/normalize.h"
 
-static char *read_all(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    n += fread(buf + n, 1, cap - n, f);
-    if (n < cap) break;
-    char *nb = cap < ((size_t)1 << 31) ? realloc(buf, cap * 2) : NULL;
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
-    cap *= 2;
-  }
-  fclose(f);
-  *len = n;
-  return buf;
-}
-
 /* The value of header key KEY (a line "KEY VALUE") into out. */
 static int header_value(const char *cert, size_t len, const char *key,
                         char *out, size_t n) {
@@ -87,7 +65,7 @@ int twill_cmd_check(int argc, char **argv) {
   }
   if (!kernel || !certp) return twill_cli_error("check", "need KERNEL and CERT");
   size_t len = 0;
-  char *cert = read_all(certp, &len);
+  char *cert = twill_cli_read_file(certp, &len);
   if (!cert) {
     fprintf(stderr, "%s: cannot read: %s\n", certp, strerror(errno));
     return TWILL_EXIT_USAGE;

@@ -21,29 +21,6 @@ static int ends_with(const char *s, const char *suf) {
   return a >= b && !strcmp(s + a - b, suf);
 }
 
-static char *read_all(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    size_t k = fread(buf + n, 1, cap - n, f);
-    n += k;
-    if (n < cap) break;
-    char *nb = realloc(buf, cap * 2);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
-    cap *= 2;
-  }
-  fclose(f);
-  *len = n;
-  return buf;
-}
-
 static void json_str(const char *s, FILE *f) {
   fputc('"', f);
   for (; *s; s++) {
@@ -64,7 +41,7 @@ static void json_str(const char *s, FILE *f) {
 static int is_hls_json(const char *path) {
   if (!ends_with(path, ".json")) return 0;
   size_t len = 0;
-  char *s = read_all(path, &len);
+  char *s = twill_cli_read_file(path, &len);
   if (!s) return 0;
   int hls = 0, kern = 0;
   for (size_t i = 0; i + 10 <= len; i++) {
@@ -169,7 +146,7 @@ int twill_cmd_gaus(int argc, char **argv) {
   } else if (ends_with(kernel, ".gml") || ends_with(kernel, ".aig") ||
              is_hls_json(kernel)) {
     size_t len = 0;
-    char *data = read_all(kernel, &len);
+    char *data = twill_cli_read_file(kernel, &len);
     if (!data) {
       fprintf(stderr, "%s: cannot be read\n", kernel);
       return TWILL_EXIT_USAGE;

@@ -223,12 +223,15 @@ int twill_cmd_modulo(int argc, char **argv) {
   if (rc == TWILL_EXIT_USAGE) {
     fprintf(stderr, "twill modulo: the search failed (out of memory or a "
                     "numerical failure in the ILP)\n");
+  } else if (!r.sched) {
+    printf("interrupted before any schedule was found: proven I >= %ld\n",
+           r.ii_lower);
   } else if (o.json) {
     if (print_json(g, m, &o, o.normalize ? &nm : NULL, &r)) rc = TWILL_EXIT_USAGE;
   } else {
     print_text(g, m, &o, o.normalize ? &nm : NULL, &r);
   }
-  if (o.cert && (rc == TWILL_EXIT_OK ||
+  if (o.cert && r.sched && (rc == TWILL_EXIT_OK ||
                  (rc == TWILL_EXIT_LIMIT && r.ii_lower == r.ii))) {
     FILE *f = fopen(o.cert, "w");
     if (!f || twill_modulo_write_cert(g, m->name, o.normalize ? o.budget : 0,

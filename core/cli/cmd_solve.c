@@ -75,7 +75,7 @@ static int parse(int argc, char **argv, opts *o) {
   o->so.extra_copies = (int)o->extra;
   o->so.threads = (int)o->threads;
   o->so.certify = o->cert != NULL;
-  o->so.verbose = isatty(2) != 0;
+  if (isatty(2)) o->so.log = twill_cli_log;
   return 0;
 }
 
@@ -327,7 +327,7 @@ int twill_cmd_solve(int argc, char **argv) {
     return TWILL_EXIT_INFEASIBLE;
   }
   rc = r.status == 0 ? TWILL_EXIT_OK : r.status == 2 ? TWILL_EXIT_INFEASIBLE : TWILL_EXIT_LIMIT;
-  if (o.so.verbose) fprintf(stderr, "twill: solved in %.2f s\n", r.seconds);
+  if (o.so.log) fprintf(stderr, "twill: solved in %.2f s\n", r.seconds);
   if (o.normalized) {
     FILE *f = fopen(o.normalized, "w");
     if (!f || twill_graph_print_json(r.g, f)) {

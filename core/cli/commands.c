@@ -1,7 +1,7 @@
 /* core/cli/commands.c: the command table and its usage texts.
  *
- * One row per subcommand.  A row whose function is NULL is a command of the
- * design that is not built yet; `twill help` says so.
+ * One row per subcommand: its name, its function (core/cli/cmd_*.c), the
+ * line `twill help` lists and the text `twill help CMD` prints.
  */
 #include <stdio.h>
 #include <string.h>
@@ -231,5 +231,4 @@ void twill_cli_usage(const char *cmd, FILE *f) {
   const twill_command *c = twill_command_find(cmd);
   if (!c) return;
   fprintf(f, "%s", c->usage);
-  if (!c->run) fprintf(f, "\n(not built yet in this version)\n");
 }

@@ -2,8 +2,7 @@
  *
  * `twill CMD ARGS...` runs a subcommand; `twill help [CMD]`, `twill CMD
  * --help` and `twill --version` are handled here so every command answers
- * them the same way.  Commands named in the design but not built yet are
- * listed as such and exit 1 with a plain message: never a silent success.
+ * them the same way.
  */
 #include <stdio.h>
 #include <string.h>
@@ -23,8 +22,7 @@ static void print_overview(FILE *f) {
           "       twill --version\n\ncommands:\n",
           TWILL_VERSION);
   for (const twill_command *c = twill_commands; c->name; c++)
-    fprintf(f, "  %-11s %s%s\n", c->name, c->summary,
-            c->run ? "" : " (not built yet)");
+    fprintf(f, "  %-11s %s\n", c->name, c->summary);
   fprintf(f,
           "\nKERNEL is a built-in kernel name (see `twill kernels`) or a\n"
           "path to a .twill or JSON kernel file.\n"
@@ -70,13 +68,6 @@ int main(int argc, char **argv) {
       twill_cli_usage(name, stdout);
       return TWILL_EXIT_OK;
     }
-  }
-  if (!c->run) {
-    fprintf(stderr,
-            "twill: '%s' is part of the design but not built yet in this "
-            "version\n",
-            name);
-    return TWILL_EXIT_USAGE;
   }
   return c->run(argc - 1, argv + 1);
 }

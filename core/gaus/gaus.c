@@ -484,7 +484,6 @@ void twill_gaus_model_set_rho(twill_gaus_model *m, double rho) {
 }
 double *twill_gaus_model_mu(twill_gaus_model *m) { return m->mu; }
 double *twill_gaus_model_s(twill_gaus_model *m) { return m->s; }
-long twill_gaus_model_D(const twill_gaus_model *m) { return m->D; }
 
 /* ---- initialization ---------------------------------------------------- */
 

@@ -10,6 +10,5 @@
 long twill_gaus_asap(const twill_gaus_problem *p, long *asap, int *order);
 /* Current sigma values (n). */
 void twill_gaus_model_sigma(const twill_gaus_model *m, double *sig);
-long twill_gaus_model_D(const twill_gaus_model *m);
 
 #endif

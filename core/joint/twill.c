@@ -243,9 +243,12 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
   bool *core = calloc((size_t)(nf ? nf : 1), sizeof *core);
   twill_schedule *s = NULL;
   int st = core ? twill_joint_solve(j, NULL, left_of(o, t0), &s, core) : -1;
-  if (o->verbose)
-    fprintf(stderr, "twill: I %ld, L <= %ld: %s (%.2f s)\n", ii, lmax,
-            st == 10 ? "SAT" : st == 20 ? "UNSAT" : "limit", now() - ts);
+  if (o->log) {
+    char line[128];
+    snprintf(line, sizeof line, "I %ld, L <= %ld: %s (%.2f s)", ii, lmax,
+             st == 10 ? "SAT" : st == 20 ? "UNSAT" : "limit", now() - ts);
+    o->log(o->log_ctx, line);
+  }
   if (st == 20 && o->explain) t->why = explain(j, core, left_of(o, t0) / 4);
   free(core);
   twill_joint_free(j);

@@ -307,7 +307,15 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
    * resort when a limit strikes. */
   twill_schedule *heur = NULL;
   if (twill_modulo_ims(g, NULL, &heur) < 0) return -1;
-  if (!heur) return -1;
+  if (!heur) {
+    /* only an interrupt stops the heuristic short of a schedule (it tries
+     * every I up to one where nothing overlaps): a limit, nothing found */
+    if (!twill_ilp_interrupted()) return -1;
+    r->ii_lower = r->mii;
+    r->status = TWILL_MODULO_LIMIT;
+    r->seconds = now() - t0;
+    return 0;
+  }
   r->heuristic_ii = heur->ii;
   r->sched = heur;
   r->ii = heur->ii;

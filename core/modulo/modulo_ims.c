@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "twill/bounds.h"
+#include "twill/ilp.h"
 #include "twill/modulo.h"
 
 void twill_ims_opts_default(twill_ims_opts *o) {
@@ -160,7 +161,9 @@ static int try_ii(ims *s, int budget_ratio) {
   long budget = (long)budget_ratio * (g->nops > 0 ? g->nops : 1);
   int v;
   while ((v = pick_next(s)) >= 0) {
-    if (budget-- <= 0) return 0;
+    /* SIGINT (twill_ilp_interrupt_all) stops this search too: at raw
+     * costs one I can take minutes */
+    if (budget-- <= 0 || twill_ilp_interrupted()) return 0;
     long est = earliest_start(s, v), t = -1;
     for (long c = est; c < est + s->ii; c++)
       if (mrt_fits(s, v, c)) {
@@ -495,7 +498,7 @@ int twill_modulo_ims(const twill_graph *g, const twill_ims_opts *o,
   int rc = -1;
   if (!s.start || !s.prev || !s.placed || !s.height) goto done;
   rc = 1;
-  for (; ii <= ii_max; ii++) {
+  for (; ii <= ii_max && !twill_ilp_interrupted(); ii++) {
     s.ii = ii;
     free(s.mrt);
     size_t cells = (size_t)(g->nunits ? g->nunits : 1) * (size_t)ii;

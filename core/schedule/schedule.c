@@ -36,19 +36,6 @@ int twill_schedule_add_warps(twill_schedule *s) {
   return 0;
 }
 
-twill_schedule *twill_schedule_clone(const twill_schedule *s) {
-  twill_schedule *c = twill_schedule_new(s->nops, s->ii);
-  if (!c) return NULL;
-  memcpy(c->start, s->start, (size_t)s->nops * sizeof *s->start);
-  if (s->warp) {
-    if (twill_schedule_add_warps(c)) {
-      twill_schedule_free(c);
-      return NULL;
-    }
-    memcpy(c->warp, s->warp, (size_t)s->nops * sizeof *s->warp);
-  }
-  return c;
-}
 
 long twill_schedule_length(const twill_graph *g, const twill_schedule *s) {
   long len = 0;

@@ -129,6 +129,20 @@ int twill_graph_add_use(twill_graph *g, int v, int unit, int offset,
 /* Add an edge; returns its index or -1 on allocation failure. */
 int twill_graph_add_edge(twill_graph *g, int src, int dst, long lat, int dist);
 
+/* Annotations of op v for the joint problem (see twill_op), so that a
+ * program building a kernel never writes the struct's fields.  Each returns
+ * 0, or -1 when v is not an op or the value is out of its range: regs,
+ * smem, tmem >= 0; spill >= -1 (-1: the machine's default); groups 1, 2 or
+ * 4.  twill_graph_set_blocking marks edge e. */
+int twill_graph_set_regs(twill_graph *g, int v, long regs);
+int twill_graph_set_smem(twill_graph *g, int v, long bytes);
+int twill_graph_set_tmem(twill_graph *g, int v, long columns);
+int twill_graph_set_spill(twill_graph *g, int v, long cycles);
+int twill_graph_set_issue(twill_graph *g, int v, twill_issue issue);
+int twill_graph_set_groups(twill_graph *g, int v, int groups);
+int twill_graph_set_varlat(twill_graph *g, int v, bool varlat);
+int twill_graph_set_blocking(twill_graph *g, int e, bool blocking);
+
 /* ---- checking ---------------------------------------------------------- */
 
 /* Structural validation: non-negative latencies and distances, uses with

@@ -117,6 +117,9 @@ twill_ilp_status twill_ilp_solve(twill_ilp *m);
 /* Async-signal-safe: every solve of the process stops at its next check,
  * as on a time limit (for a SIGINT handler; there is no reset). */
 void twill_ilp_interrupt_all(void);
+/* Whether twill_ilp_interrupt_all was called (for searches outside ilp/
+ * that obey the same interrupt, e.g. the modulo heuristic). */
+int twill_ilp_interrupted(void);
 twill_ilp_status twill_ilp_status_of(const twill_ilp *m);
 const char *twill_ilp_status_name(twill_ilp_status s);
 /* Whether a feasible solution is known (always after OPTIMAL). */

@@ -28,7 +28,6 @@ typedef struct twill_schedule {
 
 twill_schedule *twill_schedule_new(int nops, long ii);
 void twill_schedule_free(twill_schedule *s);
-twill_schedule *twill_schedule_clone(const twill_schedule *s);
 /* Allocate s->warp, every entry -1; 0 or -1 on allocation failure. */
 int twill_schedule_add_warps(twill_schedule *s);
 
