@@ -41,7 +41,9 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsu
 MODULES  := graph arch sat ilp core codegen
 LIB_SRC  := $(filter-out core/main.c,$(wildcard $(addsuffix /*.c,$(MODULES))))
 GEN_SRC  := $(BUILD)/gen/builtin_data.c
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/builtin_data.o
+GEN_CUDA := $(BUILD)/gen/cuda_text.c
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/builtin_data.o \
+            $(BUILD)/gen/cuda_text.o
 LIB      := $(BUILD)/libtwill.a
 BIN      := $(BUILD)/bin/twill
 
@@ -55,6 +57,7 @@ FUZZ_TIME ?= 60
 FUZZ_DIR := build-fuzz
 
 KERNELS  := $(sort $(wildcard kernels/*.twill))
+CUDA_TEXT := $(sort $(wildcard codegen/*.cuh))
 ARCHS    := $(sort $(wildcard arch/*.arch))
 
 .PHONY: all check valgrind fuzz bench install clean lint
@@ -80,6 +83,14 @@ $(GEN_SRC): $(KERNELS) $(ARCHS) kernels/embed.sh
 	sh kernels/embed.sh $@ $(KERNELS) -- $(ARCHS)
 
 $(BUILD)/gen/builtin_data.o: $(GEN_SRC)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+# The CUDA tile ops and host harness that complete kernels inline.
+$(GEN_CUDA): $(CUDA_TEXT) codegen/embed_cuda.sh
+	@mkdir -p $(dir $@)
+	sh codegen/embed_cuda.sh $@ $(CUDA_TEXT)
+
+$(BUILD)/gen/cuda_text.o: $(GEN_CUDA)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
