@@ -326,8 +326,12 @@ static void emit_inst(const gctx *x, int q, const char *ind) {
   } else if (v == k->mma) {
     fprintf(f, "%sop_%s(ss, acc, base + (%s));\n", ind, x->id[2], it);
   } else {
-    fprintf(f, "%sif (warp == %d) op_%s<%d>(ss, base + (%s), lane);\n", ind, wrel,
-            x->id[3], wait_count(x, q), it);
+    /* wgmma.wait_group is .aligned over the warpgroup: every warp of the
+     * MMA's warpgroup waits here (compute-sanitizer's synccheck reports a
+     * "warpgroup MMA sequence error" when only the release's warp does);
+     * the arrive is the release's warp's alone */
+    fprintf(f, "%sop_%s<%d>(ss, base + (%s), warp == %d && lane == 0);\n", ind,
+            x->id[3], wait_count(x, q), it, wrel);
   }
 }
 
@@ -526,11 +530,14 @@ int twill_emit_cuda_complete(const twill_graph *g, const twill_arch *m,
   fprintf(f,
           "// %s: once the MMA of value j has read its stage (at most kWait later "
           "batches still\n"
-          "// running: the schedule's count), hand both buffers back to the loads.\n"
+          "// running: the schedule's count), hand both buffers back to the loads.  "
+          "The whole\n"
+          "// warpgroup waits (wgmma.wait_group is warpgroup-aligned); one thread of "
+          "the release's\n// warp arrives.\n"
           "template <int kWait> __device__ __forceinline__ void op_%s(SharedStorage "
-          "&ss, int j, int lane) {\n"
+          "&ss, int j, bool arrive) {\n"
           "  const int s = j %% kStages;\n  wgmma_wait<kWait>();\n"
-          "  if (lane == 0) {\n    mbar_arrive(&ss.empty_%s[s]);\n"
+          "  if (arrive) {\n    mbar_arrive(&ss.empty_%s[s]);\n"
           "    mbar_arrive(&ss.empty_%s[s]);\n  }\n}\n\n"
           "__device__ __forceinline__ void store_tile(float (&acc)[kBM / 64][kBN / 2], "
           "const Params &p, int tm, int tn,\n    int warp, int lane) {\n"

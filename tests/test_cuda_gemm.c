@@ -119,8 +119,8 @@ START_TEST(structure_from_schedule) {
   has(out, "    op_mma(ss, acc, base + (0));\n");
   has(out, "      op_mma(ss, acc, base + (i + 1));\n"
            "      // cycle 512: release, iteration i + 0, stage 1, slot 0, warp w7\n"
-           "      if (warp == 3) op_release<1>(ss, base + (i + 0), lane);\n");
-  has(out, "    if (warp == 3) op_release<0>(ss, base + (n - 1), lane);\n");
+           "      op_release<1>(ss, base + (i + 0), warp == 3 && lane == 0);\n");
+  has(out, "    op_release<0>(ss, base + (n - 1), warp == 3 && lane == 0);\n");
   /* the wgmma of a 128-column tile: 64 accumulators, then the descriptors */
   has(out, "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {");
   has(out, "%56, %57, %58, %59, %60, %61, %62, %63\"\n      \"}, %64, %65, p, 1, 1, 0, 0;");
@@ -140,9 +140,9 @@ START_TEST(wait_counts_follow_the_schedule) {
   ck_assert_msg(rc == 0, "%s", why);
   has(out, "constexpr int kII = 512, kLength = 1025, kCopies = 3;");
   has(out, "constexpr int kStages = 4;\n");
-  has(out, "      if (warp == 3) op_release<2>(ss, base + (i + 0), lane);\n");
-  has(out, "    if (warp == 3) op_release<1>(ss, base + (n - 2), lane);\n");
-  has(out, "    if (warp == 3) op_release<0>(ss, base + (n - 1), lane);\n");
+  has(out, "      op_release<2>(ss, base + (i + 0), warp == 3 && lane == 0);\n");
+  has(out, "    op_release<1>(ss, base + (n - 2), warp == 3 && lane == 0);\n");
+  has(out, "    op_release<0>(ss, base + (n - 1), warp == 3 && lane == 0);\n");
   free(out);
   fx_free(&x);
 }
@@ -257,7 +257,7 @@ START_TEST(cli_complete_uses_the_solve) {
   has(o, "// schedule from twill solve (Algorithm 1");
   has(o, "// I = 2, L = 3, copies C = ceil(L/I) = 2");
   has(o, "constexpr int kStages = 4;\n");
-  has(o, "      if (warp == 3) op_release<1>(ss, base + (i + 0), lane);\n");
+  has(o, "      op_release<1>(ss, base + (i + 0), warp == 3 && lane == 0);\n");
   const char *s[] = {"solve", "gemm-hopper", NULL};
   char *so = NULL, *se = NULL;
   ck_assert_int_eq(tu_run_twill(&so, &se, s), 0);
