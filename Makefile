@@ -137,12 +137,14 @@ valgrind: $(TEST_BIN) $(BIN)
 fuzz:
 	@mkdir -p $(FUZZ_DIR)/gen
 	sh kernels/embed.sh $(FUZZ_DIR)/gen/builtin_data.c $(KERNELS) -- $(ARCHS)
+	sh codegen/embed_cuda.sh $(FUZZ_DIR)/gen/cuda_text.c $(CUDA_TEXT)
 	@set -e; for f in $(FUZZ_SRC); do \
 	  n=$$(basename $$f .c); \
 	  echo "building $$n"; \
 	  clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude \
 	    -I$(FUZZ_DIR)/gen -D_POSIX_C_SOURCE=200809L -DTWILL_VERSION=\"$(VERSION)\" \
-	    $$f $(LIB_SRC) $(FUZZ_DIR)/gen/builtin_data.c -o $(FUZZ_DIR)/$$n -pthread -lm; \
+	    $$f $(LIB_SRC) $(FUZZ_DIR)/gen/builtin_data.c $(FUZZ_DIR)/gen/cuda_text.c \
+	    -o $(FUZZ_DIR)/$$n -pthread -lm; \
 	done
 	@fail=0; for f in $(FUZZ_SRC); do \
 	  n=$$(basename $$f .c); mkdir -p $(FUZZ_DIR)/corpus-$$n; \
