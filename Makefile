@@ -59,7 +59,9 @@ ALL_SRC  := $(sort $(shell find $(MODULES) -name '*.c'))
 PROG_SRC := $(filter core/cli/%,$(ALL_SRC))
 LIB_SRC  := $(filter-out core/cli/%,$(ALL_SRC))
 GEN_SRC  := $(BUILD)/gen/builtin_data.c
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/builtin_data.o
+GEN_CUDA := $(BUILD)/gen/cuda_text.c
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/builtin_data.o \
+            $(BUILD)/gen/cuda_text.o
 PROG_OBJ := $(PROG_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libtwill.a
 BIN      := $(BUILD)/bin/twill
@@ -80,6 +82,7 @@ FUZZ_TIME ?= 60
 FUZZ_DIR := build-fuzz
 
 KERNELS  := $(sort $(wildcard kernels/*.twill))
+CUDA_TEXT := $(sort $(wildcard codegen/*.cuh))
 ARCHS    := $(sort $(wildcard arch/*.arch))
 
 .PHONY: all debug check check-suites valgrind fuzz bench install clean lint data
@@ -105,6 +108,14 @@ $(GEN_SRC): $(KERNELS) $(ARCHS) kernels/embed.sh
 	sh kernels/embed.sh $@ $(KERNELS) -- $(ARCHS)
 
 $(BUILD)/gen/builtin_data.o: $(GEN_SRC)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+# The CUDA tile ops and host harness that complete kernels inline.
+$(GEN_CUDA): $(CUDA_TEXT) codegen/embed_cuda.sh
+	@mkdir -p $(dir $@)
+	sh codegen/embed_cuda.sh $@ $(CUDA_TEXT)
+
+$(BUILD)/gen/cuda_text.o: $(GEN_CUDA)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
@@ -170,12 +181,14 @@ valgrind: $(TEST_BIN) $(BIN) $(DATA_OUT)
 fuzz:
 	@mkdir -p $(FUZZ_DIR)/gen
 	sh kernels/embed.sh $(FUZZ_DIR)/gen/builtin_data.c $(KERNELS) -- $(ARCHS)
+	sh codegen/embed_cuda.sh $(FUZZ_DIR)/gen/cuda_text.c $(CUDA_TEXT)
 	@set -e; for f in $(FUZZ_SRC); do \
 	  n=$$(basename $$f .c); \
 	  echo "building $$n"; \
 	  clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude \
 	    -I$(FUZZ_DIR)/gen -D_POSIX_C_SOURCE=200809L -DTWILL_VERSION=\"$(VERSION)\" \
-	    $$f $(LIB_SRC) $(FUZZ_DIR)/gen/builtin_data.c -o $(FUZZ_DIR)/$$n -pthread -lm; \
+	    $$f $(LIB_SRC) $(FUZZ_DIR)/gen/builtin_data.c $(FUZZ_DIR)/gen/cuda_text.c \
+	    -o $(FUZZ_DIR)/$$n -pthread -lm; \
 	done
 	@fail=0; for f in $(FUZZ_SRC); do \
 	  n=$$(basename $$f .c); mkdir -p $(FUZZ_DIR)/corpus-$$n; \

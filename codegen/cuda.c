@@ -11,7 +11,9 @@
  *     steady-state loop and the epilogue of that role, in schedule order;
  *   - the kernel: barrier init, setmaxnreg per warpgroup from the register
  *     budget, and one if/else chain that dispatches on the warp index.
- * Compiles with nvcc -std=c++17 -gencode=arch=compute_90a,code=sm_90a -c.
+ * Compiles with nvcc -std=c++17 -arch=sm_90a -c (setmaxnreg guarded by
+ * __CUDA_ARCH_FEAT_SM90_ALL for the plain compute_90 pass that -arch=sm_90a
+ * also runs) and with -gencode=arch=compute_90a,code=sm_90a.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -147,8 +149,6 @@ static void emit_role(const cuda_ctx *cx, int r) {
   fprintf(f, "}\n");
 }
 
-static int round_down(int x, int step) { return step > 0 ? x / step * step : x; }
-
 int twill_emit_cuda(const twill_graph *g, const twill_arch *m,
                     const twill_schedule *s, const twill_emit_opts *opts,
                     FILE *f) {
@@ -168,53 +168,19 @@ int twill_emit_cuda(const twill_graph *g, const twill_arch *m,
     cm.roles[0].first = 0;
     cm.roles[0].nwarps = span;
   }
-  int used = 0;
-  for (int r = 0; r < cm.nroles; r++)
-    if (cm.roles[r].first + cm.roles[r].nwarps > used)
-      used = cm.roles[r].first + cm.roles[r].nwarps;
-  int nwg = (used + G - 1) / G;
-  if (nwg < 1) nwg = 1;
-  int nwarps = nwg * G, threads = nwarps * 32;
-  /* registers: warpgroups with fixed-latency work get the budget, the
-   * others the setmaxnreg floor; scaled down to fit the register file. */
-  int *comp = calloc((size_t)nwg, sizeof *comp);
-  int *regs = calloc((size_t)nwg, sizeof *regs);
-  if (!comp || !regs) {
-    free(comp);
-    free(regs);
+  cg_regplan rp;
+  if (twill_cg_regplan_init(&cm, &rp)) {
     twill_cg_model_free(&cm);
     return -1;
   }
-  for (int r = 0; r < cm.nroles; r++)
-    if (!cm.roles[r].varlat_only)
-      for (int w = cm.roles[r].first; w < cm.roles[r].first + cm.roles[r].nwarps; w++)
-        comp[w / G] = 1;
-  int lo = m && m->setmaxnreg_lo > 0 ? m->setmaxnreg_lo : 24;
-  int hi = m && m->setmaxnreg_hi > 0 ? m->setmaxnreg_hi : 256;
-  int step = m && m->setmaxnreg_step > 0 ? m->setmaxnreg_step : 8;
-  long rf = m && m->regs_per_sm > 0 ? m->regs_per_sm : 65536;
-  int budget = m && m->reg_budget > 0 ? m->reg_budget : 168;
-  bool has_setmaxnreg = !m || m->setmaxnreg_hi > 0;
-  int ncomp = 0;
-  for (int k = 0; k < nwg; k++) ncomp += comp[k];
-  long per_thread = rf / (G * 32); /* register units per thread-slot */
-  int rc = budget;
-  if (ncomp) {
-    long room = (per_thread - (long)(nwg - ncomp) * lo) / ncomp;
-    if (room < rc) rc = (int)room;
-  }
-  rc = round_down(rc, step);
-  if (rc > hi) rc = round_down(hi, step);
-  if (rc < lo) rc = lo;
-  int base = round_down((int)(rf / threads), step);
-  if (base > (m && m->max_regs_thread > 0 ? m->max_regs_thread : 255))
-    base = round_down(m && m->max_regs_thread > 0 ? m->max_regs_thread : 255, step);
-  for (int k = 0; k < nwg; k++) regs[k] = comp[k] ? rc : lo;
+  int nwg = rp.nwg, nwarps = rp.nwarps, threads = rp.threads;
+  int *regs = rp.regs, base = rp.base, budget = rp.budget, lo = rp.lo;
+  bool has_setmaxnreg = rp.setmaxnreg;
 
   twill_cg_header(&cm, f, "// ", "CUDA skeleton (sm_90a, warp-specialized)");
   fprintf(f,
-          "// Build: nvcc -std=c++17 -gencode=arch=compute_90a,code=sm_90a "
-          "-c this.cu\n"
+          "// Build: nvcc -std=c++17 -arch=sm_90a -c this.cu  (or "
+          "-gencode=arch=compute_90a,code=sm_90a)\n"
           "// Fill in the tile_* stubs and Ctx.  Launch with %d threads "
           "(%d warps) per CTA:\n"
           "//   %s::kernel<<<grid, %s::kThreads>>>(ctx);\n"
@@ -331,12 +297,17 @@ int twill_emit_cuda(const twill_graph *g, const twill_arch *m,
   for (int r = 0; r < cm.nroles; r++) emit_role(&cx, r);
 
   fprintf(f,
-          "\ntemplate <int N> __device__ __forceinline__ void setmaxnreg_inc() "
-          "{\n  asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %%0;\" :: "
-          "\"n\"(N));\n}\n"
+          "\n// setmaxnreg exists on sm_90a only: `nvcc -arch=sm_90a` also "
+          "compiles a plain\n// compute_90 pass (the embedded PTX) that "
+          "would reject it, so it is guarded as\n// CUTLASS guards it.\n"
+          "template <int N> __device__ __forceinline__ void setmaxnreg_inc() "
+          "{\n#if defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
+          "  asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %%0;\" :: "
+          "\"n\"(N));\n#endif\n}\n"
           "template <int N> __device__ __forceinline__ void setmaxnreg_dec() "
-          "{\n  asm volatile(\"setmaxnreg.dec.sync.aligned.u32 %%0;\" :: "
-          "\"n\"(N));\n}\n\n");
+          "{\n#if defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
+          "  asm volatile(\"setmaxnreg.dec.sync.aligned.u32 %%0;\" :: "
+          "\"n\"(N));\n#endif\n}\n\n");
   fprintf(f,
           "__global__ void __launch_bounds__(kThreads, 1) kernel(Ctx ctx) {\n"
           "  __shared__ SharedStorage ss;\n"
@@ -377,8 +348,7 @@ int twill_emit_cuda(const twill_graph *g, const twill_arch *m,
             ro->first);
   }
   fprintf(f, "\n  // other warps: idle\n}\n\n}  // namespace %s\n", cx.ns);
-  free(comp);
-  free(regs);
+  twill_cg_regplan_free(&rp);
   twill_cg_model_free(&cm);
   return ferror(f) ? -1 : 0;
 }

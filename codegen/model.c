@@ -206,6 +206,65 @@ void twill_cg_model_free(cg_model *cm) {
   memset(cm, 0, sizeof *cm);
 }
 
+static int round_down(int x, int step) { return step > 0 ? x / step * step : x; }
+
+int twill_cg_regplan_init(const cg_model *cm, cg_regplan *rp) {
+  const twill_arch *m = cm->m;
+  int G = cm->wg;
+  memset(rp, 0, sizeof *rp);
+  int used = 0;
+  for (int r = 0; r < cm->nroles; r++)
+    if (cm->roles[r].first + cm->roles[r].nwarps > used)
+      used = cm->roles[r].first + cm->roles[r].nwarps;
+  int nwg = (used + G - 1) / G;
+  if (nwg < 1) nwg = 1;
+  rp->nwg = nwg;
+  rp->nwarps = nwg * G;
+  rp->threads = rp->nwarps * 32;
+  int *comp = calloc((size_t)nwg, sizeof *comp);
+  rp->regs = calloc((size_t)nwg, sizeof *rp->regs);
+  if (!comp || !rp->regs) {
+    free(comp);
+    twill_cg_regplan_free(rp);
+    return -1;
+  }
+  for (int r = 0; r < cm->nroles; r++)
+    if (!cm->roles[r].varlat_only)
+      for (int w = cm->roles[r].first; w < cm->roles[r].first + cm->roles[r].nwarps; w++)
+        comp[w / G] = 1;
+  int lo = m && m->setmaxnreg_lo > 0 ? m->setmaxnreg_lo : 24;
+  int hi = m && m->setmaxnreg_hi > 0 ? m->setmaxnreg_hi : 256;
+  int step = m && m->setmaxnreg_step > 0 ? m->setmaxnreg_step : 8;
+  long rf = m && m->regs_per_sm > 0 ? m->regs_per_sm : 65536;
+  int budget = m && m->reg_budget > 0 ? m->reg_budget : 168;
+  rp->setmaxnreg = !m || m->setmaxnreg_hi > 0;
+  int ncomp = 0;
+  for (int k = 0; k < nwg; k++) ncomp += comp[k];
+  long per_thread = rf / (G * 32); /* register units per thread-slot */
+  int rc = budget;
+  if (ncomp) {
+    long room = (per_thread - (long)(nwg - ncomp) * lo) / ncomp;
+    if (room < rc) rc = (int)room;
+  }
+  rc = round_down(rc, step);
+  if (rc > hi) rc = round_down(hi, step);
+  if (rc < lo) rc = lo;
+  int maxr = m && m->max_regs_thread > 0 ? m->max_regs_thread : 255;
+  int base = round_down((int)(rf / rp->threads), step);
+  if (base > maxr) base = round_down(maxr, step);
+  for (int k = 0; k < nwg; k++) rp->regs[k] = comp[k] ? rc : lo;
+  rp->base = base;
+  rp->lo = lo;
+  rp->budget = budget;
+  free(comp);
+  return 0;
+}
+
+void twill_cg_regplan_free(cg_regplan *rp) {
+  free(rp->regs);
+  rp->regs = NULL;
+}
+
 const char *twill_cg_warp_label(const cg_model *cm, int v, char *buf, size_t n) {
   if (!cm->warps) {
     snprintf(buf, n, "-");

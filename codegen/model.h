@@ -53,9 +53,26 @@ typedef struct cg_model {
   int ninst;
 } cg_model;
 
+/* The CTA's warpgroups and registers per thread, as the CUDA outputs set
+ * them: warpgroups [0, nwg) cover every role; a warpgroup with a
+ * fixed-latency op gets the machine's reg_budget (lowered to fit the
+ * register file beside the others at the setmaxnreg floor, a multiple of
+ * the setmaxnreg step), the others the floor.  base is the allocation at
+ * launch (register file / threads, a multiple of the step, at most the
+ * per-thread maximum), from which setmaxnreg moves each warpgroup. */
+typedef struct cg_regplan {
+  int nwg, nwarps, threads;
+  int base, lo, budget;
+  bool setmaxnreg;  /* the machine has setmaxnreg */
+  int *regs;        /* per warpgroup */
+} cg_regplan;
+
 int twill_cg_model_init(cg_model *cm, const twill_graph *g, const twill_arch *m,
                   const twill_schedule *s, const twill_emit_opts *opts);
 void twill_cg_model_free(cg_model *cm);
+/* 0, or -1 on allocation failure; free with twill_cg_regplan_free. */
+int twill_cg_regplan_init(const cg_model *cm, cg_regplan *rp);
+void twill_cg_regplan_free(cg_regplan *rp);
 
 /* Warps an op spans (a warpgroup op: the warpgroup size). */
 int twill_cg_op_span(const cg_model *cm, int v);

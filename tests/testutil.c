@@ -139,3 +139,55 @@ int tu_run_twill(char **out, char **err, const char *const *args) {
   if (err) *err = e; else free(e);
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
+
+/* ---- nvcc ------------------------------------------------------------------ */
+
+const char *tu_find_nvcc(void) {
+  static char path[512];
+  const char *env = getenv("NVCC");
+  if (env && *env && !access(env, X_OK)) return env;
+  const char *pth = getenv("PATH");
+  while (pth && *pth) {
+    const char *c = strchr(pth, ':');
+    size_t n = c ? (size_t)(c - pth) : strlen(pth);
+    snprintf(path, sizeof path, "%.*s/nvcc", (int)n, pth);
+    if (n && !access(path, X_OK)) return path;
+    pth = c ? c + 1 : NULL;
+  }
+  if (!access("/usr/local/cuda/bin/nvcc", X_OK)) return "/usr/local/cuda/bin/nvcc";
+  return NULL;
+}
+
+int tu_nvcc_compile(const char *text, const char *tag, const char *flags,
+                    char **log_out) {
+  if (log_out) *log_out = NULL;
+  const char *nvcc = tu_find_nvcc();
+  if (!nvcc) {
+    fprintf(stderr, "%s: nvcc not found, CUDA compile check skipped\n", tag);
+    return 1;
+  }
+  if (tu_under_valgrind()) return 1;
+  char dir[] = "/tmp/twill_cuda_XXXXXX";
+  if (!mkdtemp(dir)) return -1;
+  char src[64], obj[64], log[64], cmd[2048];
+  snprintf(src, sizeof src, "%s/k.cu", dir);
+  snprintf(obj, sizeof obj, "%s/k.o", dir);
+  snprintf(log, sizeof log, "%s/log", dir);
+  FILE *f = fopen(src, "w");
+  if (!f) return -1;
+  fputs(text, f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "'%s' -std=c++17 %s -c '%s' -o '%s' > '%s' 2>&1", nvcc,
+           flags, src, obj, log);
+  int rc = system(cmd);
+  size_t n;
+  char *l = tu_read_file(log, &n);
+  if (rc) fprintf(stderr, "%s: nvcc %s failed:\n%s\n", tag, flags, l ? l : "");
+  if (log_out) *log_out = l;
+  else free(l);
+  unlink(src);
+  unlink(obj);
+  unlink(log);
+  rmdir(dir);
+  return rc ? -1 : 0;
+}

@@ -26,4 +26,14 @@ int tu_under_valgrind(void);
 /* 1 when this test program was built with AddressSanitizer (make SAN=1). */
 int tu_under_sanitizer(void);
 
+/* Path of nvcc ($NVCC, else $PATH, else /usr/local/cuda/bin); NULL if
+ * none. */
+const char *tu_find_nvcc(void);
+/* Compile CUDA text with `nvcc -std=c++17 FLAGS -c`: 0 compiled, 1 skipped
+ * (no nvcc, or under valgrind; says so on stderr, naming tag), -1 failed
+ * (nvcc's output on stderr).  log_out (may be NULL) gets nvcc's output,
+ * malloc'd (NULL when skipped). */
+int tu_nvcc_compile(const char *text, const char *tag, const char *flags,
+                    char **log_out);
+
 #endif

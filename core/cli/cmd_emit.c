@@ -8,38 +8,9 @@
 #include "cli.h"
 #include "twill/builtin.h"
 #include "twill/codegen.h"
+#include "twill/joint.h"
 #include "twill/normalize.h"
 #include "twill/schedule.h"
-
-/* Whole file; NULL with errno set on failure. */
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    size_t r = fread(buf + n, 1, cap - n, f);
-    n += r;
-    if (n < cap) break;
-    char *nb = realloc(buf, cap * 2);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
-    cap *= 2;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (!buf || bad) {
-    free(buf);
-    if (!errno) errno = EIO;
-    return NULL;
-  }
-  *len = n;
-  return buf;
-}
 
 /* Is the file at path a schedule (a JSON object with "times")? */
 static int looks_like_schedule(const char *text, size_t len) {
@@ -54,14 +25,51 @@ static int looks_like_schedule(const char *text, size_t len) {
   return 0;
 }
 
+/* Algorithm 1 on *g (as `twill solve KERNEL` with its defaults): on
+ * success *g becomes the graph solved (normalized costs), *m the machine
+ * with the warps searched, *s the optimal schedule; returns 0 or the exit
+ * status, having said why. */
+static int solve_for_complete(const char *input, twill_graph **g, twill_arch **m,
+                              twill_schedule **s) {
+  twill_joint_params p;
+  twill_solve_opts so;
+  twill_joint_params_default(&p, *m);
+  twill_solve_opts_default(&so);
+  twill_solve_result r;
+  if (twill_solve(*g, *m, &p, &so, &r) || r.status < 0) {
+    fprintf(stderr, "twill emit: %s: internal error or out of memory in the "
+                    "solver\n", input);
+    twill_solve_result_clear(&r);
+    return TWILL_EXIT_USAGE;
+  }
+  if (!r.sched) {
+    fprintf(stderr, "twill emit: %s: no joint schedule (%s); nothing to "
+                    "emit\n", input, r.status == 2 ? "infeasible" : "limit");
+    int rc = r.status == 2 ? TWILL_EXIT_INFEASIBLE : TWILL_EXIT_LIMIT;
+    twill_solve_result_clear(&r);
+    return rc;
+  }
+  (*m)->warps = r.p.warps;
+  twill_graph_free(*g);
+  *g = r.g;
+  *s = r.sched;
+  r.g = NULL;
+  r.sched = NULL;
+  twill_solve_result_clear(&r);
+  return TWILL_EXIT_OK;
+}
+
 int twill_cmd_emit(int argc, char **argv) {
   const char *cmd = argc > 0 ? argv[0] : "emit";
   const char *input = NULL, *format = NULL, *outpath = NULL, *arch = NULL;
+  bool complete = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       twill_cli_usage(cmd, stdout);
       return TWILL_EXIT_OK;
+    } else if (!strcmp(a, "--complete")) {
+      complete = true;
     } else if (!strcmp(a, "--format") || !strcmp(a, "-o") ||
                !strcmp(a, "--arch")) {
       if (i + 1 >= argc) return twill_cli_error(cmd, "%s needs a value", a);
@@ -89,6 +97,8 @@ int twill_cmd_emit(int argc, char **argv) {
                            "unknown format '%s' (pseudocode, cuda, table, "
                            "gantt, svg, json, dot)",
                            format);
+  if (complete && fmt != TWILL_EMIT_CUDA)
+    return twill_cli_error(cmd, "--complete goes with --format cuda");
 
   twill_graph *g = NULL;
   twill_arch *m = NULL;
@@ -96,8 +106,10 @@ int twill_cmd_emit(int argc, char **argv) {
   twill_emit_opts opts = {false, NULL};
   int rc = TWILL_EXIT_USAGE;
   char why[512] = "";
+  char kname[512]; /* where the kernel's line numbers point */
+  snprintf(kname, sizeof kname, "%s", input);
   size_t len = 0;
-  char *text = twill_builtin_kernel(input) ? NULL : slurp(input, &len);
+  char *text = twill_builtin_kernel(input) ? NULL : twill_cli_read_file(input, &len);
   if (text && looks_like_schedule(text, len)) {
     twill_diag d;
     memset(&d, 0, sizeof d);
@@ -127,6 +139,7 @@ int twill_cmd_emit(int argc, char **argv) {
         }
       }
     }
+    snprintf(kname, sizeof kname, "%s", kpath ? kpath : sf->kernel);
     int lr = twill_cli_load_kernel(kpath ? kpath : sf->kernel,
                                    arch ? arch : sf->arch, &g, &m);
     free(kpath);
@@ -165,6 +178,14 @@ int twill_cmd_emit(int argc, char **argv) {
       goto done;
     }
     opts.source = input;
+  } else if (complete) {
+    /* a kernel to be made into a complete GEMM: its optimal schedule */
+    if (twill_cli_load_kernel(input, arch, &g, &m)) goto done;
+    rc = solve_for_complete(input, &g, &m, &s);
+    if (rc) goto done;
+    rc = TWILL_EXIT_USAGE;
+    opts.source = "twill solve (Algorithm 1: least I with warp specialization, "
+                  "least L at it)";
   } else {
     if (twill_cli_load_kernel(input, arch, &g, &m)) goto done;
     s = twill_schedule_heuristic(g, why, sizeof why);
@@ -187,6 +208,26 @@ int twill_cmd_emit(int argc, char **argv) {
     }
     opts.heuristic = true;
   }
+  char *body = NULL;
+  size_t blen = 0;
+  if (complete) {
+    /* into memory first: a kernel that is not a GEMM main loop leaves no
+     * half-written file */
+    FILE *mf = open_memstream(&body, &blen);
+    int line = 0;
+    int cr = mf ? twill_emit_cuda_complete(g, m, s, &opts, mf, why, sizeof why, &line)
+                : -1;
+    if (mf && fclose(mf)) cr = -1;
+    if (cr == -2) {
+      if (line > 0) fprintf(stderr, "%s:%d:1: %s\n", kname, line, why);
+      else fprintf(stderr, "%s: %s\n", kname, why);
+      goto done;
+    }
+    if (cr) {
+      fprintf(stderr, "twill emit: out of memory\n");
+      goto done;
+    }
+  }
   FILE *out = stdout;
   if (outpath && strcmp(outpath, "-")) {
     out = fopen(outpath, "w");
@@ -196,7 +237,8 @@ int twill_cmd_emit(int argc, char **argv) {
       goto done;
     }
   }
-  int er = twill_emit(g, m, s, (twill_emit_format)fmt, &opts, out);
+  int er = complete ? (fwrite(body, 1, blen, out) == blen ? 0 : -1)
+                    : twill_emit(g, m, s, (twill_emit_format)fmt, &opts, out);
   if (out != stdout) {
     if (fclose(out)) er = -1;
   } else if (fflush(out)) {
@@ -208,6 +250,7 @@ int twill_cmd_emit(int argc, char **argv) {
   }
   rc = TWILL_EXIT_OK;
 done:
+  free(body);
   free(text);
   twill_schedule_free(s);
   twill_graph_free(g);

@@ -116,6 +116,7 @@ const twill_command twill_commands[] = {
     {"emit", twill_cmd_emit,
      "pseudocode, CUDA skeleton, tables, Gantt, SVG, JSON, DOT",
      "usage: twill emit KERNEL|SCHEDULE.json --format F [-o FILE] [--arch A]\n"
+     "                  [--complete]\n"
      "\n"
      "Writes a modulo schedule in a form a person reads.  F is one of:\n"
      "  pseudocode  prologue, steady state (one body per I) and epilogue,\n"
@@ -132,7 +133,14 @@ const twill_command twill_commands[] = {
      "Given a KERNEL, emit uses a built-in heuristic schedule (not optimal)\n"
      "and a default warp assignment, and says so in the output.\n"
      "  -o FILE    write to FILE instead of standard output\n"
-     "  --arch A   machine: built-in name (hopper, blackwell) or .arch file\n"},
+     "  --arch A   machine: built-in name (hopper, blackwell) or .arch file\n"
+     "  --complete with --format cuda: a complete, runnable sm_90a GEMM (TMA\n"
+     "             loads, an mbarrier ring with a stage per buffer the release\n"
+     "             frees ahead, wgmma, a bf16 epilogue) and a host harness\n"
+     "             that checks it against a CPU GEMM and cuBLAS and prints\n"
+     "             TFLOP/s; for a kernel built like gemm-hopper (two loads, an\n"
+     "             MMA, a release).  A KERNEL is solved first (as `twill\n"
+     "             solve`: the optimal schedule, not the heuristic one).\n"},
     {"check", twill_cmd_check, "verify a schedule and its optimality certificate",
      "usage: twill check KERNEL CERT [--arch A]\n"
      "\n"

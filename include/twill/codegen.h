@@ -64,6 +64,19 @@ int twill_emit_pseudocode(const twill_graph *g, const twill_arch *m,
 int twill_emit_cuda(const twill_graph *g, const twill_arch *m,
                     const twill_schedule *s, const twill_emit_opts *opts,
                     FILE *out);
+/* A complete, runnable sm_90a GEMM (codegen/cuda_gemm.c): the schedule of a
+ * GEMM main loop (two TMA loads, a warpgroup MMA with its accumulator
+ * carried, a release that frees the loads' buffers at a distance D) made
+ * into a warp-specialized kernel with TMA, a D-stage mbarrier ring, wgmma
+ * and a bf16 epilogue, plus a host harness (seeded inputs, CPU and cuBLAS
+ * references, TFLOP/s).  Returns 0; -1 on a write or allocation error; -2
+ * when the kernel or schedule is not such a main loop, with the reason in
+ * why and in *line the kernel line it is about (0: none; line may be
+ * NULL).  s needs a warp assignment. */
+int twill_emit_cuda_complete(const twill_graph *g, const twill_arch *m,
+                             const twill_schedule *s,
+                             const twill_emit_opts *opts, FILE *out,
+                             char *why, size_t whylen, int *line);
 int twill_emit_table(const twill_graph *g, const twill_arch *m,
                      const twill_schedule *s, const twill_emit_opts *opts,
                      FILE *out);
