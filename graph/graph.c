@@ -319,6 +319,11 @@ int twill_graph_validate(const twill_graph *g, twill_diag *d) {
     if (o->regs < 0 || o->smem < 0 || o->tmem < 0 || o->spill < -1)
       return twill_diag_set(d, "", o->line, 0,
                             "op '%s' has a negative annotation", o->name);
+    /* the parsers say where; this catches graphs built in code */
+    if (o->spill >= 0 && o->regs == 0)
+      return twill_diag_set(d, "", o->line, 0,
+                            "op '%s': spill has no effect on an op that keeps "
+                            "no registers", o->name);
     for (int k = 0; k < o->nuses; k++) {
       const twill_use *u = &o->uses[k];
       if (u->unit < 0 || u->unit >= g->nunits)

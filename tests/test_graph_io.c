@@ -359,7 +359,7 @@ START_TEST(json_kernel_parses) {
       "\"blocking\": false}],\n"
       " \"ops\": [{\"name\": \"a\", \"use\": [[\"V\", 0, 1], [\"TC\", 2, 3, "
       "4]],\n"
-      "          \"issue\": \"warpgroup\", \"varlat\": true, \"spill\": 0},\n"
+      "          \"issue\": \"warpgroup\", \"varlat\": true, \"regs\": 4, \"spill\": 0},\n"
       "         {\"name\": \"b\", \"lat\": 5, \"tmem\": 64}],\n"
       " \"units\": {\"TC\": 4}, \"arch\": \"arch/x.arch\"}\n";
   twill_graph *g = parse_json_ok(s, "dir/my-kernel.v2.json");
@@ -586,6 +586,15 @@ static const bad bads[] = {
      "t.twill:2:15: expected UNIT[@OFFSET][:CYCLES][xCOUNT] after 'use'"},
     {'T', "kernel k\nop a lat 1 spill\n", 0,
      "t.twill:2:17: expected an integer after 'spill'"},
+    /* spill is the cost of moving a register value between warps
+     * (twill/joint.h): on an op with no registers it would be silently
+     * ignored, so it is an error, at the spill key, in either order */
+    {'T', "kernel k\nop a lat 1 varlat yes spill 3\n", 0,
+     "t.twill:2:23: spill has no effect on an op that keeps no registers"},
+    {'T', "kernel k\nop a lat 1 spill 0 regs 0 smem 8\n", 0,
+     "t.twill:2:12: spill has no effect on an op that keeps no registers"},
+    {'K', "{\"ops\":[{\"name\":\"a\",\"spill\":3,\"tmem\":2}]}", 0,
+     "k.json:1:21: spill has no effect on an op that keeps no registers"},
     {'T', "kernel k\nop a lat 1 use @1\n", 0,
      "t.twill:2:16: expected a unit name in use '@1'"},
     {'T', "kernel k\nedge a\n", 0, "t.twill:2:6: unknown op 'a' in edge"},
@@ -944,6 +953,21 @@ START_TEST(random_large_graph_density) {
 }
 END_TEST
 
+/* A graph built in code goes through twill_graph_validate, which also
+ * refuses a spill on an op without registers (the parsers say where). */
+START_TEST(validate_spill_needs_registers) {
+  twill_graph *g = twill_graph_new("k");
+  int a = twill_graph_add_op(g, "a", 1);
+  g->ops[a].spill = 2;
+  twill_diag d;
+  ck_assert_int_eq(twill_graph_validate(g, &d), -1);
+  ck_assert_str_eq(d.msg, "op 'a': spill has no effect on an op that keeps no registers");
+  g->ops[a].regs = 1;
+  ck_assert_int_eq(twill_graph_validate(g, &d), 0);
+  twill_graph_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("graph_io");
   TCase *t = tcase_create("formats");
@@ -968,6 +992,7 @@ static Suite *make_suite(void) {
   tcase_add_test(t, random_is_deterministic);
   tcase_add_test(t, random_graphs_are_valid_and_round_trip);
   tcase_add_test(t, random_large_graph_density);
+  tcase_add_test(t, validate_spill_needs_registers);
   suite_add_tcase(s, t);
   return s;
 }

@@ -105,8 +105,8 @@ static long max_lat1(const twill_graph *g) {
 }
 
 /* "never I L BYTES": the refutation of the single-iteration relaxation
- * (core/joint/joint_never.c), whose graph, I and L the checker derives from the
- * kernel itself; then "end". */
+ * (core/joint/joint_never.c), whose graph, floors of live copies, I and L the
+ * checker derives from the kernel itself; then "end". */
 static int check_never(rd *r, const twill_graph *g, const twill_joint_params *p,
                        long ii, long L, size_t n) {
   const char *blk;
@@ -118,18 +118,27 @@ static int check_never(rd *r, const twill_graph *g, const twill_joint_params *p,
   if (!gn) return bad(r, "out of memory");
   long wi, wl;
   twill_never_size(gn, &q, &wi, &wl);
-  int rc = wi != ii || wl != L
-               ? bad(r, "'never %ld %ld': the kernel's single-iteration "
-                        "relaxation is at I %ld, L %ld", ii, L, wi, wl)
-               : check_refutation(r, gn, &q, ii, L, blk, n);
+  if (wi != ii || wl != L) {
+    twill_graph_free(gn);
+    return bad(r, "'never %ld %ld': the kernel's single-iteration "
+                  "relaxation is at I %ld, L %ld", ii, L, wi, wl);
+  }
+  /* the floors k(v) come from the kernel (with its loop-carried edges),
+   * never from the certificate */
+  int *k = malloc((size_t)(g->nops > 0 ? g->nops : 1) * sizeof *k);
+  int rc = !k || twill_never_live(g, k) ? bad(r, "out of memory") : 0;
+  q.min_live = k;
+  if (!rc) rc = check_refutation(r, gn, &q, ii, L, blk, n);
   twill_graph_free(gn);
+  free(k);
   if (rc) return rc;
   char line[64];
   if (!next_line(r, line, sizeof line) || strcmp(line, "end"))
     return bad(r, "missing 'end'");
   snprintf(r->msg, r->msglen,
            "no joint schedule at any I: one iteration without the "
-           "loop-carried edges has none (refuted at I %ld, L %ld); warps %d, "
+           "loop-carried edges, holding the copies they keep live at every "
+           "I, has none (refuted at I %ld, L %ld); warps %d, "
            "regs %ld, cross-warp %s%s",
            ii, L, p->warps, p->regs, p->no_cross_warp ? "forbidden" : "allowed",
            p->nrels ? "; under the certificate's relations" : "");

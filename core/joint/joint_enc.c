@@ -15,14 +15,21 @@
  *                  [t(v) <= tau] & ~[t(v) <= tau - max(lat,1)]
  *                  [t(v) <= tau] & ~[t(u) <= tau - I*delta]   per user u
  *                (only forced up: live appears only on the small side of
- *                capacity constraints, so a spurious "live" never helps)
+ *                capacity constraints, so a spurious "live" never helps);
+ *                an op with a floor k = k_min(v) >= 1 has no grid: k
+ *                copies at every slot (see floored() for why that is exact)
  *   registers    z(v, w, tau) >= on(v, w) & live(v, tau);
  *                per warp w, slot s: sum regs(v) z(v, w, tau = s mod I)
+ *                  + sum over floored v of k*regs(v) on(v, w)
  *                  - STEP*q(g) <= LO       (r_g = LO + STEP*q_g <= R)
  *                register file: sum_g 32*WG*STEP*q_g <= regs_per_sm - G*32*WG*LO
- *   memories     per slot: sum smem(v) live(v, tau = s mod I) <= capacity
- *   cross-warp   p(w) -> on(u, w), p(w) -> on(v, w);
- *                cw | OR_w p(w);  cw -> t(u) - t(v) <= I*delta - d - X
+ *   memories     per slot: sum smem(v) live(v, tau = s mod I)
+ *                  <= capacity - sum over floored v of k*smem(v)
+ *   cross-warp   per register edge u -> v (regs(u) > 0):
+ *                span(v) <= span(u): p(w) -> on(u, w), p(w) -> on(v, w);
+ *                  cw | OR_w p(w)   (S(v) inside S(u) iff they meet)
+ *                span(v) > span(u): cw   (S(v) is never inside S(u));
+ *                cw -> t(u) - t(v) <= I*delta - d - X
  *   blocking     run(o, s) >= [t(o) = a] for s in a .. a+lat(o)-1 (mod I);
  *                sw(o, v) >= on(o, w) & on(v, w);
  *                ~([t(v) = b] & sw(o, v) & run(o, b mod I)), and the same
@@ -346,29 +353,37 @@ static void enc_relations(twill_joint *j) {
   }
 }
 
+/* A register edge (regs(u) > 0, variable-latency or not) crosses when
+ * S(v) is not inside S(u).  Blocks are aligned and their sizes (1, WG,
+ * 2 WG, 4 WG) each divide the next, so two blocks are nested or disjoint:
+ * with span(v) <= span(u), S(v) lies inside S(u) iff they share a warp;
+ * with span(v) > span(u) it never does, and the edge always crosses. */
 static void enc_cross(twill_joint *j) {
   const twill_graph *g = j->g;
   for (int i = 0; i < g->nedges && !j->err; i++) {
     const twill_edge *e = &g->edges[i];
     const twill_op *u = &g->ops[e->src];
-    if (e->src == e->dst || u->regs <= 0 || u->varlat) continue;
+    if (e->src == e->dst || u->regs <= 0) continue;
     int s = family(j, "cross-warp transfer %s->%s", u->name,
                    g->ops[e->dst].name, 0);
     cl_start(j);
-    int *pw = malloc((size_t)j->W * sizeof *pw);
-    if (!pw) {
-      j->err = 1;
-      return;
-    }
-    for (int w = 0; w < j->W; w++) {
-      pw[w] = new_bool(j);
-      clause2(j, -pw[w], on(j, e->src, w));
-      clause2(j, -pw[w], on(j, e->dst, w));
-    }
-    cl_start(j);
     cl_lit(j, -s);
-    for (int w = 0; w < j->W; w++) cl_lit(j, pw[w]);
-    free(pw);
+    if (span_of(j, &g->ops[e->dst]) <= span_of(j, u)) {
+      int *pw = malloc((size_t)j->W * sizeof *pw);
+      if (!pw) {
+        j->err = 1;
+        return;
+      }
+      for (int w = 0; w < j->W; w++) {
+        pw[w] = new_bool(j);
+        clause2(j, -pw[w], on(j, e->src, w));
+        clause2(j, -pw[w], on(j, e->dst, w));
+      }
+      cl_start(j);
+      cl_lit(j, -s);
+      for (int w = 0; w < j->W; w++) cl_lit(j, pw[w]);
+      free(pw);
+    }
     if (j->p.no_cross_warp) {
       cl_end(j);
       continue;
@@ -391,17 +406,41 @@ static bool holds(const twill_joint *j, const twill_op *o) {
   return o->regs > 0 || o->smem > 0 || (o->tmem > 0 && j->p.tmem_cap >= 0);
 }
 
+/* k_min(v) of the model ("lifetimes"): 0 unless the parameters set it. */
+static long floor_of(const twill_joint *j, int v) {
+  return j->p.min_live && j->p.min_live[v] > 0 ? j->p.min_live[v] : 0;
+}
+
+/* The lifetime grid of v: every cycle its result can be live in, [0, H)
+ * with H the latest end e(v) any start times in the domains allow. */
+static long grid_len(const twill_joint *j, int v) {
+  const twill_graph *g = j->g;
+  long H = j->ub[v] + lat1(&g->ops[v]);
+  for (int i = 0; i < g->nedges; i++)
+    if (g->edges[i].src == v) {
+      long e = j->ub[g->edges[i].dst] + j->I * (long)g->edges[i].dist;
+      if (e > H) H = e;
+    }
+  return H;
+}
+
+/* An op with k = k_min(v) >= 1 whose grid has at most k cycles in each
+ * residue class (H <= k*I) has n_v(s) = max(copies live at s, k) = k at
+ * every slot, whatever its start: it needs no lifetime grid and adds
+ * k * footprint to every slot (on its warps, for registers).  That is the
+ * only use of k_min (the "no I at all" relaxation, where I' is past every
+ * lifetime); build() refuses a floor that could be exceeded, so the
+ * encoding never has to state max(sum, k). */
+static bool floored(const twill_joint *j, int v) {
+  return floor_of(j, v) > 0;
+}
+
 static void enc_liveness(twill_joint *j) {
   const twill_graph *g = j->g;
   for (int v = 0; v < g->nops && !j->err; v++) {
     const twill_op *o = &g->ops[v];
-    if (!holds(j, o)) continue;
-    long H = j->ub[v] + lat1(o);
-    for (int i = 0; i < g->nedges; i++)
-      if (g->edges[i].src == v) {
-        long e = j->ub[g->edges[i].dst] + j->I * (long)g->edges[i].dist;
-        if (e > H) H = e;
-      }
+    if (!holds(j, o) || floored(j, v)) continue;
+    long H = grid_len(j, v);
     j->H[v] = H;
     j->live[v] = malloc((size_t)H * sizeof **j->live);
     if (!j->live[v]) {
@@ -453,17 +492,24 @@ static void enc_memory(twill_joint *j, const char *name, long cap, int which) {
   tbuf b = {0};
   for (long k = 0; k < j->I && !j->err; k++) {
     b.n = 0;
-    long sum = 0;
+    long sum = 0, fixed = 0; /* fixed: the floored ops' k * footprint */
     for (int v = 0; v < g->nops; v++) {
       long a = which ? g->ops[v].tmem : g->ops[v].smem;
+      if (a > 0 && floored(j, v)) fixed += a * floor_of(j, v);
       if (a <= 0 || !j->live[v]) continue;
       for (long tau = k; tau < j->H[v]; tau += j->I) {
         tb_push(j, &b, a, -1, j->live[v][tau]);
         sum += a;
       }
     }
-    if (sum > cap && !j->err && twill_smt_linear(j->m, b.t, b.n, cap, s) < 0)
+    if (j->err || sum + fixed <= cap) continue;
+    if (fixed > cap) { /* the floors alone overflow: the family fails */
+      cl_start(j);
+      cl_lit(j, -s);
+      cl_end(j);
+    } else if (twill_smt_linear(j->m, b.t, b.n, cap - fixed, s) < 0) {
       j->err = 1;
+    }
   }
   free(b.t);
 }
@@ -489,7 +535,7 @@ static void enc_registers(twill_joint *j) {
   }
   for (int v = 0; v < g->nops && !j->err; v++) {
     const twill_op *o = &g->ops[v];
-    if (o->regs <= 0) continue;
+    if (o->regs <= 0 || floored(j, v)) continue;
     for (int w = 0; w < W && !j->err; w++) {
       int *zz = z[(size_t)v * W + w];
       int sp = span_of(j, o);
@@ -518,6 +564,11 @@ static void enc_registers(twill_joint *j) {
         long sum = 0;
         for (int v = 0; v < g->nops; v++) {
           if (g->ops[v].regs <= 0) continue;
+          if (floored(j, v)) { /* k copies whenever v is on w */
+            long a = g->ops[v].regs * floor_of(j, v);
+            if (on(j, v, w) != -j->T) tb_push(j, &b, a, -1, on(j, v, w)), sum += a;
+            continue;
+          }
           for (long tau = k; tau < j->H[v]; tau += j->I) {
             tb_push(j, &b, g->ops[v].regs, -1, z[(size_t)v * W + w][tau]);
             sum += g->ops[v].regs;
@@ -679,6 +730,9 @@ static twill_joint *build(const twill_graph *g, const twill_joint_params *p,
     j->eq[v] = calloc((size_t)j->ub[v] + 1, sizeof **j->eq);
     if (!j->eq[v]) j->err = 1;
   }
+  for (int v = 0; v < g->nops && !j->err; v++)
+    if (floored(j, v) && holds(j, &g->ops[v]) && grid_len(j, v) > floor_of(j, v) * ii)
+      j->err = 1;
   if (!j->err) enc_times(j);
   if (!j->err) enc_capacity(j);
   if (!j->err) enc_warps(j);

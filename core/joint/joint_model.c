@@ -62,12 +62,16 @@ static long life_end(const twill_graph *g, const twill_schedule *s, int v) {
   return e;
 }
 
-/* n_v(s) for s in [0, I): copies of v's result live at slot s. */
-static void live_counts(const twill_graph *g, const twill_schedule *s, int v,
-                        long *n) {
+/* n_v(s) for s in [0, I): copies of v's result live at slot s, and at
+ * least k_min(v) of them where the parameters give a floor. */
+static void live_counts(const twill_graph *g, const twill_joint_params *p,
+                        const twill_schedule *s, int v, long *n) {
   long I = s->ii, t = s->start[v], e = life_end(g, s, v);
+  long k0 = p->min_live && p->min_live[v] > 0 ? p->min_live[v] : 0;
   for (long k = 0; k < I; k++) n[k] = 0;
   for (long tau = t; tau < e; tau++) n[tau % I]++;
+  for (long k = 0; k < I; k++)
+    if (n[k] < k0) n[k] = k0;
 }
 
 static bool varlat_any(const twill_graph *g) {
@@ -95,13 +99,25 @@ static int check_warps(const twill_graph *g, const twill_joint_params *p,
   return 0;
 }
 
+/* A register edge (its source keeps its result in registers, variable-
+ * latency or not) crosses warps when the consumer runs on a warp that does
+ * not hold the value: S(dst) is not inside S(src).  Interval arithmetic on
+ * the warp ranges, with no use of how blocks are aligned. */
+static bool crosses(const twill_graph *g, const twill_joint_params *p,
+                    const twill_schedule *s, const twill_edge *e) {
+  const twill_op *u = &g->ops[e->src];
+  if (e->src == e->dst || u->regs <= 0) return false;
+  int a = s->warp[e->src], b = s->warp[e->dst];
+  int ea = a + span(u, p), eb = b + span(&g->ops[e->dst], p);
+  return !(a <= b && eb <= ea);
+}
+
 static int check_cross(const twill_graph *g, const twill_joint_params *p,
                        const twill_schedule *s, char *why, size_t n) {
   for (int i = 0; i < g->nedges; i++) {
     const twill_edge *e = &g->edges[i];
     const twill_op *u = &g->ops[e->src];
-    if (e->src == e->dst || u->regs <= 0 || u->varlat) continue;
-    if (share(g, p, s, e->src, e->dst)) continue;
+    if (!crosses(g, p, s, e)) continue;
     if (p->no_cross_warp)
       return fail(why, n,
                   "edge %s -> %s crosses warps (%d, %d) but cross-warp "
@@ -119,15 +135,6 @@ static int check_cross(const twill_graph *g, const twill_joint_params *p,
                   have, e->lat, X, s->ii, e->dist);
   }
   return 0;
-}
-
-/* A register edge (source keeps its result in registers) whose ends share
- * no warp: the value crosses warps through shared memory. */
-static bool crosses(const twill_graph *g, const twill_joint_params *p,
-                    const twill_schedule *s, const twill_edge *e) {
-  const twill_op *u = &g->ops[e->src];
-  return e->src != e->dst && u->regs > 0 && !u->varlat &&
-         !share(g, p, s, e->src, e->dst);
 }
 
 static int check_blocking(const twill_graph *g, const twill_joint_params *p,
@@ -169,7 +176,7 @@ static int usage(const twill_graph *g, const twill_joint_params *p,
   for (int v = 0; v < g->nops; v++) {
     const twill_op *o = &g->ops[v];
     if (o->regs <= 0 && o->smem <= 0 && o->tmem <= 0) continue;
-    live_counts(g, s, v, n);
+    live_counts(g, p, s, v, n);
     for (long k = 0; k < I; k++) {
       sm[k] += o->smem * n[k];
       tm[k] += o->tmem * n[k];

@@ -9,38 +9,62 @@
  *   w(v) = max(lat1(v), last busy cycle + 1 of v's unit uses,
  *              max over v's edges e in G' of lat(e) + X(v)),
  *   L' = sum_v w(v),   U = max_v (last busy cycle + 1 of v's uses),
- *   I' = L' + U.
- * Claim: if the joint problem on G' at (I', L') is unsatisfiable, G has no
- * joint schedule at any I and any L.
+ *   I' = L' + U,
+ * and, from G with its loop-carried edges, the floor of live copies
+ *   k(v) = max(0, max over edges (v, u, d, delta) of delta - D(v, u)),
+ * D(v, u) the least sum of distances over the paths from v to u in G
+ * (D(v, v) = 0: the empty path).
+ * Claim: if the joint problem on G' at (I', L') with k_min = k (the
+ * "lifetimes" rule of twill/joint.h: at least k(v) copies of v's result at
+ * every slot) is unsatisfiable, G has no joint schedule at any I and L.
  *
  * Why.  Take a legal schedule (t, w) of G at some I and L.
+ *  0. (the floor)  For an edge (v, u, d, delta) and a path P from v to u,
+ *     the dependences along P add up to t(u) - t(v) >= lat(P) - I*dist(P)
+ *     >= -I*dist(P) (latencies are >= 0; cross-warp delays only add), so
+ *     v's lifetime, which lasts until t(u) + I*delta, is at least
+ *     I*(delta - dist(P)) long; with the best P, at least k(v)*I.  Any
+ *     k(v)*I consecutive cycles hold every residue mod I exactly k(v)
+ *     times, so at every slot, at every I, n_v(s) >= k(v).  (This is what
+ *     dropping the loop-carried edges alone would lose: a value that must
+ *     survive delta iterations, as b -> b with dist 2, holds delta copies
+ *     at every I, however large.)
  *  1. Dropping the loop-carried edges only drops constraints (their
  *     dependences, cross-warp delays and blocking waits) and shortens
  *     lifetimes (a value no longer waits for a later iteration's user), so
- *     (t, w) is legal for G' at (I, L).
- *  2. Look at one iteration alone, with nothing wrapped modulo I: in every
- *     cycle its unit use, live registers per warp, live memory and running
- *     ops are a part of what the steady state has in that cycle's slot, so
- *     (t, w) is legal for a single iteration of G'.
+ *     (t, w) is legal for G' at (I, L); with the floors of step 0 it still
+ *     is, since the real steady state has at least k(v) copies everywhere.
+ *  2. Look at one iteration alone, with nothing wrapped modulo I: at an
+ *     absolute cycle tau its unit use and running ops are a part of what
+ *     the steady state has in slot tau mod I, and so are its live values
+ *     counted as max(k(v), [v live at tau in this iteration]): the real
+ *     count at tau mod I is >= 1 when this iteration's copy is live there
+ *     (e(v) in G is >= its e(v) in G') and >= k(v) always.  So (t, w) is
+ *     legal for a single iteration of G' with the floors.
  *  3. In G' every edge goes forward (lat >= 0).  Call v in flight over
  *     [t(v), t(v) + w(v)).  If some cycle tau before the last start has no
  *     op in flight, move every op that starts after tau one cycle earlier.
  *     Every dependence, cross-warp delay, blocking window, unit window and
  *     lifetime either keeps its length or loses one cycle in which nothing
- *     of the other side was in flight, so per-cycle counts only fall and
+ *     of the other side was in flight, so per-cycle counts only fall (the
+ *     floors are the same at every cycle and the warps do not change) and
  *     the single iteration stays legal.  When no such cycle is left, the
  *     windows cover [0, last start), so every op ends by sum_v w(v) = L'.
  *  4. At I' = L' + U, with every op issued in [0, L'), no use window,
  *     lifetime or op wraps past I': the encoding at (I', L') is exactly the
- *     single-iteration problem of step 3.
+ *     single-iteration problem of step 3 (each lifetime holds at most one
+ *     copy per slot there, so max(k(v), that copy) = k(v) whenever
+ *     k(v) >= 1, which is how core/joint/joint_enc.c encodes a floor).
  * So a legal schedule of G at any (I, L) yields one of G' at (I', L').
  *
  * Relations over warps (same, apart, own) constrain the warp assignment
  * alone and are kept; "lead" speaks of the next iteration, is meaningless
  * in one iteration, and is dropped (dropping a constraint keeps this a
- * relaxation).  The checker (core/check/cert_solve.c) rebuilds G', I' and L'
+ * relaxation).  The checker (core/check/cert_solve.c) rebuilds G', k, I' and L'
  * from the kernel, so a certificate cannot choose them. */
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "twill/joint.h"
 
@@ -89,4 +113,99 @@ twill_joint_params twill_never_params(const twill_joint_params *p,
   q.rels = n ? keep : NULL;
   q.nrels = n;
   return q;
+}
+
+/* ---- the floors k(v) -----------------------------------------------------
+ * D(v, .) by Dijkstra from each op with a loop-carried out-edge (distances
+ * are >= 0), on a binary heap, stopped once the least open distance reaches
+ * v's largest delta (no longer path can lower k(v)). */
+
+typedef struct heap {
+  long *key;
+  int *node, n;
+} heap;
+
+static void heap_push(heap *h, long key, int node) {
+  int i = h->n++;
+  while (i > 0) {
+    int up = (i - 1) / 2;
+    if (h->key[up] <= key) break;
+    h->key[i] = h->key[up], h->node[i] = h->node[up];
+    i = up;
+  }
+  h->key[i] = key, h->node[i] = node;
+}
+
+static void heap_pop(heap *h, long *key, int *node) {
+  *key = h->key[0], *node = h->node[0];
+  long k = h->key[--h->n];
+  int x = h->node[h->n], i = 0;
+  for (;;) {
+    int c = 2 * i + 1;
+    if (c >= h->n) break;
+    if (c + 1 < h->n && h->key[c + 1] < h->key[c]) c++;
+    if (h->key[c] >= k) break;
+    h->key[i] = h->key[c], h->node[i] = h->node[c];
+    i = c;
+  }
+  h->key[i] = k, h->node[i] = x;
+}
+
+int twill_never_live(const twill_graph *g, int *k) {
+  int n = g->nops, m = g->nedges;
+  size_t nn = n > 0 ? (size_t)n : 1, mm = m > 0 ? (size_t)m : 1;
+  int *first = calloc(nn + 1, sizeof *first), *adj = malloc(mm * sizeof *adj);
+  long *dist = malloc(nn * sizeof *dist);
+  /* every relaxation pushes once: at most m + 1 entries */
+  heap h = {malloc((mm + 1) * sizeof(long)), malloc((mm + 1) * sizeof(int)), 0};
+  if (!first || !adj || !dist || !h.key || !h.node) {
+    free(first), free(adj), free(dist), free(h.key), free(h.node);
+    return -1;
+  }
+  /* out-edges by source (counting sort) */
+  for (int i = 0; i < m; i++) first[g->edges[i].src + 1]++;
+  for (int v = 0; v < n; v++) first[v + 1] += first[v];
+  int *fill = malloc(nn * sizeof *fill);
+  if (!fill) {
+    free(first), free(adj), free(dist), free(h.key), free(h.node);
+    return -1;
+  }
+  memcpy(fill, first, nn * sizeof *fill);
+  for (int i = 0; i < m; i++) adj[fill[g->edges[i].src]++] = i;
+  free(fill);
+  for (int v = 0; v < n; v++) {
+    k[v] = 0;
+    long cut = 0; /* the largest delta out of v */
+    for (int a = first[v]; a < first[v + 1]; a++)
+      if (g->edges[adj[a]].dist > cut) cut = g->edges[adj[a]].dist;
+    if (cut == 0) continue;
+    for (int x = 0; x < n; x++) dist[x] = LONG_MAX;
+    dist[v] = 0;
+    h.n = 0;
+    heap_push(&h, 0, v);
+    while (h.n) {
+      long d;
+      int x;
+      heap_pop(&h, &d, &x);
+      if (d != dist[x]) continue; /* stale entry */
+      if (d >= cut) break;        /* D >= every delta of v: k gains nothing */
+      for (int a = first[x]; a < first[x + 1]; a++) {
+        const twill_edge *e = &g->edges[adj[a]];
+        long nd = d + e->dist;
+        if (nd < dist[e->dst]) {
+          dist[e->dst] = nd;
+          heap_push(&h, nd, e->dst);
+        }
+      }
+    }
+    /* k(v) = max over v's edges of delta - D(v, u); unreached or D >= cut
+     * (dist still LONG_MAX or >= cut) contributes nothing */
+    for (int a = first[v]; a < first[v + 1]; a++) {
+      const twill_edge *e = &g->edges[adj[a]];
+      if (dist[e->dst] < e->dist && e->dist - dist[e->dst] > k[v])
+        k[v] = (int)(e->dist - dist[e->dst]);
+    }
+  }
+  free(first), free(adj), free(dist), free(h.key), free(h.node);
+  return 0;
 }

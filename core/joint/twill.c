@@ -82,15 +82,16 @@ void twill_solve_result_clear(twill_solve_result *r) {
 }
 
 /* The graph the search runs on: the machine's cross-warp cost written into
- * every op whose result crosses warps through registers (so normalization
- * scales it with the other costs), then normalized. */
+ * every op whose result crosses warps through registers, variable-latency
+ * or not (so normalization scales it with the other costs), then
+ * normalized. */
 twill_graph *twill_solve_prepare(const twill_graph *g, const twill_joint_params *p,
                                  long budget, double limit, long *X,
                                  double *real_per_norm) {
   twill_graph *c = twill_graph_clone(g);
   if (!c) return NULL;
   for (int v = 0; v < c->nops; v++)
-    if (c->ops[v].spill < 0 && c->ops[v].regs > 0 && !c->ops[v].varlat)
+    if (c->ops[v].spill < 0 && c->ops[v].regs > 0)
       c->ops[v].spill = p->cross_warp;
   *X = p->cross_warp;
   if (real_per_norm) *real_per_norm = 1;
@@ -397,11 +398,18 @@ static int never(twill_solve_result *r, const twill_solve_opts *o, double t0) {
   if (r->p.nrels > TWILL_JOINT_MAX_RELS) return 0;
   twill_joint_params q = twill_never_params(&r->p, keep);
   twill_graph *gn = twill_never_graph(r->g);
-  if (!gn) return -1;
+  int *k = malloc((size_t)(r->g->nops > 0 ? r->g->nops : 1) * sizeof *k);
+  if (!gn || !k || twill_never_live(r->g, k)) {
+    twill_graph_free(gn);
+    free(k);
+    return -1;
+  }
+  q.min_live = k;
   long ii, L;
   twill_never_size(gn, &q, &ii, &L);
   if (L > NEVER_MAX_LENGTH) {
     twill_graph_free(gn);
+    free(k);
     return 0;
   }
   twill_joint *j = twill_joint_new(gn, &q, ii, L, false);
@@ -410,9 +418,13 @@ static int never(twill_solve_result *r, const twill_solve_opts *o, double t0) {
   int st = core ? twill_joint_solve(j, NULL, left_of(o, t0) / 4, NULL, core) : -1;
   if (st == 20) {
     char *why = o->explain ? explain(j, core, left_of(o, t0) / 4) : NULL;
+    bool floors = false;
+    for (int v = 0; v < r->g->nops; v++) floors = floors || k[v] > 0;
     snprintf(r->why_never, sizeof r->why_never,
-             "not even one iteration has a joint schedule%s%s", why ? ": " : "",
-             why ? why : "");
+             "not even one iteration has a joint schedule%s%s%s",
+             floors ? " (holding the copies its loop-carried values keep "
+                      "live at every I)" : "",
+             why ? ": " : "", why ? why : "");
     free(why);
   }
   free(core);
@@ -423,6 +435,7 @@ static int never(twill_solve_result *r, const twill_solve_opts *o, double t0) {
     if (rr != 20) st = rr == 0 ? 0 : -1;
   }
   twill_graph_free(gn);
+  free(k);
   r->never_ii = ii;
   r->never_L = L;
   return st;

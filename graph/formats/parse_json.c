@@ -230,6 +230,15 @@ static int do_op(kp *p, const twill_json *o) {
     else if (k == 2) op->tmem = (long)val;
     else op->spill = (long)val;
   }
+  /* spill is the cost of moving a register value to another warp (the
+   * model in twill/joint.h); on a result that keeps no registers it would
+   * be silently ignored, so it is an error */
+  if (p->g->ops[v].spill >= 0 && p->g->ops[v].regs <= 0) {
+    for (size_t i = 0; i < o->len; i++)
+      if (!strcmp(o->keys[i], "spill"))
+        return err_key(p, o, i, "%s has no effect on an op that keeps no registers",
+                       "spill");
+  }
   const twill_json *ji = twill_json_get(o, "issue");
   if (ji) {
     if (ji->type != TWILL_JSON_STRING ||

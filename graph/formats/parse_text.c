@@ -430,7 +430,7 @@ static int st_op(tp *p, const stmt *st) {
   if (v < 0 || twill_gio_names_add(&p->names, p->g, v)) return oom(p);
   twill_op *op = &p->g->ops[v];
   op->line = st->line;
-  int seen[8] = {0}, groups_col = 0;
+  int seen[8] = {0}, groups_col = 0, spill_col = 0;
   for (int i = 4; i < st->ntok; i += 2) {
     const tok *k = &t[i];
     int which = -1;
@@ -463,7 +463,7 @@ static int st_op(tp *p, const stmt *st) {
       if (which == 1) op->regs = (long)x;
       else if (which == 2) op->smem = (long)x;
       else if (which == 3) op->tmem = (long)x;
-      else op->spill = (long)x;
+      else op->spill = (long)x, spill_col = k->col;
     } else if (which == 5) {
       if (!val)
         return err_at(p, st->line, st->endcol,
@@ -488,6 +488,12 @@ static int st_op(tp *p, const stmt *st) {
   if (op->groups > 1 && op->issue != TWILL_ISSUE_WARPGROUP)
     return err_at(p, st->line, groups_col,
                   "'groups %d' needs 'issue warpgroup'", op->groups);
+  /* spill is the cost of moving a register value to another warp (the
+   * model in twill/joint.h); on a result that keeps no registers it would
+   * be silently ignored, so it is an error */
+  if (spill_col && op->regs <= 0)
+    return err_at(p, st->line, spill_col,
+                  "spill has no effect on an op that keeps no registers");
   return 0;
 }
 

@@ -61,7 +61,9 @@ typedef struct twill_op {
   long smem;        /* bytes of shared memory its result holds while live */
   long tmem;        /* TMEM columns its result holds while live */
   long spill;       /* cross-warp transfer cost of its result, cycles;
-                       -1: use the machine's default */
+                       -1: use the machine's default; only on an op with
+                       regs > 0 (the only results that move between warps
+                       at a cost: twill/joint.h, "cross-warp") */
   twill_issue issue;
   int groups;       /* warpgroups a warpgroup-issued op takes together
                        (1, 2 or 4; aligned: its first warp a multiple of
@@ -146,7 +148,8 @@ int twill_graph_set_blocking(twill_graph *g, int e, bool blocking);
 /* ---- checking ---------------------------------------------------------- */
 
 /* Structural validation: non-negative latencies and distances, uses with
- * offset >= 0, cycles >= 1, count >= 1, declared capacities >= 1, and no
+ * offset >= 0, cycles >= 1, count >= 1, declared capacities >= 1, a spill
+ * only on an op that keeps registers, and no
  * cycle whose iteration distances sum to zero (such a loop can never
  * issue).  On failure fills d (file may be empty: the caller sets it) with
  * the line of the offending op or edge, and returns -1. */

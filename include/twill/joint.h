@@ -4,7 +4,8 @@
  * THE MODEL.  A joint schedule at initiation interval I and length L gives
  * every op v a start time t(v) and a warp set S(v): one warp {w} for a warp-
  * or thread-issued op, a whole aligned warpgroup {g*WG .. g*WG+WG-1} for a
- * warpgroup-issued op.  It is legal when all of the following hold (the
+ * warpgroup-issued op (`groups` n > 1: n aligned warpgroups, n*WG warps
+ * starting at a multiple of n*WG).  It is legal when all of the following hold (the
  * validator twill_joint_validate() checks exactly this list, the encoder
  * core/joint/joint_enc.c states it as clauses and linear constraints, and the
  * brute-force enumerator of the tests enumerates against the validator):
@@ -20,8 +21,10 @@
  *  lifetimes     the result of v is live over absolute cycles [t(v), e(v))
  *                with e(v) = max(t(v) + max(lat(v), 1), max over edges
  *                (v, u, d, delta) of t(u) + I*delta); in the steady state
- *                n_v(s) = #{k : t(v) <= s + k*I < e(v)} copies are live at
- *                slot s
+ *                n_v(s) = max(#{k : t(v) <= s + k*I < e(v)}, k_min(v))
+ *                copies are live at slot s, where k_min(v) =
+ *                p->min_live[v], or 0 when p->min_live is NULL (only the
+ *                "no I at all" relaxation sets it: see core/joint/joint_never.c)
  *  registers     per warp w and slot s: need(w, s) = sum over v with w in
  *                S(v) of regs(v) * n_v(s) (registers per thread); warpgroup
  *                g runs with a budget r_g >= need of each of its warps.
@@ -34,18 +37,42 @@
  *  memories      per slot s: sum_v smem(v) * n_v(s) <= capacity of smem, and
  *                the same for tmem where the machine has it (on a machine
  *                without tmem, tmem footprints are ignored)
- *  cross-warp    an edge (u, v, d, delta), u != v, whose source keeps its
- *                result in registers (regs(u) > 0, u not variable-latency)
- *                and whose ends share no warp (S(u) and S(v) disjoint) moves
- *                the value through shared memory: t(v) - t(u) >= d + X(u) -
- *                I*delta, X(u) = spill(u) or the machine's cross_warp.  With
- *                --no-cross-warp such an edge must instead share a warp.
+ *  cross-warp    a register edge is an edge (u, v, d, delta) with u != v
+ *                whose source keeps its result in registers: regs(u) > 0,
+ *                whether u is variable-latency or not (twill.md 3.6,
+ *                CROSS-WARP SPILLS, quantifies over every edge).  It
+ *                crosses warps when v runs on a warp that does not hold
+ *                u's result:
+ *                  crosses(u, v)  <=>  u != v, regs(u) > 0, and some
+ *                                      w in S(v) is not in S(u).
+ *                So (our decision: the paper gives no rule for ops over
+ *                several warps; earlier versions of twill charged only
+ *                edges whose warp sets were disjoint):
+ *                  - u on one warp, v a warpgroup op: it crosses, even when
+ *                    u's warp lies in v's group (the group's other warps do
+ *                    not have the value; registers are per thread and a
+ *                    shuffle reaches only the lanes of one warp);
+ *                  - u a warpgroup op, v on one warp of u's group: it does
+ *                    not cross (that warp holds its own lanes of u's
+ *                    result);
+ *                  - ops of equal span cross iff S(u) != S(v).
+ *                twill.md 3.6 writes the rule for one warp per op (u on w,
+ *                v on w' != w); for sets, "v on a warp w' that does not
+ *                hold u's value" is the reading above.  A crossing edge
+ *                moves the value through shared memory:
+ *                  t(v) - t(u) >= d + X(u) - I*delta,
+ *                X(u) = spill(u) when the kernel gives one, else the
+ *                machine's cross_warp.  With --no-cross-warp a register
+ *                edge must instead not cross (S(v) subset of S(u)).
  *                Sources without registers (TMEM or shared-memory results,
- *                barriers) synchronize through an mbarrier at no extra cost.
- *                The consumer of a crossing value waits on a barrier: it
- *                counts as a blocking consumer (below) for that edge.
- *  blocking      for a blocking edge into v, or a value crossing warps
- *                into v: when v issues, no other op o
+ *                barriers) synchronize through an mbarrier at no extra
+ *                cost; a kernel may not give them a spill (the parsers and
+ *                twill_graph_validate reject `spill` on an op with regs 0:
+ *                it would have no effect).  The consumer of a crossing
+ *                value waits on a barrier: it counts as a blocking
+ *                consumer (below) for that edge.
+ *  blocking      for a blocking edge into v, or a register edge into v
+ *                that crosses warps: when v issues, no other op o
  *                sharing a warp with v is running: for o != v with S(o) and
  *                S(v) not disjoint, (t(v) - t(o)) mod I is not in
  *                [0, lat(o) - 1] (every copy of o counts: steady state;
@@ -118,6 +145,10 @@ typedef struct twill_joint_params {
   long smem_cap;      /* bytes; < 0: unlimited */
   long tmem_cap;      /* columns; < 0: the machine has none */
   bool symmetry;      /* break warp symmetry (default on) */
+  const int *min_live; /* k_min(v) per op (see "lifetimes"), not owned;
+                          NULL: none.  Only the "no I at all" relaxation
+                          sets it; it is never written to a certificate
+                          (the checker derives it from the kernel) */
   const twill_joint_rel *rels; /* not owned; NULL when nrels == 0 */
   int nrels;
 } twill_joint_params;
@@ -169,7 +200,8 @@ typedef struct twill_joint twill_joint;
 
 /* Build the encoding.  proof: log a certificate (twill/smt.h format).
  * NULL on error (bad parameters, an empty domain: L too short for an op,
- * or memory).  */
+ * a floor k_min(v) >= 1 that a lifetime could exceed: an op whose latest
+ * possible end e(v) passes k_min(v) * I, or memory).  */
 twill_joint *twill_joint_new(const twill_graph *g,
                              const twill_joint_params *p, long ii, long L,
                              bool proof);
@@ -197,13 +229,29 @@ char *twill_joint_preamble(const twill_graph *g, const twill_joint_params *p,
                            long ii, long L, size_t *len);
 
 /* ---- no I at all (core/joint/joint_never.c) ---------------------------------
- * The single-iteration relaxation: G without its loop-carried edges, at
- * (I', L') from twill_never_size.  If the joint problem there is
- * unsatisfiable, G has no joint schedule at any I and L (the argument is in
- * core/joint/joint_never.c).  Algorithm 1 tries it once, when phase 1's I fails. */
+ * The single-iteration relaxation.  From G:
+ *   G'   G without its loop-carried edges (dist >= 1) (twill_never_graph);
+ *   k(v) = max(0, max over edges (v, u, d, delta) of G of
+ *          delta - D(v, u)), D(v, u) the least sum of distances over the
+ *          paths from v to u in G, D(v, v) = 0 (twill_never_live): v's
+ *          result holds at least k(v) copies at every slot at every I;
+ *   X(v) = spill(v) if given, else the machine's cross_warp, when
+ *          regs(v) > 0; else 0;
+ *   w(v) = max(lat1(v), max end of v's unit uses, max over v's edges e in
+ *          G' of lat(e) + X(v));  L' = sum_v w(v);  U = max end of any
+ *          op's unit uses;  I' = L' + U (twill_never_size);
+ *   the parameters of G without its "lead" relations (twill_never_params),
+ *          with min_live = k.
+ * If the joint problem of G' at (I', L') under those parameters is
+ * unsatisfiable, G has no joint schedule at any I and L (the argument is
+ * in core/joint/joint_never.c).  Algorithm 1 tries it once, when phase 1's I
+ * fails; the checker derives G', k, I', L' from the kernel itself. */
 twill_graph *twill_never_graph(const twill_graph *g);
 void twill_never_size(const twill_graph *gn, const twill_joint_params *p,
                       long *ii, long *L);
+/* k(v) for every op of g (with its loop-carried edges) into k (g->nops
+ * entries).  0, or -1 out of memory. */
+int twill_never_live(const twill_graph *g, int *k);
 /* p without its "lead" relations (about the next iteration); keep holds
  * p->nrels entries and backs the result's rels. */
 twill_joint_params twill_never_params(const twill_joint_params *p,
