@@ -21,61 +21,7 @@
 #include <string.h>
 
 #include "model.h"
-
-/* ---- a small string -> int hash table ---- */
-typedef struct {
-  char **key;
-  int *val;
-  int cap, cnt;
-} htab;
-
-static unsigned long hash(const char *s, size_t n) {
-  unsigned long h = 5381;
-  for (size_t i = 0; i < n; i++) h = h * 33 + (unsigned char)s[i];
-  return h;
-}
-
-static int ht_find(const htab *h, const char *s, size_t n) {
-  if (!h->cap) return -1;
-  unsigned long i = hash(s, n) & (unsigned long)(h->cap - 1);
-  while (h->key[i]) {
-    if (strlen(h->key[i]) == n && !memcmp(h->key[i], s, n)) return h->val[i];
-    i = (i + 1) & (unsigned long)(h->cap - 1);
-  }
-  return -1;
-}
-
-static int ht_put(htab *h, const char *s, int v) {
-  if (2 * (h->cnt + 1) > h->cap) {
-    int nc = h->cap ? 2 * h->cap : 64;
-    char **nk = calloc((size_t)nc, sizeof *nk);
-    int *nv = calloc((size_t)nc, sizeof *nv);
-    if (!nk || !nv) { free(nk); free(nv); return 0; }
-    for (int i = 0; i < h->cap; i++)
-      if (h->key[i]) {
-        unsigned long p = hash(h->key[i], strlen(h->key[i])) & (unsigned long)(nc - 1);
-        while (nk[p]) p = (p + 1) & (unsigned long)(nc - 1);
-        nk[p] = h->key[i];
-        nv[p] = h->val[i];
-      }
-    free(h->key);
-    free(h->val);
-    h->key = nk;
-    h->val = nv;
-    h->cap = nc;
-  }
-  unsigned long i = hash(s, strlen(s)) & (unsigned long)(h->cap - 1);
-  while (h->key[i]) i = (i + 1) & (unsigned long)(h->cap - 1);
-  h->key[i] = (char *)s; /* borrowed: names live in the model */
-  h->val[i] = v;
-  h->cnt++;
-  return 1;
-}
-
-static void ht_free(htab *h) {
-  free(h->key);
-  free(h->val);
-}
+#include "reader.h"
 
 /* ---- parser state ---- */
 #define MAXTOK 8
@@ -89,7 +35,7 @@ typedef struct {
   size_t tlen[MAXTOK];
   int tcol[MAXTOK];
   twill_ilp *m;
-  htab rows, cols;
+  ilp_names rows, cols;
   int obj_row;          /* row table value -2: objective; -3: dropped N */
   char *obj_name;
   /* per-row pending data: sense and rhs, range */
@@ -223,7 +169,7 @@ static void split(mps *p, const char *s, size_t n) {
 enum { S_NONE, S_NAME, S_OBJSENSE, S_ROWS, S_COLUMNS, S_RHS, S_RANGES, S_BOUNDS, S_END };
 
 static int row_of(mps *p, int t, int *row) {
-  int r = ht_find(&p->rows, p->tok[t], p->tlen[t]);
+  int r = ilp_names_find(&p->rows, p->tok[t], p->tlen[t]);
   if (r == -1) {
     char b[64];
     return fail(p, p->tcol[t], "unknown row '%s'", tokstr(p, t, b, sizeof b));
@@ -233,7 +179,7 @@ static int row_of(mps *p, int t, int *row) {
 }
 
 static int col_of(mps *p, int t, int *col) {
-  int c = ht_find(&p->cols, p->tok[t], p->tlen[t]);
+  int c = ilp_names_find(&p->cols, p->tok[t], p->tlen[t]);
   if (c < 0) {
     char b[64];
     return fail(p, p->tcol[t], "unknown column '%s'", tokstr(p, t, b, sizeof b));
@@ -309,7 +255,7 @@ static int data_line(mps *p, int sec) {
     char t = p->tlen[0] == 1 ? p->tok[0][0] : '?';
     if (t != 'N' && t != 'L' && t != 'G' && t != 'E')
       return fail(p, p->tcol[0], "unknown row type '%s'", tokstr(p, 0, b, sizeof b));
-    if (ht_find(&p->rows, p->tok[1], p->tlen[1]) != -1 ||
+    if (ilp_names_find(&p->rows, p->tok[1], p->tlen[1]) != -1 ||
         (p->obj_name && strlen(p->obj_name) == p->tlen[1] && !memcmp(p->obj_name, p->tok[1], p->tlen[1])))
       return fail(p, p->tcol[1], "duplicate row '%s'", tokstr(p, 1, b, sizeof b));
     char name[256];
@@ -331,18 +277,18 @@ static int data_line(mps *p, int sec) {
         nm = NULL;
       }
       if (nm) {
-        if (!ht_put(&p->rows, p->obj_name, v)) return fail(p, 1, "out of memory");
+        if (!ilp_names_put(&p->rows, p->obj_name, v)) return fail(p, 1, "out of memory");
       } else {
         /* dropped N rows: add a hidden name owned by the table list */
         char *d = malloc(strlen(name) + 1);
         if (!d) return fail(p, 1, "out of memory");
         strcpy(d, name);
-        if (!ht_put(&p->rows, d, -3)) { free(d); return fail(p, 1, "out of memory"); }
+        if (!ilp_names_put(&p->rows, d, -3)) { free(d); return fail(p, 1, "out of memory"); }
       }
       return 1;
     }
     int r = twill_ilp_add_row(m, name, 0, NULL, NULL, 'E', 0, 0);
-    if (r < 0 || !ensure_rows(p, r + 1) || !ht_put(&p->rows, m->rname[r], r))
+    if (r < 0 || !ensure_rows(p, r + 1) || !ilp_names_put(&p->rows, m->rname[r], r))
       return fail(p, 1, "out of memory");
     p->sense[r] = t;
     p->rhs[r] = 0;
@@ -359,14 +305,14 @@ static int data_line(mps *p, int sec) {
     }
     if (p->ntok != 3 && p->ntok != 5)
       return fail(p, p->tcol[0], "COLUMNS line needs a column and 1 or 2 (row, value) pairs");
-    int c = ht_find(&p->cols, p->tok[0], p->tlen[0]);
+    int c = ilp_names_find(&p->cols, p->tok[0], p->tlen[0]);
     if (c < 0) {
       char name[256];
       if (p->tlen[0] >= sizeof name) return fail(p, p->tcol[0], "column name too long");
       tokstr(p, 0, name, sizeof name);
       c = twill_ilp_add_var(m, name, p->integer_mode ? TWILL_ILP_INTEGER : TWILL_ILP_CONTINUOUS,
                             0, TWILL_ILP_INF, 0);
-      if (c < 0 || !ensure_cols(p, c + 1) || !ht_put(&p->cols, m->vname[c], c))
+      if (c < 0 || !ensure_cols(p, c + 1) || !ilp_names_put(&p->cols, m->vname[c], c))
         return fail(p, 1, "out of memory");
     } else if (c != p->cur_col) {
       return fail(p, p->tcol[0], "column '%s' is not contiguous", tokstr(p, 0, b, sizeof b));
@@ -415,7 +361,7 @@ static int data_line(mps *p, int sec) {
       if (p->ntok == 2) ct = 1;
       else if (p->ntok == 3) {
         /* "FR BND X" or "BV X 1" */
-        if (ht_find(&p->cols, p->tok[2], p->tlen[2]) >= 0) ct = 2;
+        if (ilp_names_find(&p->cols, p->tok[2], p->tlen[2]) >= 0) ct = 2;
         else { ct = 1; vt = 2; }
       } else if (p->ntok == 4) { ct = 2; vt = 3; }
       else return fail(p, p->tcol[0], "bound %s needs a column", types[bt]);
@@ -533,8 +479,8 @@ static twill_ilp *parse(const char *text, size_t len, const char *file,
   }
   free_dropped(p);
   free(p->obj_name);
-  ht_free(&p->rows);
-  ht_free(&p->cols);
+  ilp_names_free(&p->rows);
+  ilp_names_free(&p->cols);
   free(p->sense); free(p->rhs); free(p->range); free(p->has_range); free(p->bound_seen);
   if (!ok) {
     twill_ilp_free(p->m);
@@ -562,22 +508,11 @@ twill_ilp *twill_ilp_read_mps(const char *path, char *err, size_t errlen) {
     snprintf(err, errlen, "%s:0:0: cannot open: %s", path, strerror(errno));
     return NULL;
   }
-  size_t cap = 1 << 16, len = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    if (len == cap) {
-      char *nb = realloc(buf, cap * 2);
-      if (!nb) { free(buf); buf = NULL; break; }
-      buf = nb;
-      cap *= 2;
-    }
-    size_t k = fread(buf + len, 1, cap - len, f);
-    if (!k) break;
-    len += k;
-  }
+  size_t len = 0;
+  char *buf = ilp_read_stream(f, &len);
   fclose(f);
   if (!buf) {
-    snprintf(err, errlen, "%s:0:0: out of memory", path);
+    snprintf(err, errlen, "%s:0:0: cannot read (out of memory or a read error)", path);
     return NULL;
   }
   twill_ilp *m = twill_ilp_parse_mps(buf, len, path, err, errlen);
