@@ -235,6 +235,7 @@ const twill_command twill_commands[] = {
      "  --node-limit N   branch-and-bound nodes (default 0: none)\n"
      "  --no-cuts        no cuts at the root (default: all separators)\n"
      "  --json           print {status, objective, values, stats} instead\n"
+     "  --               what follows is FILE, even if it starts with '-'\n"
      "Exit 0 optimal, 2 infeasible, 4 unbounded (no certificate), 3 time or\n"
      "node limit (the best solution found is printed), 1 bad usage or input,\n"
      "or an optimal or infeasible result --cert could not certify.\n"
