@@ -33,7 +33,8 @@
  * starts with a digit or '.', and a number directly followed by a name is a
  * coefficient and its variable (`3x`, `2.5e3y`, `3e1x` = 30 x); a
  * coefficient and its variable may be on different lines.  Section keywords
- * count only as the first token of a line (GLPK's rule), so they and
+ * count only as the first token of a line (GLPK's rule) and not before
+ * ':' (`SOS1: x + y <= 1` is a constraint named SOS1), so they and
  * 'inf', 'infinity' and 'free' are reserved: not variable names.  Every
  * constraint begins on a new line (the first may follow 'subject to'), so
  * `x + y >= 3 z` is an error, not a constraint followed by `3 z`.
@@ -321,7 +322,9 @@ static const char *const kw_reserved[] = {"inf", "infinity", "free", NULL};
 static int section_at(lpp *p, int *ntok) {
   const tok *t = peek(p, 0);
   *ntok = 1;
-  if (t->t != T_NAME || !t->bol) return S_NONE;
+  /* a name followed by ':' is a label, even a keyword's (glpsol names
+   * enigma's rows SOS0, SOS1, ...) */
+  if (t->t != T_NAME || !t->bol || peek(p, 1)->t == T_COLON) return S_NONE;
   if (is_any(t, kw_min)) return S_OBJ_MIN;
   if (is_any(t, kw_max)) return S_OBJ_MAX;
   if (is_any(t, kw_st)) return S_ST;
@@ -671,6 +674,10 @@ static int parse_file(lpp *p) {
   char b[64];
   if (sec != S_OBJ_MIN && sec != S_OBJ_MAX) {
     if (t->t == T_EOF) return fail_at(p, t, "empty file: expected 'minimize' or 'maximize'");
+    if ((is_any(t, kw_min) || is_any(t, kw_max)) && peek(p, 1)->t == T_COLON)
+      return fail_at(p, t, "'%s:' is lp_solve's LP format, not CPLEX's (write '%s' without "
+                           "a colon, then the objective)", show(t, b, sizeof b),
+                     is_any(t, kw_min) ? "minimize" : "maximize");
     return fail_at(p, t, "expected 'minimize' or 'maximize' (the objective comes first), got '%s'",
                    show(t, b, sizeof b));
   }

@@ -197,6 +197,25 @@ START_TEST(lexical_rules) {
 }
 END_TEST
 
+/* A keyword before ':' is a constraint's name, not a section (glpsol
+ * writes MIPLIB's enigma with rows SOS0, SOS1, ...). */
+START_TEST(keyword_labels) {
+  const char *text =
+      "min x + y\n"
+      "st\n"
+      " SOS1: x + y >= 1\n"
+      "bounds: x - y <= 3\n"
+      "end\n";
+  char err[256];
+  twill_ilp *m = parse(text, err, sizeof err);
+  ck_assert_msg(m != NULL, "%s", err);
+  ck_assert_int_eq(twill_ilp_num_rows(m), 2);
+  ck_assert_str_eq(twill_ilp_row_name(m, 0), "SOS1");
+  ck_assert_str_eq(twill_ilp_row_name(m, 1), "bounds");
+  twill_ilp_free(m);
+}
+END_TEST
+
 /* Constants on the left are moved right: `x + 2 >= 5` is x >= 3; the
  * objective's constant is kept; a range with constants inside. */
 START_TEST(constants_moved) {
@@ -339,7 +358,11 @@ static const bad_case bad[] = {
     {"min x\nbounds\n x 5\n", "t.lp:3:4: expected '<=', '>=', '=' or 'free' after 'x'"},
     {"min x\ngeneral\n x 3\n", "t.lp:3:4: expected a variable name, got '3'"},
     {"min x <= 3\n", "t.lp:1:7: a sense in the objective (is 'subject to' missing?)"},
-    {"max: 3x + 2y;\n", "t.lp:1:4: unexpected ':' in the objective"},
+    {"max: 3x + 2y;\n",
+     "t.lp:1:1: 'max:' is lp_solve's LP format, not CPLEX's (write 'maximize' without a colon, "
+     "then the objective)"},
+    {"maximize\n obj: x\nst\n c: x <= 1\n d x <= 2\n",
+     "t.lp:5:4: expected '<=', '>=' or '=' and a right-hand side, got 'x'"},
     {"min x\nst\n c: x + 1e30 y >= 1\n", "t.lp:3:9: infinite coefficient or constant"},
 };
 
@@ -374,6 +397,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, every_construct);
   tcase_add_test(tc, glpk_manual_forms);
   tcase_add_test(tc, lexical_rules);
+  tcase_add_test(tc, keyword_labels);
   tcase_add_test(tc, constants_moved);
   tcase_add_loop_test(tc, instances_lp_and_mps, 0, (int)(sizeof instances / sizeof *instances));
   tcase_add_loop_test(tc, malformed, 0, (int)(sizeof bad / sizeof *bad));
