@@ -8,10 +8,11 @@
  * and statistics (text or JSON), and with -o writes the solution.  Exit:
  * 0 optimal, 2 infeasible, 4 unbounded, 3 limit, 1 bad usage or input (or
  * an optimal or infeasible result that --cert could not certify).
- * Unbounded has its own code because it is neither "no solution" nor a
- * proof the caller can check: 2 stays "infeasible" as in every twill
- * command.  Wall-clock time goes to stderr only, so that standard output
- * is the same bytes for the same input and flags.
+ * Unbounded has its own code: such a model has solutions, arbitrarily
+ * good ones, which 2 ("infeasible", as in every twill command) would
+ * deny, and no VIPR certificate exists for it.  Wall-clock time goes to
+ * stderr only, so that standard output is the same bytes for the same
+ * input and flags.
  */
 #include <errno.h>
 #include <math.h>
