@@ -10,7 +10,7 @@
 #include "check_main.h"
 #include "testutil.h"
 #include "twill/ilp.h"
-#include "../ilp/lp.h"
+#include "../ilp/lp/lp.h"
 #include "twill/vipr.h"
 #include "../ilp/model.h" /* ilp_submip, internal */
 

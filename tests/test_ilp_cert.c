@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ilp/exact_basis.h"
-#include "../ilp/exact_point.h"
-#include "../ilp/qsys.h"
+#include "../ilp/exact/exact_basis.h"
+#include "../ilp/exact/exact_point.h"
+#include "../ilp/exact/qsys.h"
 #include "check_main.h"
 #include "testutil.h"
 #include "twill/ilp.h"

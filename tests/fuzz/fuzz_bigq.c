@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../ilp/bigq.h"
+#include "../../ilp/exact/bigq.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

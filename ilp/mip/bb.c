@@ -1,4 +1,4 @@
-/* ilp/bb.c: LP-based branch and bound.
+/* ilp/mip/bb.c: LP-based branch and bound.
  *
  * Internally the problem is  min c'x  (c = -obj when maximizing).
  * Node selection: best bound (smallest parent LP bound; ties: deeper, then
@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lp.h"
-#include "model.h"
+#include "../lp/lp.h"
+#include "../model.h"
 
 #define INT_TOL 1e-6
 #define DIVE_FREQ 64

@@ -1,4 +1,4 @@
-/* ilp/lp.h: bounded revised simplex (private to ilp/).
+/* ilp/lp/lp.h: bounded revised simplex (private to ilp/).
  *
  * Problem (computational form, as in GLPK):
  *

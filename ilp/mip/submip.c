@@ -1,4 +1,4 @@
-/* ilp/submip.c: a smaller MIP solved to find an incumbent (RENS, RINS).
+/* ilp/mip/submip.c: a smaller MIP solved to find an incumbent (RENS, RINS).
  *
  * The heuristics of bb.c fix many integer variables (RINS: where the node's
  * LP solution agrees with the incumbent; RENS: where the root LP is
@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lp.h"
-#include "model.h"
+#include "../lp/lp.h"
+#include "../model.h"
 
 /* The copy: variables with bounds [lb, ub], every row of m, and the
  * objective row  sgn obj'x <= cut_hi  (sgn = -1 when maximizing). */

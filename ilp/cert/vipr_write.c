@@ -1,4 +1,4 @@
-/* ilp/vipr_write.c: VIPR 1.0 certificates (Cheung, Gleixner, Steffy) of
+/* ilp/cert/vipr_write.c: VIPR 1.0 certificates (Cheung, Gleixner, Steffy) of
  * the last solve: LP optimality and LP infeasibility at every leaf of the
  * branch-and-bound tree, folded by `uns` along the branchings (`asm`).
  *
@@ -27,11 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bigq.h"
-#include "exact_basis.h"
-#include "exact_point.h"
-#include "model.h"
-#include "qsys.h"
+#include "../exact/bigq.h"
+#include "../exact/exact_basis.h"
+#include "../exact/exact_point.h"
+#include "../model.h"
+#include "../exact/qsys.h"
 
 /* ---- exact decimals ---- */
 #define DL 48 /* limbs of 10^9: 432 digits */

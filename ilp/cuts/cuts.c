@@ -1,4 +1,4 @@
-/* ilp/cuts.c: root cutting planes -- Gomory mixed-integer (GMI) cuts,
+/* ilp/cuts/cuts.c: root cutting planes -- Gomory mixed-integer (GMI) cuts,
  * c-MIR cuts on (aggregated) rows, knapsack covers, divisibility (GCD)
  * cuts and tightened big-M rows (vub_cut) -- each written down
  * with the split that proves it, so that the certificate can derive it
@@ -38,8 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lp.h"
-#include "model.h"
+#include "../lp/lp.h"
+#include "../model.h"
 
 #define CUT_ROUNDS 20
 #define CUT_STALL 3 /* rounds that gain under 1e-3 (relative) before the cuts stop */

@@ -1,4 +1,4 @@
-/* ilp/lp.c: bounded revised simplex, primal (phase 1/2) and dual.
+/* ilp/lp/lp.c: bounded revised simplex, primal (phase 1/2) and dual.
  *
  * Notation (scaled problem, see lp.h):  [A -I] z = 0, z = (x, s),
  * lb <= z <= ub.  B is the basis matrix (columns head[0..m-1]); N the rest.
