@@ -3,6 +3,7 @@
 #ifndef TWILL_ILP_MODEL_H
 #define TWILL_ILP_MODEL_H
 
+#include "options.h"
 #include "twill/ilp.h"
 
 /* Branch-and-bound tree node, kept for the certificate.  The node's region
@@ -67,11 +68,9 @@ struct twill_ilp {
   double *zv;
   double c0;
   int maximize;
-  double time_limit;
-  long node_limit;
-  int certify;
-  int nocuts;      /* twill_ilp_set_cuts(m, 0) */
-  int norcfix;     /* twill_ilp_set_rcfix(m, 0) */
+  ilp_options opt; /* options.h */
+  twill_ilp_log_fn log; /* log.h */
+  void *log_ctx;
   int submip;      /* a heuristic's sub-MIP (submip.c): no sub-MIPs of its own */
   double *start;  /* a known solution to start from (MIP start), or NULL */
   /* results */
@@ -97,9 +96,6 @@ struct twill_ilp {
   /* a cut round's LP needed the perturbed retry (cuts.c): every later
    * LP of the solve perturbs after its first dual iteration */
   int lp_degenerate;
-  /* tests: a cut round's LP iteration budget (0: 3 it0 + 1000), so that
-   * a small model can take the retry above and a degenerate search */
-  long cut_budget;
 };
 
 /* Column-compressed copy of the constraint matrix (duplicates summed). */

@@ -539,14 +539,19 @@ START_TEST(rc_fixing_maximize_certified) {
 }
 END_TEST
 
-/* Certify m, optimal, with the root separator sep alone
- * (TWILL_ILP_CUTS); the objective must be obj, the root bound after the
- * cuts root (within tol) with ncuts cuts.  Returns the certificate. */
+/* Certify m, optimal, with the root separator sep alone (the option
+ * cut_SEP on, the other cut_* off); the objective must be obj, the root
+ * bound after the cuts root (within tol) with ncuts cuts.  Returns the
+ * certificate. */
 static char *certify_one_separator(twill_ilp *m, const char *sep, double obj, double root,
                                    double tol, int ncuts) {
-  setenv("TWILL_ILP_CUTS", sep, 1);
+  static const char *const kinds[] = {"gmi", "mir", "cover", "gcd", "vub"};
+  for (int k = 0; k < 5; k++) {
+    char name[16];
+    snprintf(name, sizeof name, "cut_%s", kinds[k]);
+    ck_assert_int_eq(twill_ilp_set_option(m, name, !strcmp(kinds[k], sep)), 0);
+  }
   char *c = certify(m, TWILL_ILP_OPTIMAL, sep);
-  unsetenv("TWILL_ILP_CUTS");
   ck_assert_double_eq_tol(twill_ilp_objective(m), obj, 1e-9);
   twill_ilp_stats st;
   twill_ilp_get_stats(m, &st);

@@ -203,7 +203,8 @@ const twill_command twill_commands[] = {
      "Prints s VERIFIED (exit 0) or s NOT VERIFIED (exit 1).\n"},
     {"ilp", twill_cmd_ilp, "LP/MIP solver on MPS files, with VIPR certificates",
      "usage: twill ilp FILE.mps [--cert FILE.vipr] [--time-limit S]\n"
-     "                 [--node-limit N] [--no-cuts] [--json]\n"
+     "                 [--node-limit N] [--no-cuts] [--option NAME=VALUE]...\n"
+     "                 [--verbose] [--json]\n"
      "\n"
      "Solves the LP or MIP (fixed or free MPS; OBJSENSE, RANGES, every bound\n"
      "type but SC, integer markers) by bounded simplex and branch and bound,\n"
@@ -215,8 +216,11 @@ const twill_command twill_commands[] = {
      "(check it with `twill vipr-check`); when one cannot be written, the search\n"
      "runs again without reduced-cost fixing, then without cuts.\n"
      "Exit 0 optimal, 2 infeasible or unbounded, 3 limit, 1 bad input or no\n"
-     "certificate.  TWILL_ILP_DEBUG=1 traces the cut rounds and certificate\n"
-     "failures; TWILL_ILP_CUTS=gmi,mir,cover,gcd,vub keeps only those separators.\n"},
+     "certificate.  --option sets one of the solver's options below (e.g.\n"
+     "cut_mir=0 leaves out the c-MIR cuts); --time-limit, --node-limit and\n"
+     "--no-cuts set time_limit, node_limit and cuts=0.  --verbose prints the\n"
+     "solver's log (cut rounds, LP work, certificate failures) on stderr\n"
+     "(verbosity=1; --option verbosity=2 adds every node LP that is not optimal).\n"},
     {"vipr-check", twill_cmd_vipr_check, "check a VIPR MIP certificate with exact arithmetic",
      "usage: twill vipr-check FILE.vipr\n"},
     {NULL, NULL, NULL, NULL}};
@@ -231,5 +235,7 @@ void twill_cli_usage(const char *cmd, FILE *f) {
   const twill_command *c = twill_command_find(cmd);
   if (!c) return;
   fprintf(f, "%s", c->usage);
+  /* the part of a usage that a library table generates */
+  if (c->run == twill_cmd_ilp) twill_cmd_ilp_options(f);
   if (!c->run) fprintf(f, "\n(not built yet in this version)\n");
 }

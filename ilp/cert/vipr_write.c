@@ -30,6 +30,7 @@
 #include "../exact/bigq.h"
 #include "../exact/exact_basis.h"
 #include "../exact/exact_point.h"
+#include "../log.h"
 #include "../model.h"
 #include "../exact/qsys.h"
 
@@ -404,8 +405,9 @@ static int repair(W *w, dec *yr, int *yc, dec *q) {
       if (cost >= 0 && (best < 0 || cost < best)) { best = cost; row = w->cidx[p]; rp = p; }
     }
     if (row < 0) {
-      if (getenv("TWILL_ILP_DEBUG"))
-        fprintf(stderr, "vipr: repair: no row can take x%d's remainder %.3g\n", j, dratio(&w->r[j], q));
+      if (twill_ilp_logs(m, 1))
+        twill_ilp_log(m, 1, "vipr: repair: no row can take x%d's remainder %.3g", j,
+                      dratio(&w->r[j], q));
       break;
     }
     uses[row]++;
@@ -689,32 +691,37 @@ static int dual_combination(W *w, const double *y, double sg, int farkas, dec *y
   return ok;
 }
 
-/* TWILL_ILP_DEBUG: why a leaf found no exact combination (to stderr). */
+/* The log (level 1): why a leaf found no exact combination. */
 static void leaf_why(const W *w, const dec *yr, int farkas) {
   const twill_ilp *m = w->m;
-  fprintf(stderr, "vipr: no exact %s combination at a leaf:", farkas ? "Farkas" : "dual");
-  if (overflow) fprintf(stderr, " a number exceeded %d digits;", 9 * DL);
+  char line[1024];
+  size_t len = 0;
+#define WHY(...) \
+  (len += (size_t)snprintf(line + len, len < sizeof line ? sizeof line - len : 0, __VA_ARGS__))
+  WHY("vipr: no exact %s combination at a leaf:", farkas ? "Farkas" : "dual");
+  if (overflow) WHY(" a number exceeded %d digits;", 9 * DL);
   int shown = 0;
   for (int j = 0; j < m->n && shown < 8; j++) {
     int sgn = dsign(&w->r[j]);
     if (sgn && (sgn > 0 ? w->lidx[j] : w->uidx[j]) < 0) {
-      fprintf(stderr, " x%d needs %s bound (remainder numerator %.3g);", j, sgn > 0 ? "a lower" : "an upper",
-              dto_double(&w->r[j]));
+      WHY(" x%d needs %s bound (remainder numerator %.3g);", j, sgn > 0 ? "a lower" : "an upper",
+          dto_double(&w->r[j]));
       shown++;
     }
   }
   for (int i = 0; i < m->m && shown < 8; i++) {
     int sgn = dsign(&yr[i]);
     if (sgn && (sgn > 0 ? w->rG[i] : w->rL[i]) < 0) {
-      fprintf(stderr, " row %d%s has no %s side for its multiplier;", i, i >= m->m - m->ncut ? " (a cut)" : "",
-              sgn > 0 ? ">=" : "<=");
+      WHY(" row %d%s has no %s side for its multiplier;", i, i >= m->m - m->ncut ? " (a cut)" : "",
+          sgn > 0 ? ">=" : "<=");
       shown++;
     }
   }
   if (!shown && !overflow)
-    fprintf(stderr, farkas ? " its right-hand side is not positive;"
-                           : " its bound could not be stated over the denominator;");
-  fprintf(stderr, "\n");
+    WHY(farkas ? " its right-hand side is not positive;"
+               : " its bound could not be stated over the denominator;");
+#undef WHY
+  twill_ilp_log(m, 1, "%s", line);
 }
 
 /* An integral objective: the leaf's bound line idx (OBJ >= *beta, min
@@ -775,7 +782,7 @@ static int leaf(W *w, const double *y, int farkas, dec *beta, int *absurd) {
     }
     if (ok && farkas && dsign(&b) <= 0) ok = 0;
     if (!ok || overflow) {
-      if (attempt == last && getenv("TWILL_ILP_DEBUG")) leaf_why(w, yr, farkas);
+      if (attempt == last && twill_ilp_logs(m, 1)) leaf_why(w, yr, farkas);
       free(yr);
       free(yc);
       continue;
@@ -907,9 +914,8 @@ static int leaf_exact(W *w, dec *beta, int *absurd) {
   if (rc == 1) rc = exact_bound(w, y, r, &b), step = 1;
   if (rc == 1) rc = decimal_below(beta, &b), step = 2;
   if (rc != 1) {
-    if (getenv("TWILL_ILP_DEBUG"))
-      fprintf(stderr, "vipr: no exact duals from the root basis (%s: %d)\n",
-              step == 0 ? "solve" : step == 1 ? "sides" : "bound", rc);
+    twill_ilp_log(m, 1, "vipr: no exact duals from the root basis (%s: %d)",
+                  step == 0 ? "solve" : step == 1 ? "sides" : "bound", rc);
     goto done;
   }
   int cnt = 0;
@@ -1400,7 +1406,7 @@ static int cut_repair(W *w, const dec *lam, const dec *prhs, dec **mu, int **mi,
   if (!yr || !yc || !nmu || !nmi) goto done;
   for (int k = 0; k < *nm; k++) yr[(*mi)[k]] = (*mu)[k];
   if (!repair(w, yr, yc, q)) goto done;
-  if (getenv("TWILL_ILP_DEBUG")) fprintf(stderr, "vipr: cut side repaired (over %.3g)\n", dapprox(q));
+  if (twill_ilp_logs(m, 1)) twill_ilp_log(m, 1, "vipr: cut side repaired (over %.3g)", dapprox(q));
   dec t;
   dmul(b, lam, q);
   dmul(b, b, prhs);
@@ -1658,7 +1664,7 @@ static int exact_candidate(W *w, int mr0, double tol) {
   char **num, *den;
   int r = twill_ilp_exact_point(m, mr0, w->curl, w->curu, m->sol, tol, 400, &num, &den);
   if (r != 1) {
-    if (getenv("TWILL_ILP_DEBUG")) fprintf(stderr, "vipr: no exact vertex (%d)\n", r);
+    twill_ilp_log(m, 1, "vipr: no exact vertex (%d)", r);
     return 0;
   }
   int ok = dparse(&w->solden, den);
@@ -1712,8 +1718,8 @@ static int sol_candidate(W *w, int kind, int mr0) {
   return 1;
 }
 
-static int sol_miss(int kind, const char *what, int i) {
-  if (getenv("TWILL_ILP_DEBUG")) fprintf(stderr, "vipr: SOL candidate %d %s %d\n", kind, what, i);
+static int sol_miss(const twill_ilp *m, int kind, const char *what, int i) {
+  twill_ilp_log(m, 1, "vipr: SOL candidate %d %s %d", kind, what, i);
   return 0;
 }
 
@@ -1736,12 +1742,12 @@ static int choose_sol(W *w, int mr0) {
       if (!isinf(w->curl[j])) {
         dfrom(&b, w->curl[j]);
         dmul(&b, &b, &w->solden);
-        if (dcmp(&w->solx[j], &b) < 0) ok = sol_miss(k, "below the bound of column", j);
+        if (dcmp(&w->solx[j], &b) < 0) ok = sol_miss(m, k, "below the bound of column", j);
       }
       if (!isinf(w->curu[j])) {
         dfrom(&b, w->curu[j]);
         dmul(&b, &b, &w->solden);
-        if (dcmp(&w->solx[j], &b) > 0) ok = sol_miss(k, "above the bound of column", j);
+        if (dcmp(&w->solx[j], &b) > 0) ok = sol_miss(m, k, "above the bound of column", j);
       }
       dmul(&t, &w->solx[j], &w->cobj[j]);
       dadd(&w->solobj, &w->solobj, &t);
@@ -1756,11 +1762,10 @@ static int choose_sol(W *w, int mr0) {
       dmul(&lo, &w->rl[i], &w->solden);
       dmul(&hi, &w->rh[i], &w->solden);
       if ((w->rG[i] >= 0 && dcmp(&act, &lo) < 0) || (w->rL[i] >= 0 && dcmp(&act, &hi) > 0))
-        ok = sol_miss(k, "misses row", i);
+        ok = sol_miss(m, k, "misses row", i);
     }
     w->solok = ok && !overflow;
-    if (!w->solok && getenv("TWILL_ILP_DEBUG"))
-      fprintf(stderr, "vipr: SOL candidate %d is not exactly feasible\n", k);
+    if (!w->solok) twill_ilp_log(m, 1, "vipr: SOL candidate %d is not exactly feasible", k);
   }
   return w->solok;
 }
@@ -1787,9 +1792,9 @@ static int exact_sol(W *w, int mr0) {
   ok = rc == 1;
   for (int j = 0; j < n && ok && !err; j++) {
     if (!isinf(w->curl[j]) && !(err = twill_qs_from_double(&t, w->curl[j])) && twill_bq_cmp(&x[j], &t) < 0)
-      ok = sol_miss(8, "below the bound of column", j);
+      ok = sol_miss(m, 8, "below the bound of column", j);
     if (ok && !isinf(w->curu[j]) && !(err = twill_qs_from_double(&t, w->curu[j])) && twill_bq_cmp(&x[j], &t) > 0)
-      ok = sol_miss(8, "above the bound of column", j);
+      ok = sol_miss(m, 8, "above the bound of column", j);
     if (ok && m->obj[j] != 0 && !err)
       err = twill_qs_from_double(&t, m->obj[j]) || twill_bq_addmul(&w->solqobj, &w->solqobj, &t, &x[j]);
   }
@@ -1798,14 +1803,13 @@ static int exact_sol(W *w, int mr0) {
     for (int q = w->rbeg[i]; q < w->rbeg[i + 1] && !err; q++)
       err = twill_qs_from_double(&a, w->cval[w->rpos[q]]) || twill_bq_addmul(&act, &act, &a, &x[w->rcol[q]]);
     if (!err && w->rG[i] >= 0 && !(err = twill_qs_from_double(&t, m->rlo[i])) && twill_bq_cmp(&act, &t) < 0)
-      ok = sol_miss(8, "misses row", i);
+      ok = sol_miss(m, 8, "misses row", i);
     if (ok && !err && w->rL[i] >= 0 && !(err = twill_qs_from_double(&t, m->rhi[i])) && twill_bq_cmp(&act, &t) > 0)
-      ok = sol_miss(8, "misses row", i);
+      ok = sol_miss(m, 8, "misses row", i);
   }
   ok = ok && !err;
-  if (getenv("TWILL_ILP_DEBUG"))
-    fprintf(stderr, "vipr: the root basis's exact optimum is %s (%d)\n",
-            ok ? "feasible" : "not exactly feasible", rc);
+  twill_ilp_log(m, 1, "vipr: the root basis's exact optimum is %s (%d)",
+                ok ? "feasible" : "not exactly feasible", rc);
   if (ok) {
     w->solq = x;
   } else {
@@ -1922,7 +1926,7 @@ static void implied_bounds(W *w, const double *cval) {
 }
 
 int twill_ilp_write_vipr(const twill_ilp *m, FILE *f) {
-  if (!m->complete || !m->nrec || !m->certify ||
+  if (!m->complete || !m->nrec || !m->opt.certify ||
       (m->status != TWILL_ILP_OPTIMAL && m->status != TWILL_ILP_INFEASIBLE))
     return -1;
   int n = m->n, mr = m->m;

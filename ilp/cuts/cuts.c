@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "../lp/lp.h"
+#include "../log.h"
 #include "../model.h"
 
 #define CUT_ROUNDS 20
@@ -781,13 +782,12 @@ int twill_ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) 
   m->lp_degenerate = 0;
   int n = m->n, nint = 0;
   for (int j = 0; j < n; j++) nint += m->vtype[j] != TWILL_ILP_CONTINUOUS;
-  if (!nint || !m->m || m->nocuts || getenv("TWILL_ILP_NOCUTS")) return 0;
-  /* TWILL_ILP_CUTS=gmi,mir,cover,gcd,vub (any subset) limits the separators: to
-   * compare them, and for tests that need one kind alone */
-  const char *only = getenv("TWILL_ILP_CUTS");
-  int use_gmi = !only || strstr(only, "gmi"), use_mir = !only || strstr(only, "mir");
-  int use_cover = !only || strstr(only, "cover"), use_gcd = !only || strstr(only, "gcd");
-  int use_vub = !only || strstr(only, "vub");
+  if (!nint || !m->m || !m->opt.cuts) return 0;
+  /* the options cut_gmi, ... choose the separators: to compare them, and
+   * for tests that need one kind alone */
+  int use_gmi = m->opt.cut_gmi != 0, use_mir = m->opt.cut_mir != 0;
+  int use_cover = m->opt.cut_cover != 0, use_gcd = m->opt.cut_gcd != 0;
+  int use_vub = m->opt.cut_vub != 0;
   int ret = -1, mr0 = m->m;
   signed char *basis = NULL;
   double prev = -HUGE_VAL;
@@ -871,7 +871,7 @@ int twill_ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) 
        * time budget, so that the cuts are the same on any machine under
        * any load.  (Each round's LP is a fresh object from the last
        * basis: twill_lps_solve runs the dual first from it.) */
-      long budget = m->cut_budget > 0 ? m->cut_budget : 3 * it0 + 1000;
+      long budget = m->opt.cut_budget > 0 ? (long)m->opt.cut_budget : 3 * it0 + 1000;
       int lst = round_ == 0 ? twill_lps_solve(lp, deadline) : twill_lps_solve_limit(lp, deadline, budget);
       if (round_ > 0 && lst == LPS_LIMIT && basis && !m->lp_degenerate && !twill_lps_stop_all &&
           (deadline <= 0 || twill_lps_clock() < deadline)) {
@@ -885,15 +885,14 @@ int twill_ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) 
         twill_lps_set_perturb_early(lp, 1);
         m->lp_degenerate = 1;
         lst = twill_lps_solve_limit(lp, deadline, budget);
-        if (getenv("TWILL_ILP_DEBUG"))
-          fprintf(stderr, "cut round %d: LP again, perturbed: status %d\n", round_, lst);
+        twill_ilp_log(m, 1, "cut round %d: LP again, perturbed: status %d", round_, lst);
       }
       if (round_ == 0) it0 = twill_lps_iterations(lp);
       if (round_ > 0 && lst != LPS_OPTIMAL && lst != LPS_INFEASIBLE) {
         twill_ilp_drop_cuts_from(m, ncut_before);
         rolled_back = 1;
-        if (getenv("TWILL_ILP_DEBUG"))
-          fprintf(stderr, "cut round %d: LP status %d, the last round's cuts taken back\n", round_, lst);
+        twill_ilp_log(m, 1, "cut round %d: LP status %d, the last round's cuts taken back", round_,
+                      lst);
       }
       if (lst == LPS_INFEASIBLE && round_ > 0) {
         /* the cuts proved the root infeasible (divisibility cuts on
@@ -911,11 +910,11 @@ int twill_ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) 
           flat = 0;
           if (round_ > 0 && z - prev <= 1e-3 * fmax(1.0, fabs(z)) && ++stall >= CUT_STALL) stop = 1;
         }
-        if (getenv("TWILL_ILP_DEBUG")) {
+        if (twill_ilp_logs(m, 1)) {
           long ds, dd;
           twill_lps_dual_steps(lp, &ds, &dd);
-          fprintf(stderr, "cut round %d: %d rows, bound %.10g, %ld iterations, dual %ld (%ld degenerate)\n", round_, mr,
-                  sgn * z + m->c0, twill_lps_iterations(lp), ds, dd);
+          twill_ilp_log(m, 1, "cut round %d: %d rows, bound %.10g, %ld iterations, dual %ld (%ld degenerate)",
+                        round_, mr, sgn * z + m->c0, twill_lps_iterations(lp), ds, dd);
         }
         prev = z;
         twill_lps_get_x(lp, x);
@@ -948,7 +947,7 @@ int twill_ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) 
           if (!gmi(m, mr, k, alpha, st, lb, ub, rint, rbeg, rcol, rval, &cb, sgv, bndv, &d, &p0,
                    lam))
             continue;
-          if (m->certify && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc)) continue;
+          if (m->opt.certify && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc)) continue;
           double eff = efficacy(&cb, n, x, d);
           if (!(eff > CUT_EFFICACY)) continue;
           score[ns++] = (sc){eff, 0, 0, k, 0, 0};
@@ -974,7 +973,7 @@ int twill_ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) 
               if (!counted++) rows++;
               for (int t = 0; t < nd; t++) {
                 if (!mir(&cx, i, side, dl[t], &cb, &d, &p0, lam, NULL)) continue;
-                if (m->certify && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc)) continue;
+                if (m->opt.certify && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc)) continue;
                 double eff = efficacy(&cb, n, x, d);
                 if (eff > best) { best = eff; bdelta = dl[t]; }
               }
@@ -984,7 +983,7 @@ int twill_ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) 
               for (int t = 1; t < 4; t++) {
                 double delta = bdelta / (double)(1 << t);
                 if (!mir(&cx, i, side, delta, &cb, &d, &p0, lam, dl)) continue;
-                if (m->certify && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc)) continue;
+                if (m->opt.certify && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc)) continue;
                 double eff = efficacy(&cb, n, x, d);
                 if (eff > be) { be = eff; bd = delta; }
               }
@@ -1010,7 +1009,7 @@ int twill_ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) 
             if (!cover(m, mr, i, side, x, lb, ub, rbeg, rcol, rval, cit, cwt, cyv, cord, cinc, &cb,
                        &d, &p0, lam))
               continue;
-            if (m->certify && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc)) continue;
+            if (m->opt.certify && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc)) continue;
             double eff = efficacy(&cb, n, x, d);
             if (eff > CUT_EFFICACY && ns < scap) score[ns++] = (sc){eff, 0, 2, i, side, 0};
           }
@@ -1046,7 +1045,7 @@ int twill_ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) 
             cx.naggr = score[t].naggr;
             got = mir(&cx, score[t].k, score[t].side, score[t].delta, &cb, &d, &p0, lam, dl);
           }
-          if (got && m->certify && score[t].kind != 3 && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc))
+          if (got && m->opt.certify && score[t].kind != 3 && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc))
             got = 0;
           if (!got || too_parallel(&cb, n, kept, added, CUT_MAX_PARALLEL, idx)) continue;
           static const char *kinds[] = {"gmi", "mir", "cover", "gcd"};
@@ -1055,8 +1054,7 @@ int twill_ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) 
         }
         free(kept);
         free(score);
-        if (getenv("TWILL_ILP_DEBUG"))
-          fprintf(stderr, "cut round %d: %d candidates, %d kept\n", round_, ns, added);
+        twill_ilp_log(m, 1, "cut round %d: %d candidates, %d kept", round_, ns, added);
         /* tightened variable upper bounds, beside the quotas (they replace
          * model rows rather than cut deeper): all of them in the first
          * round, as a presolve would (fixnet6's LP then moves from 1201 to
@@ -1064,7 +1062,7 @@ int twill_ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) 
         for (int i = 0; ok && use_vub && i < mr0; i++) {
           double d, p0, lam[2];
           if (!vub_cut(m, mr, mr0, i, cbeg, cidx, cval, rbeg, rcol, rval, &cb, &d, &p0, lam)) continue;
-          if (m->certify && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc)) continue;
+          if (m->opt.certify && !certifiable(m, mr, &cb, &d, lam, rbeg, rcol, rval, box, acc)) continue;
           if (round_ > 0 && !(efficacy(&cb, n, x, d) > CUT_EFFICACY)) continue;
           if (add_cut(m, mr, &cb, d, p0, lam, "vub", idx, val) < 0) ok = 0;
           else added++;

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "../lp/lp.h"
+#include "../log.h"
 #include "../model.h"
 
 #define INT_TOL 1e-6
@@ -309,7 +310,7 @@ static int propagate(twill_ilp *m, const csr *R, lp_solver *lp, node *cur, int r
           *cside = side;
           return 1;
         }
-        if (m->certify) {
+        if (m->opt.certify) {
           bb_prop *pp = realloc(rec->prop, (size_t)(rec->nprop + 1) * sizeof *pp);
           if (!pp) return -1;
           rec->prop = pp;
@@ -568,7 +569,7 @@ static int new_incumbent(twill_ilp *m, const double *x, double z, double sgn, lo
 
 twill_ilp_status twill_ilp_branch_and_bound(twill_ilp *m) {
   double t0 = twill_lps_clock();
-  double deadline = m->time_limit > 0 ? t0 + m->time_limit : 0;
+  double deadline = m->opt.time_limit > 0 ? t0 + m->opt.time_limit : 0;
   /* Gomory cuts first: they become rows of the model for the search */
   signed char *rootbasis = NULL;
   if (twill_ilp_root_cuts(m, deadline, &rootbasis) < 0) {
@@ -659,7 +660,7 @@ twill_ilp_status twill_ilp_branch_and_bound(twill_ilp *m) {
       R.col[q] = j;
       R.val[q] = cval[p];
     }
-  int prop_on = nint > 0 && !getenv("TWILL_ILP_NOPROP");
+  int prop_on = nint > 0 && m->opt.propagate;
   /* The search's LP: the user's rows and the cuts binding at the last
    * root LP (nonbasic slack); a cut not binding there is left out (it stays
    * a row of the model, valid for the certificate, with multiplier 0).
@@ -676,7 +677,7 @@ twill_ilp_status twill_ilp_branch_and_bound(twill_ilp *m) {
     goto done;
   }
   for (int i = 0; i < mr; i++) {
-    int keep = i < mr0 || !rootbasis || rootbasis[n + i] != 0 || getenv("TWILL_ILP_KEEPCUTS");
+    int keep = i < mr0 || !rootbasis || rootbasis[n + i] != 0 || m->opt.keep_cuts;
     modrow[i] = keep ? mlp : -1;
     if (keep) lprow[mlp++] = i;
   }
@@ -740,7 +741,7 @@ twill_ilp_status twill_ilp_branch_and_bound(twill_ilp *m) {
       cur = NULL;
       continue;
     }
-    if ((m->node_limit > 0 && nodes >= m->node_limit) ||
+    if ((m->opt.node_limit > 0 && nodes >= m->opt.node_limit) ||
         (deadline > 0 && twill_lps_clock() > deadline) || twill_lps_stop_all) {
       incomplete = 1;
       if (cur->bound < global_bound || global_bound == -HUGE_VAL) global_bound = cur->bound;
@@ -808,11 +809,10 @@ twill_ilp_status twill_ilp_branch_and_bound(twill_ilp *m) {
       for (int k = n; k < Nlp; k++) basis[k] = 0;
       twill_lps_set_basis(lp, basis);
       st = twill_lps_solve(lp, deadline);
-      if (getenv("TWILL_ILP_DEBUG"))
-        fprintf(stderr, "node %ld: LP again from a slack basis: status %d\n", nodes, st);
+      twill_ilp_log(m, 1, "node %ld: LP again from a slack basis: status %d", nodes, st);
     }
     bb_rec *rec = &m->rec[cur->rec];
-    if (getenv("TWILL_ILP_DEBUG") && st != LPS_OPTIMAL) fprintf(stderr, "node %ld lp status %d\n", nodes, st);
+    if (st != LPS_OPTIMAL) twill_ilp_log(m, 2, "node %ld: LP status %d", nodes, st);
     if (st == LPS_LIMIT || st == LPS_ERROR) {
       incomplete = 1;
       if (cur->bound < global_bound || global_bound == -HUGE_VAL) global_bound = cur->bound;
@@ -836,7 +836,7 @@ twill_ilp_status twill_ilp_branch_and_bound(twill_ilp *m) {
       break;
     }
     if (st == LPS_INFEASIBLE) {
-      if (m->certify) {
+      if (m->opt.certify) {
         rec->y = calloc((size_t)(mr ? mr : 1), sizeof(double));
         twill_lps_get_farkas(lp, ylp);
         if (rec->y)
@@ -852,7 +852,7 @@ twill_ilp_status twill_ilp_branch_and_bound(twill_ilp *m) {
     double z = twill_lps_obj(lp);
     if (nodes == 1) root_bound = z;
     twill_lps_get_x(lp, x);
-    if (m->certify) {
+    if (m->opt.certify) {
       rec->y = calloc((size_t)(mr ? mr : 1), sizeof(double));
       twill_lps_get_dual(lp, ylp, NULL);
       if (rec->y)
@@ -937,13 +937,13 @@ twill_ilp_status twill_ilp_branch_and_bound(twill_ilp *m) {
      * FIX_TERMS terms in all (about 20 bytes each); the first, at the
      * root and near it, are those that fix the most. */
     twill_lps_get_basis(lp, basis);
-    int fix_here = !m->certify ||
+    int fix_here = !m->opt.certify ||
                    (fix_terms < FIX_TERMS && (nint == n || cur->depth <= FIX_DEPTH_MIXED));
-    if (inc < HUGE_VAL && !m->norcfix && fix_here) {
+    if (inc < HUGE_VAL && m->opt.rcfix && fix_here) {
       twill_lps_get_dual(lp, NULL, dred);
       double gap = inc - z, eps = 1e-9, dmin = 1e-7;
       long terms = 0; /* the size of one fixing's line in the certificate */
-      if (m->certify) {
+      if (m->opt.certify) {
         gap += 1e-6 * (1 + fabs(z)) + 1e-6 * (1 + fabs(inc));
         eps = 1e-3;
         dmin = 1e-5;
@@ -961,7 +961,7 @@ twill_ilp_status twill_ilp_branch_and_bound(twill_ilp *m) {
         else if (basis[j] == 2 && dred[j] < -dmin && u - l > gap / -dred[j] + eps)
           nl = u - floor(gap / -dred[j] + eps);
         if (nl == l && nu == u) continue;
-        if (m->certify) {
+        if (m->opt.certify) {
           bb_prop *pp = realloc(rec->prop, (size_t)(rec->nprop + 1) * sizeof *pp);
           if (!pp) goto done;
           rec->prop = pp;
@@ -1158,10 +1158,11 @@ done:
   free(open);
   free(rootbasis);
   free(lprow); free(lpcbeg); free(lpcidx); free(lpcval); free(lpbnd); free(ylp);
-  if (lp && getenv("TWILL_ILP_DEBUG") && !m->submip) {
+  if (lp && twill_ilp_logs(m, 1) && !m->submip) {
     long ds, dd;
     twill_lps_dual_steps(lp, &ds, &dd);
-    fprintf(stderr, "search: %ld LP iterations, dual %ld (%ld degenerate)\n", twill_lps_iterations(lp), ds, dd);
+    twill_ilp_log(m, 1, "search: %ld LP iterations, dual %ld (%ld degenerate)",
+                  twill_lps_iterations(lp), ds, dd);
   }
   twill_lps_free(lp);
   free(cbeg); free(cidx); free(cval); free(c); free(lb); free(ub); free(x);
