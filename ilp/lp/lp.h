@@ -74,6 +74,9 @@ int twill_lps_solve_dual_limit(lp_solver *s, double deadline, long maxit);
  * primal then finishes on the true costs.  For a very degenerate LP
  * after cuts (10teams); off by default. */
 void twill_lps_set_perturb_early(lp_solver *s, int on);
+/* The pricing rule of both simplex loops: 0 Dantzig, 1 devex (the
+ * default; see pricing.h). */
+void twill_lps_set_pricing(lp_solver *s, int rule);
 /* Dual simplex pivots so far, and those among them with a zero step
  * (degenerate: the dual objective did not move). */
 void twill_lps_dual_steps(const lp_solver *s, long *steps, long *degenerate);
