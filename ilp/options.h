@@ -30,6 +30,7 @@
   X(keep_cuts, 1, 0, 0, 1, "every cut in the search's LP (0: those binding at the root)") \
   X(propagate, 1, 1, 0, 1, "domain propagation on the rows at every node")           \
   X(rcfix, 1, 1, 0, 1, "reduced-cost fixing from the incumbent's cutoff")            \
+  X(pricing, 1, 1, 0, 1, "simplex pricing: 0 Dantzig, 1 devex (ilp/lp/pricing.h)")   \
   X(verbosity, 1, 0, 0, 2,                                                            \
     "log: 1 cut rounds, LP work, certificate failures; 2 also node LPs")
 
