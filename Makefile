@@ -24,7 +24,9 @@ OPT     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 SANLD   := -fsanitize=address,undefined
 else
 BUILD   ?= build
-OPT     ?= -O2 -g
+# release builds leave out the asserts of internal invariants (NDEBUG);
+# OPT='-O1 -g' (or make SAN=1) keeps them
+OPT     ?= -O2 -g -DNDEBUG
 SANLD   :=
 endif
 

@@ -473,7 +473,7 @@ START_TEST(mip_random_vs_brute_force) {
 }
 END_TEST
 
-/* twill_ilp_submip (the RENS/RINS search, ilp/submip.c) against enumeration: a
+/* twill_ilp_submip (the RENS/RINS search, ilp/mip/submip.c) against enumeration: a
  * random model, random narrower bounds on each variable and, half of the
  * time, an objective row  sgn c'x <= cut; with a node limit the small
  * instances never reach, it must find a point iff one exists, and an

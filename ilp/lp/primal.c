@@ -86,6 +86,21 @@ static int phase1_costs_kept(const lp_solver *s, const signed char *p1c, int r, 
   return 1;
 }
 
+#ifndef NDEBUG
+/* Every basic variable within TOL_P of its bounds, and a hair more for the
+ * rounding of the update: what a step of phase 2 keeps (Harris's pass 1
+ * bounds the step so that no basic variable passes its bound by more than
+ * TOL_P).  For the assertions of debug builds. */
+static int primal_feasible(const lp_solver *s) {
+  for (int k = 0; k < s->m; k++) {
+    int j = s->head[k];
+    double v = s->x[j], slack = TOL_P + 1e-9 * (1 + fabs(v));
+    if (v < s->lb[j] - slack || v > s->ub[j] + slack) return 0;
+  }
+  return 1;
+}
+#endif
+
 int twill_lps_primal(lp_solver *s, double deadline, long maxit) {
   int m = s->m;
   double *alpha = s->wa;
@@ -142,6 +157,7 @@ int twill_lps_primal(lp_solver *s, double deadline, long maxit) {
       for (int k = 0; k < m; k++) s->x[s->head[k]] -= dir * theta * alpha[k];
       s->st[q] = s->st[q] == B_LOWER ? B_UPPER : B_LOWER;
       s->x[q] = nb_value(s, q);
+      assert(phase1 || primal_feasible(s));
       s->iters++;
       stall = 0;
       if (phase1) d_ok = 0; /* x_B moved: phase 1 costs may have changed */
@@ -170,6 +186,7 @@ int twill_lps_primal(lp_solver *s, double deadline, long maxit) {
     for (int k = 0; k < m; k++) s->x[s->head[k]] -= dir * theta * alpha[k];
     s->x[q] += dir * theta;
     s->x[leave] = rbnd;
+    assert(phase1 || primal_feasible(s));
     if (phase1 && !phase1_costs_kept(s, p1c, r, q)) d_ok = 0;
     twill_lpp_update_primal(s, s->dvx, q, leave, ar);
     double f = dq / ar;
