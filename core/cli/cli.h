@@ -86,6 +86,8 @@ int twill_cmd_emit(int argc, char **argv);
 int twill_cmd_gaus(int argc, char **argv);
 int twill_cmd_convert_hatschet(int argc, char **argv);
 int twill_cmd_ilp(int argc, char **argv);
+/* The ilp solver's option table, the generated end of `twill help ilp`. */
+void twill_cmd_ilp_options(FILE *f);
 int twill_cmd_vipr_check(int argc, char **argv);
 /* SAT-competition front ends: exit 10 SAT, 20 UNSAT, 0 unknown */
 int twill_cmd_sat(int argc, char **argv);
