@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "twill/sat.h"
+#include "options.h"
 
 #define CREF_NONE UINT32_MAX
 #define CREF_LAZY (UINT32_MAX - 1) /* theory implication, not explained yet */
@@ -88,17 +89,16 @@ struct twill_sat {
   size_t nhints, caphints;
   uint32_t *lvl_stamp;
   uint32_t stamp;
-  int cap_stamp;
 
   /* heuristics */
-  double var_inc, var_decay;
+  sat_options opt;
+  double var_inc;
   double ema_fast, ema_slow, ema_trail;
   uint64_t conflicts_since_restart, luby_i, luby_limit;
-  uint64_t next_reduce, reduce_inc;
+  uint64_t next_reduce; /* 0: the first reduction, at opt.reduceint */
   int simp_trail;
   uint64_t simp_props;
-  uint64_t seed;
-  int opt_restart, opt_minimize, opt_phase, opt_reduce;
+  uint64_t rng; /* xorshift state, from opt.seed; 0: no randomization */
   int stable;
   uint64_t mode_end, mode_len;
 
@@ -107,7 +107,6 @@ struct twill_sat {
   double time_limit;
   volatile sig_atomic_t interrupted;
   struct timespec t0;
-  int stopped;
 
   /* proof */
   FILE *proof;
@@ -176,13 +175,10 @@ static int wpush(twill_sat *s, wlist *l, uint32_t blk, uint32_t cref) {
 #define C_SIZE(s, c) ((s)->arena[(c)])
 #define C_FLAGS(s, c) ((s)->arena[(c) + 1])
 #define C_LITS(s, c) ((s)->arena + (c) + HDR)
-#define C_LBD(s, c) ((s)->arena[(c) + 1] >> 8)
 
 static inline uint64_t c_id(const twill_sat *s, uint32_t c) {
   return (uint64_t)s->arena[c + 2] | ((uint64_t)s->arena[c + 3] << 32);
 }
-
-static inline int8_t lval(const twill_sat *s, uint32_t l) { return s->val[l]; }
 
 static double now_s(const twill_sat *s) {
   struct timespec t;
@@ -192,11 +188,11 @@ static double now_s(const twill_sat *s) {
 }
 
 static uint64_t rnd(twill_sat *s) {
-  uint64_t x = s->seed;
+  uint64_t x = s->rng;
   x ^= x << 13;
   x ^= x >> 7;
   x ^= x << 17;
-  s->seed = x;
+  s->rng = x;
   return x;
 }
 
@@ -366,17 +362,12 @@ twill_sat *twill_sat_new(void) {
     free(s);
     return NULL;
   }
+  twill_sat_options_init(&s->opt);
   s->ok = 1;
   s->var_inc = 1.0;
-  s->var_decay = 0.95;
-  s->next_reduce = 2000;
-  s->reduce_inc = 300;
   s->conflict_limit = -1;
-  s->opt_minimize = 1;
-  s->opt_reduce = 1;
   s->th_conflict = CREF_NONE;
   s->luby_limit = 100;
-  s->opt_restart = 2;
   s->mode_len = 2000;
   s->mode_end = 2000;
   return s;
@@ -466,8 +457,8 @@ int twill_sat_new_var(twill_sat *s) {
   s->level[v] = 0;
   s->reason[v] = CREF_NONE;
   s->tpos[v] = 0;
-  s->act[v] = s->seed ? (double)(rnd(s) % 1000000) * 1e-9 : 0.0;
-  s->phase[v] = s->opt_phase ? 0 : 1;
+  s->act[v] = s->rng ? (double)(rnd(s) % 1000000) * 1e-9 : 0.0;
+  s->phase[v] = s->opt.phase ? 0 : 1;
   s->seen[v] = s->seen0[v] = 0;
   s->unit_id[v] = 0;
   s->model[v] = 0;
@@ -1048,7 +1039,7 @@ static int analyze(twill_sat *s, uint32_t confl, uint32_t *out_lbd) {
   for (size_t i = 0; i < s->learnt.n; i++) vpush(s, &s->toclear, s->learnt.a[i]);
   size_t orig_n = s->learnt.n;
   size_t j = 1;
-  if (s->opt_minimize) {
+  if (s->opt.minimize) {
     uint32_t abs_levels = 0;
     for (size_t i = 1; i < s->learnt.n; i++) abs_levels |= abstract_level(s, var_of(s->learnt.a[i]));
     for (size_t i = 1; i < s->learnt.n; i++) {
@@ -1311,14 +1302,14 @@ static int search(twill_sat *s) {
         s->st.learnts++;
         enqueue(s, a[0], c);
       }
-      s->var_inc /= s->var_decay;
+      s->var_inc /= (double)s->opt.decay / 1000.0;
       /* restart bookkeeping */
       double l = (double)lbd;
       if (s->st.conflicts == 1) s->ema_fast = s->ema_slow = l;
       s->ema_fast += (l - s->ema_fast) / 32.0;
       s->ema_slow += (l - s->ema_slow) / 4096.0;
       s->ema_trail += ((double)s->trail_n - s->ema_trail) / 5000.0;
-      if (s->opt_restart != 1 && !s->stable && s->st.conflicts > 10000 &&
+      if (s->opt.restart != 1 && !s->stable && s->st.conflicts > 10000 &&
           (double)s->trail_n > 1.4 * s->ema_trail)
         s->conflicts_since_restart = 0; /* blocked restart */
       if (should_stop(s)) return TWILL_SAT_UNKNOWN;
@@ -1328,18 +1319,19 @@ static int search(twill_sat *s) {
     /* restart policy 2 alternates a focused phase (EMA restarts) and a
      * stable phase (Luby), each phase twice as long as the previous one of
      * its kind, measured in conflicts */
-    if (s->opt_restart == 2 && s->st.conflicts >= s->mode_end) {
+    if (s->opt.restart == 2 && s->st.conflicts >= s->mode_end) {
       s->stable = !s->stable;
       if (!s->stable) s->mode_len *= 2;
       s->mode_end = s->st.conflicts + s->mode_len;
       s->conflicts_since_restart = s->luby_limit; /* restart now */
     }
-    int luby_mode = s->opt_restart == 1 || (s->opt_restart == 2 && s->stable);
+    int luby_mode = s->opt.restart == 1 || (s->opt.restart == 2 && s->stable);
     int restart;
     if (luby_mode)
       restart = s->conflicts_since_restart >= s->luby_limit;
     else
-      restart = s->conflicts_since_restart >= 50 && s->ema_fast > 1.25 * s->ema_slow;
+      restart = s->conflicts_since_restart >= 50 &&
+                s->ema_fast > (double)s->opt.restartmargin / 100.0 * s->ema_slow;
     if (restart) {
       s->st.restarts++;
       s->conflicts_since_restart = 0;
@@ -1353,8 +1345,10 @@ static int search(twill_sat *s) {
       derive_units(s);
       simplify(s);
     }
-    if (s->opt_reduce && s->st.conflicts >= s->next_reduce) {
-      s->next_reduce = s->st.conflicts + 2000 + s->reduce_inc * s->st.reductions;
+    if (s->opt.reduce &&
+        s->st.conflicts >= (s->next_reduce ? s->next_reduce : (uint64_t)s->opt.reduceint)) {
+      s->next_reduce = s->st.conflicts + (uint64_t)s->opt.reduceint +
+                       (uint64_t)s->opt.reduceinc * s->st.reductions;
       reduce_db(s);
     }
     /* decide: assumptions first */
@@ -1463,23 +1457,27 @@ int twill_sat_stop_requested(twill_sat *s) {
 }
 
 int twill_sat_set_option(twill_sat *s, const char *name, int64_t value) {
+  int i = twill_sat_options_find(name);
+  const twill_sat_option_info *row = twill_sat_option(i);
+  if (!row || value < row->lo || value > row->hi) return 0;
+  *twill_sat_options_at(&s->opt, i) = value;
   if (!strcmp(name, "seed")) {
-    s->seed = value ? (uint64_t)value * 0x9E3779B97F4A7C15ull : 0;
-    if (s->seed)
+    /* a new random state; the variables made so far get a random
+     * tie-breaker in their activity now, the later ones when made */
+    s->rng = value ? (uint64_t)value * 0x9E3779B97F4A7C15ull : 0;
+    if (s->rng)
       for (int v = 0; v < s->nvars; v++) {
         s->act[v] += (double)(rnd(s) % 1000000) * 1e-9;
         if (s->heap_idx[v] >= 0) heap_up(s, s->heap_idx[v]);
       }
-  } else if (!strcmp(name, "restart"))
-    s->opt_restart = value < 0 || value > 2 ? 2 : (int)value;
-  else if (!strcmp(name, "minimize"))
-    s->opt_minimize = value ? 1 : 0;
-  else if (!strcmp(name, "phase"))
-    s->opt_phase = value ? 1 : 0;
-  else if (!strcmp(name, "reduce"))
-    s->opt_reduce = value ? 1 : 0;
-  else
-    return 0;
+  }
+  return 1;
+}
+
+int twill_sat_get_option(const twill_sat *s, const char *name, int64_t *value) {
+  int i = twill_sat_options_find(name);
+  if (i < 0) return 0;
+  *value = twill_sat_options_get(&s->opt, i);
   return 1;
 }
 
