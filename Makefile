@@ -24,7 +24,7 @@ OPT     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 SANLD   := -fsanitize=address,undefined
 else
 BUILD   ?= build
-OPT     ?= -O2 -g
+OPT     ?= -O2 -g -DNDEBUG
 SANLD   :=
 endif
 

@@ -10,6 +10,7 @@
  *    CaDiCaL, PicoSAT agreeing, see its README).
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -998,6 +999,73 @@ START_TEST(cli_sat_options_and_stats) {
 }
 END_TEST
 
+/* ------------------------------------------- invariants (debug builds) */
+
+#ifndef NDEBUG
+/* Theories that break the contract of twill/sat.h, which a debug build
+ * (asserts compiled in, no NDEBUG) must catch with an assert (SIGABRT)
+ * instead of searching on.  Release builds leave these tests out. */
+
+/* When 1 is true, report {1, 2} as a conflict: 1 is not false. */
+static int liar_conflict(void *ctx, twill_sat *s, const int *lits, int n) {
+  (void)ctx;
+  for (int i = 0; i < n; i++)
+    if (lits[i] == 1) {
+      int cl[2] = {1, 2};
+      twill_sat_theory_conflict(s, cl, 2);
+    }
+  return 0;
+}
+
+START_TEST(debug_asserts_theory_conflict_contract) {
+  twill_sat *s = twill_sat_new();
+  twill_sat_theory th = {NULL, liar_conflict, NULL, NULL};
+  twill_sat_set_theory(s, &th);
+  twill_sat_new_var(s);
+  twill_sat_new_var(s);
+  twill_sat_assume(s, 1);
+  ck_assert_ptr_nonnull(freopen("/dev/null", "w", stderr)); /* the expected message */
+  twill_sat_solve(s); /* the assert in twill_sat_theory_conflict aborts */
+  twill_sat_free(s);
+}
+END_TEST
+
+/* When 1 is true, imply 2 and explain it by {2, 1}: the other literal of an
+ * explanation must be false, and 1 is true.  With (-1 4)(-2 -4 5)(-2 -4 -5),
+ * assuming 1 gives 4 (nothing else), the theory's 2 then gives 5 and a
+ * conflict; 2 is not the first UIP (1 reaches the conflict through 4 too),
+ * so conflict analysis asks for its reason. */
+static int imply_2(void *ctx, twill_sat *s, const int *lits, int n) {
+  (void)ctx;
+  for (int i = 0; i < n; i++)
+    if (lits[i] == 1) twill_sat_theory_imply(s, 2);
+  return 0;
+}
+
+static int liar_explain(void *ctx, int lit, const int **clause) {
+  static const int cl[2] = {2, 1};
+  (void)ctx;
+  ck_assert_int_eq(lit, 2);
+  *clause = cl;
+  return 2;
+}
+
+START_TEST(debug_asserts_theory_explain_contract) {
+  twill_sat *s = twill_sat_new();
+  twill_sat_theory th = {NULL, imply_2, liar_explain, NULL};
+  twill_sat_set_theory(s, &th);
+  int c1[2] = {-1, 4}, c2[3] = {-2, -4, 5}, c3[3] = {-2, -4, -5};
+  twill_sat_add_clause(s, c1, 2);
+  twill_sat_add_clause(s, c2, 3);
+  twill_sat_add_clause(s, c3, 3);
+  twill_sat_assume(s, 1);
+  ck_assert_ptr_nonnull(freopen("/dev/null", "w", stderr));
+  twill_sat_solve(s); /* the assert in explain_lazy aborts */
+  twill_sat_free(s);
+}
+END_TEST
+#endif
+
 static Suite *make_suite(void) {
   load_answers();
   Suite *s = suite_create("sat");
@@ -1022,6 +1090,15 @@ static Suite *make_suite(void) {
   tcase_add_test(t, options_take_effect);
   tcase_add_test(t, stats_table_fields);
   tcase_add_test(t, cli_sat_options_and_stats);
+#ifndef NDEBUG
+  /* a debug build: its asserts must stop a theory that breaks the
+   * contract (not under valgrind, which runs without fork: the abort would
+   * end the whole suite) */
+  if (!tu_under_valgrind()) {
+    tcase_add_test_raise_signal(t, debug_asserts_theory_conflict_contract, SIGABRT);
+    tcase_add_test_raise_signal(t, debug_asserts_theory_explain_contract, SIGABRT);
+  }
+#endif
   suite_add_tcase(s, t);
   TCase *u = tcase_create("suite");
   tcase_set_timeout(u, 120);

@@ -120,7 +120,7 @@ void twill_sat_set_proof(twill_sat *s, FILE *f, int format);
   X(minimized_literals, 3, "minimized-literals",                               \
     "literals removed from them by minimization")                              \
   X(clauses, 0, "clauses", "input clauses stored now")                         \
-  X(learnts, 0, "learnts", "learned clauses stored now")
+  X(learnts, 0, "learnts", "learned and theory clauses stored now")
 
 typedef struct twill_sat_stats {
 #define TWILL_SAT_STAT_FIELD(field, line, name, help) uint64_t field;
