@@ -29,7 +29,8 @@
     "restarts: 0 EMA of LBD, 1 Luby, 2 alternating EMA and Luby phases")       \
   X(minimize, 1, 0, 1, "recursive minimization of learned clauses")            \
   X(phase, 0, 0, 1, "initial phase of every variable: 0 false, 1 true")        \
-  X(reduce, 1, 0, 1, "delete half of the learned clauses now and then")        \
+  X(reduce, 1, 0, 1,                                                           \
+    "now and then delete the worse half of the learned clauses of LBD > 2")   \
   X(reduceint, 2000, 1, 1000000000,                                            \
     "conflicts before the first reduction, and the base interval")            \
   X(reduceinc, 300, 0, 1000000,                                                \

@@ -589,9 +589,9 @@ static void conflict(twill_smt *m, int cid, const int *cl, int n) {
   twill_sat_theory_conflict(m->s, cl, n);
 }
 
-/* literal of the current lower (up = 0) or upper bound of x, false now;
- * 0 when the bound is the domain's.  The bound was set by that literal, so
- * it exists. */
+/* The literal that set the current lower bound of x ([x <= lb-1], false)
+ * or upper bound (~[x <= ub], false): 0 when the bound is the domain's.
+ * The bound was set by that literal, so it exists (else m->err). */
 static int lb_lit(twill_smt *m, int x) {
   const ivar *v = &m->iv[x];
   if (v->lb <= v->lo) return 0;

@@ -1436,8 +1436,11 @@ static int should_stop(twill_sat *s) {
   return 0;
 }
 
-/* Run the theory after a propagation fixpoint.  Returns a conflict cref,
- * CREF_NONE if nothing happened to stop, CREF_LAZY for 'new literals'. */
+/* Run the theory after a propagation fixpoint, on the literals assigned
+ * since its previous round.  Returns the cref of the conflict it reported,
+ * CREF_NONE - 2 for an empty conflict clause (no cref is that large: the
+ * arena stays below BIN_FLAG), CREF_LAZY when it implied literals, else
+ * CREF_NONE; *stop is set when it asks to stop, or on out of memory. */
 static uint32_t theory_round(twill_sat *s, int *stop) {
   if (!s->has_theory || !s->th.propagate || s->theory_head >= s->trail_n) return CREF_NONE;
   int from = s->theory_head;

@@ -142,10 +142,10 @@ uint64_t twill_sat_stat_value(const twill_sat_stats *st, int i);
 /* ---- Theory propagators (hook for the integer/linear module) ----------
  *
  * A theory observes assignments and may imply literals or report conflicts.
- *   propagate(ctx, s, lits, n): called whenever unit propagation reaches a
- *       fixpoint, with the literals assigned since the previous call (in
- *       trail order; after a backtrack the slice restarts at the new trail
- *       end).  The theory calls twill_sat_theory_imply(s, lit) for each
+ *   propagate(ctx, s, lits, n): called when unit propagation reaches a
+ *       fixpoint and literals were assigned since the previous call, with
+ *       those literals (in trail order; after a backtrack the slice
+ *       restarts at the new trail end).  The theory calls twill_sat_theory_imply(s, lit) for each
  *       literal it implies (the reason is asked lazily) and
  *       twill_sat_theory_conflict(s, clause, n) with a clause all of whose
  *       literals are false.  Returns 0 normally, nonzero to stop solving
@@ -154,8 +154,10 @@ uint64_t twill_sat_stat_value(const twill_sat_stats *st, int i);
  *   explain(ctx, lit, &clause): the reason of an implied literal lit, as a
  *       clause containing lit whose other literals were false before lit was
  *       implied; returns its size, the array stays owned by the theory and
- *       valid until the next call.  Called only during conflict analysis
- *       (lazily), at most once per implied literal and assignment.
+ *       valid until the next call.  Called lazily, when the reason is
+ *       needed: by conflict analysis and minimization, by the analysis of
+ *       failed assumptions, and for a literal implied at level 0 when a
+ *       proof is written; at most once per implied literal and assignment.
  *   backtrack(ctx, level): the solver undid every assignment above level.
  *   twill_sat_level(s) is the current decision level.
  * Explanations and conflicts enter the clause database as learned clauses
