@@ -425,12 +425,12 @@ static int heap_ok(const twill_sat *s) {
 
 /* The clause database: each clause of s->orig / s->learnts has the
  * F_LEARNT flag of its list, an id, and no variable twice unless it is a
- * theory clause (see propagate); st.clauses and
- * st.learnts count the live ones; a live clause of two or more literals is
- * watched exactly by its first two (one entry in the list of the negation
- * of each, whose blocker is a literal of the clause, BIN_FLAG iff binary)
- * and the watch lists hold nothing else.  Deleted clauses may still be
- * watched when a gc failed for memory (s->oom: the solve is ending). */
+ * theory clause (see propagate); st.clauses and st.learnts count the live
+ * ones; a live clause of two or more literals is watched exactly by its
+ * first two (one entry in the list of the negation of each, whose blocker
+ * is a literal of the clause, BIN_FLAG iff binary) and the watch lists
+ * hold nothing else.  Deleted clauses may still be watched when a gc
+ * failed for memory (s->oom: the solve is ending). */
 static int db_ok(twill_sat *s) {
   if (s->oom) return 1;
   uint64_t live[2] = {0, 0}, watched = 0;
