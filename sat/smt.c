@@ -1018,6 +1018,9 @@ static int dp_settle(twill_smt *m, int x0, int up) {
     }
     int ci = up ? m->dpu[x] : m->dpl[x];
     const cons *c = &m->c[ci];
+    /* the parent link: a difference constraint that bounds x on this side
+     * (dx's upper bound, dy's lower one) */
+    assert(c->diff && (up ? c->dx : c->dy) == x);
     int y = up ? c->dy : c->dx;
     if (dp_pending(m, y, up) && m->dmark[y] != done) {
       if (m->dmark[y] == on_stack || n >= m->dcap) return 1;
@@ -1025,14 +1028,14 @@ static int dp_settle(twill_smt *m, int x0, int up) {
       m->dord[n++] = y;
       continue;
     }
-    /* y's bound is real now: it implies x's through constraint ci */
+    /* y's bound is settled now (or y is done in the other direction, see
+     * above): it implies x's through constraint ci */
     int lit = 0, why;
+    int64_t k = up ? m->iv[y].ub + c->b : m->iv[y].lb - c->b;
     if (up) {
-      int64_t k = m->iv[y].ub + c->b;
       if (k < m->iv[x].ub) lit = make_le(m, x, k);
       why = ub_lit(m, y);
     } else {
-      int64_t k = m->iv[y].lb - c->b;
       if (k > m->iv[x].lb) lit = -make_le(m, x, k - 1);
       why = lb_lit(m, y);
     }
@@ -1040,6 +1043,8 @@ static int dp_settle(twill_smt *m, int x0, int up) {
     if (lit) {
       int cl[2] = {lit, why};
       if (imply(m, ci + 1, cl, why ? 2 : 1) || take_bound(m, lit)) return -1;
+      /* take_bound made it x's bound at once */
+      assert(up ? m->iv[x].ub <= k : m->iv[x].lb >= k);
     }
     m->dmark[x] = done;
     n--;
@@ -1064,6 +1069,7 @@ static int dp_run(twill_smt *m, twill_sat *s) {
     for (int i = 0; i < o->n; i++) {
       const cons *c = &m->c[o->a[i]];
       if (!c->diff) continue;
+      assert(c->dx != c->dy && (c->dx == x || c->dy == x));
       if ((++visits & 4095) == 0 && twill_sat_stop_requested(s)) return -2;
       int y;
       if (c->dx == x) { /* lb(dy) >= lb(dx) - b */
