@@ -1288,7 +1288,7 @@ static int analyze(twill_sat *s, uint32_t confl, uint32_t *out_lbd) {
     size_t base = s->nhints;
     for (size_t i = 0; i < nr; i++)
       hint_push(s, ((uint64_t)s->tpos[s->chainv.a[i]] << 32) | s->chainv.a[i]);
-    if (!s->oom) {
+    if (!s->oom && nr) { /* nr == 0 may leave s->hints NULL */
       qsort(s->hints + base, nr, sizeof *s->hints, cmp_u64);
       for (size_t i = base; i < base + nr; i++)
         s->hints[i] = c_id(s, s->reason[(uint32_t)s->hints[i]]);
@@ -1372,7 +1372,9 @@ static void reduce_db(twill_sat *s) {
     }
     s->hints[s->nhints++] = key;
   }
-  qsort(s->hints, s->nhints, sizeof *s->hints, cmp_u64);
+  /* no candidate and no proof hint so far leaves s->hints NULL, which
+   * qsort must not be given even for 0 elements */
+  if (s->nhints) qsort(s->hints, s->nhints, sizeof *s->hints, cmp_u64);
   size_t ndel = s->nhints / 2;
   for (size_t i = 0; i < ndel; i++) mark_deleted(s, (uint32_t)s->hints[i]);
   s->nhints = 0;
