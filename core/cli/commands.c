@@ -183,11 +183,13 @@ const twill_command twill_commands[] = {
      "bytes.  Defaults: N 10, D 0.2, B 0.1, U 2, L 4, K 2, C 2, seed 1.\n"},
     {"sat", twill_cmd_sat, "CDCL SAT solver on DIMACS CNF, with DRAT/LRAT proofs",
      "usage: twill sat FILE.cnf [--proof FILE] [--binary-proof] [--lrat]\n"
-     "                 [--time-limit S]\n"
+     "                 [--time-limit S] [--opt NAME=VALUE]...\n"
      "\n"
      "Exit 10 SAT (v lines give the model), 20 UNSAT, 0 unknown, 1 bad input.\n"
      "  --proof FILE     write a DRAT proof (text; --binary-proof: binary;\n"
-     "                   --lrat: LRAT with hints)\n"},
+     "                   --lrat: LRAT with hints)\n"
+     "  --time-limit S   stop after S seconds (s UNKNOWN)\n"
+     "  --opt NAME=VALUE set a solver option (also --option), repeatable:\n"},
     {"smt", twill_cmd_smt, "integer/linear constraints on the CDCL core, with checked proofs",
      "usage: twill smt FILE [--proof FILE] [--time-limit S]\n"
      "       twill smt FILE --check PROOF\n"
@@ -270,4 +272,5 @@ void twill_cli_usage(const char *cmd, FILE *f) {
   fprintf(f, "%s", c->usage);
   /* the part of a usage that a library table generates */
   if (c->run == twill_cmd_ilp) twill_cmd_ilp_options(f);
+  if (c->run == twill_cmd_sat) twill_cli_sat_options(f);
 }
