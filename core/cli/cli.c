@@ -60,10 +60,13 @@ int twill_cli_error(const char *cmd, const char *fmt, ...) {
 }
 
 int twill_cli_load_kernel(const char *kernel, const char *arch_override,
-                          twill_graph **gp, twill_arch **mp) {
+                          const char *arch_from, twill_graph **gp,
+                          twill_arch **mp) {
   twill_diag d;
   memset(&d, 0, sizeof d);
   if (twill_kernel_load(kernel, arch_override, gp, mp, &d) == 0) return 0;
+  if (!d.file[0] && arch_override && arch_from)
+    fprintf(stderr, "%s: ", arch_from);
   twill_diag_print(&d, stderr);
   return -1;
 }

@@ -53,13 +53,16 @@ int twill_cli_error(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
-/* Load a kernel given as a built-in name or a path (.twill or JSON), load
- * its machine (arch_override if not NULL, else the kernel's `arch` line,
- * else "hopper"), validate the graph and bind its units.  On error prints
- * the diagnostic to stderr and returns -1; on success the caller owns *g and
- * *m. */
+/* Load a kernel given as a built-in name or a path (.twill or JSON; "-":
+ * standard input), load its machine (arch_override if not NULL, else the
+ * kernel's `arch` line, else "hopper"), validate the graph and bind its
+ * units.  On error prints the diagnostic to stderr and returns -1; on
+ * success the caller owns *g and *m.  arch_from says where arch_override
+ * came from ("twill bounds: --arch"): an override that names no machine has
+ * no position of its own, so the message starts with it. */
 int twill_cli_load_kernel(const char *kernel, const char *arch_override,
-                          twill_graph **g, twill_arch **m);
+                          const char *arch_from, twill_graph **g,
+                          twill_arch **m);
 
 /* twill_read_file ("-": standard input) without its diagnostic: NULL when
  * the file cannot be read; the caller says so in its own words. */

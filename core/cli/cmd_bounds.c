@@ -143,7 +143,7 @@ int twill_cmd_bounds(int argc, char **argv) {
   if (!kernel) return twill_cli_error("bounds", "no kernel given");
   twill_graph *g;
   twill_arch *m;
-  if (twill_cli_load_kernel(kernel, arch, &g, &m)) return TWILL_EXIT_USAGE;
+  if (twill_cli_load_kernel(kernel, arch, "twill bounds: --arch", &g, &m)) return TWILL_EXIT_USAGE;
   twill_bounds b;
   int rc = TWILL_EXIT_OK;
   if (twill_bounds_compute(g, &b)) {

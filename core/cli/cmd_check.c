@@ -28,6 +28,16 @@ static int header_value(const char *cert, size_t len, const char *key,
   return -1;
 }
 
+/* Where the machine came from, for its diagnostic: --arch, or the
+ * certificate's header line. */
+static const char *arch_from(const char *arch, const char *archname,
+                             const char *certp) {
+  static char buf[300];
+  if (arch != archname) return "twill check: --arch";
+  snprintf(buf, sizeof buf, "%s: its 'arch' line", certp);
+  return buf;
+}
+
 static int check_solve(const char *kernel, const char *arch, char *cert,
                        size_t len, const char *certp) {
   char archname[256];
@@ -35,7 +45,7 @@ static int check_solve(const char *kernel, const char *arch, char *cert,
     arch = archname;
   twill_graph *g;
   twill_arch *m;
-  if (twill_cli_load_kernel(kernel, arch, &g, &m)) {
+  if (twill_cli_load_kernel(kernel, arch, arch_from(arch, archname, certp), &g, &m)) {
     free(cert);
     return TWILL_EXIT_USAGE;
   }
@@ -82,7 +92,7 @@ int twill_cmd_check(int argc, char **argv) {
     budget = strtol(norm, NULL, 10);
   twill_graph *g0, *g;
   twill_arch *m;
-  if (twill_cli_load_kernel(kernel, arch, &g0, &m)) {
+  if (twill_cli_load_kernel(kernel, arch, arch_from(arch, archname, certp), &g0, &m)) {
     free(cert);
     return TWILL_EXIT_USAGE;
   }

@@ -128,7 +128,8 @@ int twill_cmd_emit(int argc, char **argv) {
       }
     }
     int lr = twill_cli_load_kernel(kpath ? kpath : sf->kernel,
-                                   arch ? arch : sf->arch, &g, &m);
+                                   arch ? arch : sf->arch,
+                                   arch ? "twill emit: --arch" : input, &g, &m);
     free(kpath);
     if (lr) {
       twill_sched_file_free(sf);
@@ -166,7 +167,7 @@ int twill_cmd_emit(int argc, char **argv) {
     }
     opts.source = input;
   } else {
-    if (twill_cli_load_kernel(input, arch, &g, &m)) goto done;
+    if (twill_cli_load_kernel(input, arch, "twill emit: --arch", &g, &m)) goto done;
     s = twill_schedule_heuristic(g, why, sizeof why);
     if (!s) {
       fprintf(stderr, "twill emit: %s: %s\n", input, why);

@@ -167,7 +167,7 @@ int twill_cmd_gaus(int argc, char **argv) {
       return TWILL_EXIT_USAGE;
     }
   } else {
-    if (twill_cli_load_kernel(kernel, arch, &g, &m)) return TWILL_EXIT_USAGE;
+    if (twill_cli_load_kernel(kernel, arch, "twill gaus: --arch", &g, &m)) return TWILL_EXIT_USAGE;
   }
 
   int rc = TWILL_EXIT_USAGE;

@@ -3,12 +3,20 @@
 
 #include "twill/builtin.h"
 #include "cli.h"
+#include "twill/suggest.h"
 
 int twill_cmd_kernels(int argc, char **argv) {
   if (argc == 3 && !strcmp(argv[1], "--print")) {
     const char *t = twill_builtin_kernel(argv[2]);
     if (!t) {
-      fprintf(stderr, "twill kernels: no built-in kernel '%s'\n", argv[2]);
+      twill_suggest s;
+      twill_suggest_init(&s, argv[2]);
+      for (const twill_builtin_file *k = twill_builtin_kernels; k->name; k++)
+        twill_suggest_add(&s, k->name);
+      const char *best = twill_suggest_best(&s);
+      fprintf(stderr, "twill kernels: no built-in kernel '%s'", argv[2]);
+      if (best) fprintf(stderr, "; did you mean '%s'?", best);
+      fprintf(stderr, "\n");
       return TWILL_EXIT_USAGE;
     }
     fputs(t, stdout);

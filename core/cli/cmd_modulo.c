@@ -174,7 +174,7 @@ int twill_cmd_modulo(int argc, char **argv) {
   if (parse(argc, argv, &o)) return TWILL_EXIT_USAGE;
   twill_graph *g0, *g;
   twill_arch *m;
-  if (twill_cli_load_kernel(o.kernel, o.arch, &g0, &m)) return TWILL_EXIT_USAGE;
+  if (twill_cli_load_kernel(o.kernel, o.arch, "twill modulo: --arch", &g0, &m)) return TWILL_EXIT_USAGE;
   twill_norm nm;
   memset(&nm, 0, sizeof nm);
   g = g0;

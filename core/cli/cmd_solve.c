@@ -275,7 +275,7 @@ int twill_cmd_solve(int argc, char **argv) {
   if (rc) return rc;
   twill_graph *g;
   twill_arch *m;
-  if (twill_cli_load_kernel(o.kernel, o.arch, &g, &m)) return TWILL_EXIT_USAGE;
+  if (twill_cli_load_kernel(o.kernel, o.arch, "twill solve: --arch", &g, &m)) return TWILL_EXIT_USAGE;
   twill_joint_params p;
   twill_joint_params_default(&p, m);
   if (o.warps) {

@@ -20,7 +20,7 @@ int twill_cmd_validate(int argc, char **argv) {
   if (!kernel) return twill_cli_error("validate", "no kernel given");
   twill_graph *g;
   twill_arch *m;
-  if (twill_cli_load_kernel(kernel, arch, &g, &m)) return TWILL_EXIT_USAGE;
+  if (twill_cli_load_kernel(kernel, arch, "twill validate: --arch", &g, &m)) return TWILL_EXIT_USAGE;
   int rc = form == 1   ? twill_graph_print_json(g, stdout)
            : form == 2 ? twill_graph_print_dot(g, NULL, stdout)
                        : twill_graph_print_text(g, stdout);

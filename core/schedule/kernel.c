@@ -5,6 +5,7 @@
 #include "twill/builtin.h"
 #include "twill/io.h"
 #include "twill/kernel.h"
+#include "twill/suggest.h"
 
 int twill_graph_bind(twill_graph *g, const twill_arch *m, twill_diag *d) {
   for (int u = 0; u < g->nunits; u++) {
@@ -57,10 +58,20 @@ int twill_kernel_load(const char *kernel, const char *arch_override,
       const char *r = d->msg;
       if (!strncmp(r, "cannot open: ", 13)) r += 13;
       snprintf(why, sizeof why, "%s", r);
+      /* a bare word close to a built-in name is likely a typo of it */
+      const char *best = NULL;
+      if (!strchr(kernel, '/')) {
+        twill_suggest s;
+        twill_suggest_init(&s, kernel);
+        for (const twill_builtin_file *k = twill_builtin_kernels; k->name; k++)
+          twill_suggest_add(&s, k->name);
+        best = twill_suggest_best(&s);
+      }
       twill_diag_set(d, file, 0, 0,
                      "not a built-in kernel (see 'twill kernels') and cannot be "
-                     "opened: %s",
-                     why);
+                     "opened: %.120s%s%s%s",
+                     why, best ? "; did you mean '" : "", best ? best : "",
+                     best ? "'?" : "");
       return -1;
     }
     g = twill_graph_parse_any(buf, len, file, d);
@@ -73,7 +84,17 @@ int twill_kernel_load(const char *kernel, const char *arch_override,
   }
   const char *an = arch_override ? arch_override : g->arch ? g->arch : "hopper";
   m = twill_arch_load(an, d);
-  if (!m) goto fail;
+  if (!m) {
+    /* a machine the file names but that does not exist: at its name in
+     * the file (an override has no position; the caller says where it
+     * came from) */
+    if (!arch_override && g->arch && !d->file[0]) {
+      memcpy(d->file, file, sizeof d->file);
+      d->line = g->arch_line;
+      d->col = g->arch_col;
+    }
+    goto fail;
+  }
   if (twill_graph_bind(g, m, d)) {
     memcpy(d->file, file, sizeof d->file);
     goto fail;

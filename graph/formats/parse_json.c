@@ -336,6 +336,8 @@ static int parse_kernel(kp *p, const twill_json *root) {
     if (!twill_gio_arch_ok(x->string, x->len))
       return err_at(p, x, "invalid machine name '%.64s'", x->string);
     if (twill_graph_set_arch(p->g, x->string)) return oom(p);
+    p->g->arch_line = x->line;
+    p->g->arch_col = x->col;
   }
   if ((x = twill_json_get(root, "units")) && do_units(p, x)) return -1;
   if ((x = twill_json_get(root, "ops"))) {

@@ -304,6 +304,8 @@ static int st_arch(tp *p, const stmt *st, int *arch_line) {
   free(a);
   if (r) return oom(p);
   *arch_line = st->line;
+  p->g->arch_line = st->line;
+  p->g->arch_col = t[1].col;
   return 0;
 }
 

@@ -87,6 +87,8 @@ typedef struct twill_edge {
 typedef struct twill_graph {
   char *name;       /* kernel name */
   char *arch;       /* machine named by the kernel (built-in or path), or NULL */
+  int arch_line, arch_col; /* where the file names it (0: not known), so
+                              that an unknown machine is reported there */
   twill_unit *units;
   int nunits;
   twill_op *ops;

@@ -25,7 +25,12 @@ int twill_graph_bind(twill_graph *g, const twill_arch *m, twill_diag *d);
  * standard input), load its machine (arch_override if not NULL, else the
  * kernel's `arch` line, else "hopper"), validate the graph and bind its
  * units.  Returns 0 with *g and *m owned by the caller, or -1 with d filled
- * (file:line:col: message). */
+ * (file:line:col: message).  A machine named by the kernel's `arch` line
+ * that is neither built in nor a file is reported at that line; an
+ * arch_override naming none leaves d->file empty ("unknown machine 'X'
+ * (known: ...)"), for the caller to say where the name came from.  A name
+ * that is neither a built-in kernel nor a file is offered the closest
+ * built-in name when it looks like a typo of one. */
 int twill_kernel_load(const char *kernel, const char *arch_override,
                       twill_graph **g, twill_arch **m, twill_diag *d);
 
