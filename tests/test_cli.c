@@ -182,6 +182,32 @@ START_TEST(unknown_machine_option) {
 }
 END_TEST
 
+/* An op that keeps its result in tensor memory cannot run on a machine
+ * without it: hopper.arch declares smem only (Hopper has no TMEM; it came
+ * with Blackwell), so solving a Blackwell kernel there is an input error at
+ * the op, not a schedule that ignores the op's memory. */
+START_TEST(tmem_on_a_machine_without_it) {
+  /* kernels/fa4-fwd-blackwell.twill line 27: "op S_0 lat 512 use TC:512
+   * issue thread tmem 128", the first op with tmem; the name at column 4 */
+  const char *a[] = {"solve", "fa4-fwd-blackwell", "--arch", "hopper", NULL};
+  free(expect_err(1, "<builtin>/fa4-fwd-blackwell.twill:27:4: op 'S_0' holds "
+                     "tmem 128 but machine 'hopper' has no tensor memory\n", a));
+  char *k = write_tmp("kernel k\narch hopper\nop a lat 4\n  op  b lat 4 tmem 32\n"
+                      "edge a b\n", ".twill");
+  const char *b[] = {"bounds", k, NULL};
+  char want[512];
+  snprintf(want, sizeof want,
+           "%s:4:7: op 'b' holds tmem 32 but machine 'hopper' has no tensor "
+           "memory\n", k);
+  free(expect_err(1, want, b));
+  /* the same file on blackwell (512 TMEM columns) is fine */
+  const char *c[] = {"bounds", k, "--arch", "blackwell", NULL};
+  free(expect_err(0, NULL, c));
+  unlink(k);
+  free(k);
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("cli");
   TCase *tc = tcase_create("dispatch");
@@ -196,6 +222,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, unknown_kernel_suggests);
   tcase_add_test(tc, unknown_machine_in_kernel_file);
   tcase_add_test(tc, unknown_machine_option);
+  tcase_add_test(tc, tmem_on_a_machine_without_it);
   suite_add_tcase(s, tc);
   return s;
 }

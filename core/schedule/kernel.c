@@ -25,6 +25,17 @@ int twill_graph_bind(twill_graph *g, const twill_arch *m, twill_diag *d) {
     }
     un->capacity = cap;
   }
+  /* tensor memory exists on some machines only (Blackwell's TMEM; Hopper
+   * has none): an op that keeps its result there cannot run elsewhere, and
+   * the joint model would otherwise drop the memory it needs (tmem_cap < 0
+   * means "none", not "unlimited") */
+  if (m && twill_arch_mem_cap(m, "tmem") < 0)
+    for (int v = 0; v < g->nops; v++)
+      if (g->ops[v].tmem > 0)
+        return twill_diag_set(d, "", g->ops[v].line, g->ops[v].col,
+                              "op '%s' holds tmem %ld but machine '%s' has "
+                              "no tensor memory",
+                              g->ops[v].name, g->ops[v].tmem, m->name);
   for (int v = 0; v < g->nops; v++) {
     const twill_op *o = &g->ops[v];
     for (int k = 0; k < o->nuses; k++)

@@ -432,6 +432,7 @@ static int st_op(tp *p, const stmt *st) {
   if (v < 0 || twill_gio_names_add(&p->names, p->g, v)) return oom(p);
   twill_op *op = &p->g->ops[v];
   op->line = st->line;
+  op->col = t[1].col;
   int seen[8] = {0}, groups_col = 0;
   for (int i = 4; i < st->ntok; i += 2) {
     const tok *k = &t[i];

@@ -69,6 +69,7 @@ typedef struct twill_op {
                        load needs 8 warps; 1 for other ops */
   bool varlat;      /* variable latency: runs on the designated warp W_vl */
   int line;         /* source line (0 if built in code) */
+  int col;          /* column of its name there (of its object in JSON) */
 } twill_op;
 
 /* Warps an op occupies on a machine with warpgroups of wg warps. */

@@ -2,7 +2,8 @@
  *
  * The graph (graph/) and the machine (arch/) are read separately; binding
  * one to the other sits above both: every unit the kernel uses but does not
- * declare takes the machine's capacity.  twill_kernel_load does the whole
+ * declare takes the machine's capacity, and an op may hold tensor memory
+ * only on a machine that has some.  twill_kernel_load does the whole
  * job the commands and tests need: a built-in name or a path, the machine
  * (an override, else the kernel's `arch` line, else "hopper"), validation
  * and binding.
@@ -17,8 +18,9 @@
 /* Resolve every unit against machine m: undeclared units take the machine's
  * capacity; a unit missing from both is an error (reported at the line of
  * its first use).  A use that needs more instances in one cycle than the
- * unit has is an error too.  m may be NULL: then every unit must be
- * declared.  Returns 0 or -1 with d filled. */
+ * unit has is an error too, and so is an op holding tensor memory (tmem)
+ * on a machine without any (reported at the op).  m may be NULL: then
+ * every unit must be declared.  Returns 0 or -1 with d filled. */
 int twill_graph_bind(twill_graph *g, const twill_arch *m, twill_diag *d);
 
 /* Load a kernel given as a built-in name or a path (.twill or JSON; "-" is
