@@ -571,6 +571,7 @@ static int project(W *w, dec *yr, dec *q, const double *yf, int farkas) {
   int saved_overflow = overflow, ok = 0;
   overflow = 0;
   dec rT[PROJ_MAX], N[PROJ_MAX], D;
+  memset(rT, 0, sizeof rT); /* det_subsets reads [0, nt) only; -O1 cannot tell */
   for (int k = 0; k < nt; k++) {
     rT[k] = w->r[T[k]];
     for (int l = 0; l < nt; l++) {
