@@ -7,6 +7,8 @@
 
 #include "check_main.h"
 #include "testutil.h"
+#include "twill/gaus.h"
+#include "twill/joint.h"
 
 /* A temporary file holding text; the caller unlinks and frees the path. */
 static char *write_tmp(const char *text, const char *suffix) {
@@ -208,6 +210,351 @@ START_TEST(tmem_on_a_machine_without_it) {
 }
 END_TEST
 
+/* ---- option values and unknown options ----------------------------------- */
+
+START_TEST(bad_option_values_name_the_option) {
+  const char *a[] = {"solve", "fig1", "--warps", "abc", NULL};
+  free(expect_err(1, "twill solve: --warps expects an integer in [1, 64], got "
+                     "'abc'\n", a));
+  const char *b[] = {"gaus", "fig1", "--lr=-1", NULL};
+  free(expect_err(1, "twill gaus: --lr expects a number in [1e-09, 1000], got "
+                     "'-1'\n", b));
+  const char *c[] = {"sat", "x.cnf", "--time-limit", "soon", NULL};
+  free(expect_err(1, "twill sat: --time-limit expects a number in [0, 1e+09], "
+                     "got 'soon'\n", c));
+  const char *d[] = {"solve", "fig1", "--warps", NULL};
+  free(expect_err(1, "twill solve: --warps needs a value (N) (try 'twill help "
+                     "solve')\n", d));
+  const char *e[] = {"bounds", "fig1", "--json=yes", NULL};
+  free(expect_err(1, "twill bounds: --json takes no value (try 'twill help "
+                     "bounds')\n", e));
+}
+END_TEST
+
+START_TEST(unknown_option_suggests) {
+  const char *a[] = {"bounds", "fig1", "--jsn", NULL};
+  free(expect_err(1, "twill bounds: unknown option '--jsn'; did you mean "
+                     "'--json'? (try 'twill help bounds')\n", a));
+  const char *b[] = {"solve", "fig1", "--no-cros-warp", NULL};
+  free(expect_err(1, "twill solve: unknown option '--no-cros-warp'; did you "
+                     "mean '--no-cross-warp'? (try 'twill help solve')\n", b));
+  const char *c[] = {"modulo", "fig1", "--frobnicate", NULL};
+  free(expect_err(1, "twill modulo: unknown option '--frobnicate' (try 'twill "
+                     "help modulo')\n", c));
+  /* ilp reads argv itself: the same message through the same table */
+  const char *d[] = {"ilp", "x.mps", "--nocuts", NULL};
+  free(expect_err(1, "twill ilp: unknown option '--nocuts'; did you mean "
+                     "'--no-cuts'? (try 'twill help ilp')\n", d));
+  const char *e[] = {"sat", "x.cnf", "--prof", "p", NULL};
+  free(expect_err(1, "twill sat: unknown option '--prof'; did you mean "
+                     "'--proof'? (try 'twill help sat')\n", e));
+  /* with its value after '=' */
+  const char *f[] = {"emit", "fig1", "--fromat=table", NULL};
+  free(expect_err(1, "twill emit: unknown option '--fromat=table'; did you "
+                     "mean '--format'? (try 'twill help emit')\n", f));
+}
+END_TEST
+
+/* ---- help texts ------------------------------------------------------------ */
+
+static char *help_of(const char *cmd) {
+  char *out = NULL, *err = NULL;
+  const char *a[] = {"help", cmd, NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, a), 0);
+  free(err);
+  return out;
+}
+
+/* Is opt listed as an option in help: a line "  OPT" followed by a blank
+ * or the end of the line? */
+static int lists_option(const char *help, const char *opt) {
+  size_t n = strlen(opt);
+  for (const char *p = strstr(help, "\n  "); p; p = strstr(p + 1, "\n  "))
+    if (!strncmp(p + 3, opt, n) && (p[3 + n] == ' ' || p[3 + n] == '\n')) return 1;
+  return 0;
+}
+
+/* Every string literal of a C file region that is an option name ("--x",
+ * "-o"), by a small lexer that skips comments and character literals.
+ * Calls f(opt, ctx) for each. */
+static void option_literals(const char *src, void (*f)(const char *, void *),
+                            void *ctx) {
+  for (const char *p = src; *p; p++) {
+    if (p[0] == '/' && p[1] == '*') {
+      const char *e = strstr(p + 2, "*/");
+      if (!e) return;
+      p = e + 1;
+    } else if (p[0] == '/' && p[1] == '/') {
+      while (p[1] && p[1] != '\n') p++;
+    } else if (*p == '\'') {
+      for (p++; *p && *p != '\''; p++)
+        if (*p == '\\' && p[1]) p++;
+      if (!*p) return;
+    } else if (*p == '"') {
+      const char *b = ++p;
+      for (; *p && *p != '"'; p++)
+        if (*p == '\\' && p[1]) p++;
+      if (!*p) return;
+      size_t n = (size_t)(p - b);
+      int opt = n >= 2 && n < 64 && b[0] == '-';
+      for (size_t i = 1; opt && i < n; i++)
+        opt = (b[i] >= 'a' && b[i] <= 'z') || (b[i] >= '0' && b[i] <= '9') ||
+              b[i] == '-';
+      if (opt && b[n - 1] != '-') {
+        char name[64];
+        memcpy(name, b, n);
+        name[n] = 0;
+        /* --help and -h are answered by main.c for every command */
+        if (strcmp(name, "--help") && strcmp(name, "-h")) f(name, ctx);
+      }
+    }
+  }
+}
+
+typedef struct scan {
+  const char *cmd, *help;
+  int found;
+} scan;
+
+static void must_be_listed(const char *opt, void *ctx) {
+  scan *s = ctx;
+  s->found++;
+  ck_assert_msg(lists_option(s->help, opt),
+                "twill %s accepts %s but `twill help %s` does not list it",
+                s->cmd, opt, s->cmd);
+}
+
+/* The source of each command's parser; sat.c holds two commands, split at
+ * the second one's function. */
+static const struct {
+  const char *cmd, *file, *from, *to;
+  int min_options; /* how many the parser names at least (a lexer that
+                      finds none would pass vacuously) */
+} parsers[] = {
+    {"solve", "core/cli/cmd_solve.c", NULL, NULL, 21},
+    {"bounds", "core/cli/cmd_bounds.c", NULL, NULL, 2},
+    {"modulo", "core/cli/cmd_modulo.c", NULL, NULL, 8},
+    {"gaus", "core/cli/cmd_gaus.c", NULL, NULL, 15},
+    {"emit", "core/cli/cmd_emit.c", NULL, NULL, 3},
+    {"check", "core/cli/cmd_check.c", NULL, NULL, 1},
+    {"validate", "core/cli/cmd_validate.c", NULL, NULL, 4},
+    {"convert-hatschet", "core/cli/cmd_convert.c", NULL, NULL, 1},
+    {"kernels", "core/cli/cmd_kernels.c", NULL, NULL, 1},
+    {"random", "core/cli/cmd_random.c", NULL, NULL, 10},
+    {"sat", "core/cli/cmd_sat.c", NULL, "int twill_cmd_drat_check(", 5},
+    {"drat-check", "core/cli/cmd_sat.c", "int twill_cmd_drat_check(", NULL, 1},
+    {"smt", "core/cli/cmd_smt.c", NULL, NULL, 3},
+    {"ilp", "core/cli/cmd_ilp.c", NULL, NULL, 5},
+    {"vipr-check", "core/cli/cmd_vipr_check.c", NULL, NULL, 0},
+};
+
+/* Every option a parser tests for appears in its command's help, as an
+ * option line.  The parsers read the tables the help prints, so this holds
+ * by construction for them; the scan also covers a parser that compares
+ * argv itself (cmd_ilp.c) and any branch added without a table row. */
+START_TEST(every_accepted_option_is_in_help) {
+  size_t np = sizeof parsers / sizeof *parsers;
+  /* every command of `twill help` has its parser in the list above */
+  char *overview = NULL, *err = NULL;
+  const char *h[] = {"help", NULL};
+  ck_assert_int_eq(tu_run_twill(&overview, &err, h), 0);
+  free(err);
+  const char *p = strstr(overview, "commands:\n");
+  ck_assert_ptr_nonnull(p);
+  int ncmd = 0;
+  for (p = strchr(p, '\n') + 1; p[0] == ' ' && p[1] == ' '; p = strchr(p, '\n') + 1) {
+    char name[64];
+    ck_assert_int_eq(sscanf(p, "%63s", name), 1);
+    size_t k = 0;
+    while (k < np && strcmp(parsers[k].cmd, name)) k++;
+    ck_assert_msg(k < np, "no parser source listed for command %s", name);
+    ncmd++;
+  }
+  ck_assert_int_eq(ncmd, (int)np);
+  free(overview);
+  for (size_t k = 0; k < np; k++) {
+    char *path = tu_src_path(parsers[k].file);
+    char *src = tu_read_file(path, NULL);
+    ck_assert_msg(src != NULL, "cannot read %s", path);
+    char *from = parsers[k].from ? strstr(src, parsers[k].from) : src;
+    ck_assert_ptr_nonnull(from);
+    if (parsers[k].to) {
+      char *to = strstr(from, parsers[k].to);
+      ck_assert_ptr_nonnull(to);
+      *to = 0;
+    }
+    scan s = {parsers[k].cmd, help_of(parsers[k].cmd), 0};
+    option_literals(from, must_be_listed, &s);
+    ck_assert_msg(s.found >= parsers[k].min_options, "%s: %d option names found",
+                  parsers[k].file, s.found);
+    free((char *)s.help);
+    free(src);
+    free(path);
+  }
+}
+END_TEST
+
+/* The other way round: every option a help lists is accepted (not reported
+ * unknown, nor given a value it does not take).  Each run fails fast on a
+ * missing operand or on the value "x". */
+START_TEST(every_listed_option_is_accepted) {
+  size_t np = sizeof parsers / sizeof *parsers;
+  int tried = 0;
+  for (size_t k = 0; k < np; k++) {
+    char *help = help_of(parsers[k].cmd);
+    char *opts = strstr(help, "\noptions:\n");
+    for (char *p = opts ? strstr(opts, "\n  -") : NULL; p; p = strstr(p + 1, "\n  -")) {
+      char name[64], arg[64] = "";
+      ck_assert_int_eq(sscanf(p + 3, "%63s", name), 1);
+      const char *q = p + 3 + strlen(name);
+      int has_arg = q[0] == ' ' && q[1] != ' ' && q[1] != '\n';
+      if (has_arg) ck_assert_int_eq(sscanf(q, "%63s", arg), 1);
+      const char *a[] = {parsers[k].cmd, name, has_arg ? "x" : NULL, NULL};
+      char *out = NULL, *err = NULL;
+      tu_run_twill(&out, &err, a);
+      ck_assert_msg(!strstr(err, "unknown option") && !strstr(err, "takes no value") &&
+                        !strstr(err, "needs a value"),
+                    "twill %s %s%s: %s", parsers[k].cmd, name, has_arg ? " x" : "", err);
+      free(out);
+      free(err);
+      tried++;
+    }
+    free(help);
+  }
+  ck_assert_int_ge(tried, 80);
+}
+END_TEST
+
+/* The text of option opt's entry in help, blanks collapsed (malloc'd). */
+static char *entry_of(const char *help, const char *cmd, const char *opt) {
+  size_t n = strlen(opt);
+  const char *p = strstr(help, "\n  ");
+  while (p && !(!strncmp(p + 3, opt, n) && (p[3 + n] == ' ' || p[3 + n] == '\n')))
+    p = strstr(p + 1, "\n  ");
+  ck_assert_msg(p != NULL, "`twill help %s` lacks %s", cmd, opt);
+  const char *e = p + 1;
+  while (*e && !(e[0] == '\n' && (e[1] == '\n' || !strncmp(e + 1, "  -", 3)))) e++;
+  char *t = malloc((size_t)(e - p) + 1);
+  ck_assert_ptr_nonnull(t);
+  size_t k = 0;
+  for (const char *c = p + 1; c < e; c++)
+    if (!(*c == ' ' || *c == '\n') || (k && t[k - 1] != ' ')) t[k++] = *c == '\n' ? ' ' : *c;
+  t[k] = 0;
+  return t;
+}
+
+static void default_is(const char *help, const char *cmd, const char *opt,
+                       double want) {
+  char *t = entry_of(help, cmd, opt);
+  const char *d = strstr(t, "(default: ");
+  ck_assert_msg(d != NULL, "`twill help %s`: %s names no default: %s", cmd, opt, t);
+  char *end;
+  double got = strtod(d + 10, &end);
+  ck_assert_msg(end != d + 10 && got == want,
+                "`twill help %s`: %s says '%s', the code's default is %g", cmd,
+                opt, d, want);
+  free(t);
+}
+
+static void says(const char *help, const char *cmd, const char *opt,
+                 const char *text) {
+  char *t = entry_of(help, cmd, opt);
+  ck_assert_msg(strstr(t, text), "`twill help %s`: %s lacks '%s': %s", cmd, opt,
+                text, t);
+  free(t);
+}
+
+/* The defaults the help states are the library's: twill_random_opts_default,
+ * twill_gaus_opts_default, twill_solve_opts_default and the built-in
+ * machines (each read here from the library, not from the help). */
+START_TEST(help_defaults_match_the_code) {
+  twill_random_opts ro;
+  twill_random_opts_default(&ro);
+  char *h = help_of("random");
+  default_is(h, "random", "--nodes", ro.nodes);
+  default_is(h, "random", "--density", ro.density);
+  default_is(h, "random", "--back-edges", ro.back_edges);
+  default_is(h, "random", "--units", ro.units);
+  default_is(h, "random", "--max-lat", ro.max_lat);
+  default_is(h, "random", "--max-dist", ro.max_dist);
+  default_is(h, "random", "--max-cap", ro.max_cap);
+  default_is(h, "random", "--seed", (double)ro.seed);
+  free(h);
+
+  twill_gaus_opts go;
+  twill_gaus_opts_default(&go);
+  h = help_of("gaus");
+  default_is(h, "gaus", "--iters", go.iters);
+  default_is(h, "gaus", "--lr", go.lr_mu);
+  ck_assert(go.lr_s == go.lr_mu); /* --lr sets both */
+  default_is(h, "gaus", "--alpha", go.alpha);
+  default_is(h, "gaus", "--tau", go.tau);
+  default_is(h, "gaus", "--seed", (double)go.seed);
+  default_is(h, "gaus", "--threads", go.threads);
+  default_is(h, "gaus", "--ii", go.ii);
+  default_is(h, "gaus", "--steps", go.steps);
+  char form[32];
+  snprintf(form, sizeof form, "(default: %c;", go.form);
+  says(h, "gaus", "--formulation", form);
+  ck_assert(go.time_limit <= 0);
+  says(h, "gaus", "--time-limit", "(default: none)");
+  free(h);
+
+  twill_solve_opts so;
+  twill_solve_opts_default(&so);
+  h = help_of("solve");
+  default_is(h, "solve", "--time-limit", so.time_limit);
+  default_is(h, "solve", "--budget", so.budget);
+  default_is(h, "solve", "--threads", so.threads);
+  default_is(h, "solve", "--extra-copies", so.extra_copies);
+  /* warps and registers come from the machine (joint_model.c's defaults) */
+  const char *machines[] = {"hopper", "blackwell"};
+  for (int i = 0; i < 2; i++) {
+    twill_diag d;
+    twill_arch *m = twill_arch_load(machines[i], &d);
+    ck_assert_ptr_nonnull(m);
+    twill_joint_params p;
+    twill_joint_params_default(&p, m);
+    char want[64];
+    snprintf(want, sizeof want, "%s %d", machines[i], p.warps);
+    says(h, "solve", "--warps", want);
+    snprintf(want, sizeof want, "%s %ld", machines[i], p.regs);
+    says(h, "solve", "--regs", want);
+    twill_arch_free(m);
+  }
+  free(h);
+
+  /* modulo's budget is the program's own: what a run reports */
+  h = help_of("modulo");
+  char *out = NULL, *err = NULL;
+  const char *a[] = {"modulo", "fig1", "--json", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, a), 0);
+  const char *u = strstr(out, "\"normalize\": ");
+  ck_assert_ptr_nonnull(u);
+  default_is(h, "modulo", "--budget", strtod(u + 13, NULL));
+  free(out);
+  free(err);
+  free(h);
+}
+END_TEST
+
+/* What the issue found wrong, each said now. */
+START_TEST(help_texts_say_what_the_code_does) {
+  char *h = help_of("check");
+  ck_assert_msg(strstr(h, "twill modulo --cert") && strstr(h, "twill solve --cert"),
+                "%s", h);
+  free(h);
+  h = help_of("sat");
+  ck_assert(lists_option(h, "--opt"));
+  free(h);
+  h = help_of("vipr-check");
+  int lines = 0;
+  for (const char *p = h; *p; p++) lines += *p == '\n';
+  ck_assert_msg(lines >= 8 && strstr(h, "s VERIFIED") && strstr(h, "exit 1"), "%s", h);
+  free(h);
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("cli");
   TCase *tc = tcase_create("dispatch");
@@ -223,6 +570,15 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, unknown_machine_in_kernel_file);
   tcase_add_test(tc, unknown_machine_option);
   tcase_add_test(tc, tmem_on_a_machine_without_it);
+  tcase_add_test(tc, bad_option_values_name_the_option);
+  tcase_add_test(tc, unknown_option_suggests);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("help");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, every_accepted_option_is_in_help);
+  tcase_add_test(tc, every_listed_option_is_accepted);
+  tcase_add_test(tc, help_defaults_match_the_code);
+  tcase_add_test(tc, help_texts_say_what_the_code_does);
   suite_add_tcase(s, tc);
   return s;
 }

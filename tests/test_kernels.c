@@ -167,7 +167,7 @@ START_TEST(bad_kernel_and_arch_are_reported) {
   free(err);
   const char *d[] = {"random", "--nodes", "x", NULL};
   ck_assert_int_eq(run(&out, &err, d), 1);
-  ck_assert_str_eq(err, "<command line>:1:3: --nodes expects an integer in "
+  ck_assert_str_eq(err, "twill random: --nodes expects an integer in "
                         "[1, 1000000], got 'x'\n");
   free(out);
   free(err);

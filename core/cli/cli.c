@@ -1,7 +1,5 @@
-/* core/cli/cli.c: helpers shared by the subcommands: numbers from the command
- * line, usage errors, and loading a kernel with its machine. */
-#include <errno.h>
-#include <math.h>
+/* core/cli/cli.c: helpers shared by the subcommands: usage errors, loading a
+ * kernel with its machine, the log callback and SIGINT. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,40 +12,6 @@
 
 #include "twill/ilp.h"
 #include "twill/sat.h"
-
-/* Command-line values are reported like file positions so that scripts
- * parse every error the same way: <command line>:1:ARGI. */
-int twill_cli_long(const char *opt, const char *arg, int argi, long lo,
-                   long hi, long *out) {
-  char *end = NULL;
-  errno = 0;
-  long v = arg ? strtol(arg, &end, 10) : 0;
-  if (!arg || !*arg || *end || errno || v < lo || v > hi) {
-    fprintf(stderr,
-            "<command line>:1:%d: %s expects an integer in [%ld, %ld], got "
-            "'%s'\n",
-            argi, opt, lo, hi, arg ? arg : "");
-    return -1;
-  }
-  *out = v;
-  return 0;
-}
-
-int twill_cli_double(const char *opt, const char *arg, int argi, double lo,
-                     double hi, double *out) {
-  char *end = NULL;
-  errno = 0;
-  double v = arg ? strtod(arg, &end) : 0;
-  if (!arg || !*arg || *end || errno || !isfinite(v) || v < lo || v > hi) {
-    fprintf(stderr,
-            "<command line>:1:%d: %s expects a number in [%g, %g], got "
-            "'%s'\n",
-            argi, opt, lo, hi, arg ? arg : "");
-    return -1;
-  }
-  *out = v;
-  return 0;
-}
 
 int twill_cli_error(const char *cmd, const char *fmt, ...) {
   va_list ap;

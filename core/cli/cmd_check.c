@@ -65,14 +65,17 @@ static int check_solve(const char *kernel, const char *arch, char *cert,
 
 int twill_cmd_check(int argc, char **argv) {
   const char *kernel = NULL, *certp = NULL, *arch = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--arch") && i + 1 < argc) arch = argv[++i];
-    else if (argv[i][0] == '-' && argv[i][1])
-      return twill_cli_error("check", "unknown option '%s'", argv[i]);
-    else if (!kernel) kernel = argv[i];
-    else if (!certp) certp = argv[i];
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int r;
+  while ((r = twill_cli_next(&a)) > 0) {
+    if (a.opt) {
+      if (twill_cli_is(&a, "--arch")) arch = a.val;
+    } else if (!kernel) kernel = a.val;
+    else if (!certp) certp = a.val;
     else return twill_cli_error("check", "too many arguments");
   }
+  if (r < 0) return TWILL_EXIT_USAGE;
   if (!kernel || !certp) return twill_cli_error("check", "need KERNEL and CERT");
   size_t len = 0;
   char *cert = twill_cli_read_file(certp, &len);

@@ -57,28 +57,19 @@ static int looks_like_schedule(const char *text, size_t len) {
 int twill_cmd_emit(int argc, char **argv) {
   const char *cmd = argc > 0 ? argv[0] : "emit";
   const char *input = NULL, *format = NULL, *outpath = NULL, *arch = NULL;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      twill_cli_usage(cmd, stdout);
-      return TWILL_EXIT_OK;
-    } else if (!strcmp(a, "--format") || !strcmp(a, "-o") ||
-               !strcmp(a, "--arch")) {
-      if (i + 1 >= argc) return twill_cli_error(cmd, "%s needs a value", a);
-      const char *v = argv[++i];
-      if (!strcmp(a, "--format")) format = v;
-      else if (!strcmp(a, "-o")) outpath = v;
-      else arch = v;
-    } else if (!strncmp(a, "--format=", 9)) {
-      format = a + 9;
-    } else if (a[0] == '-' && a[1]) {
-      return twill_cli_error(cmd, "unknown option '%s'", a);
-    } else if (!input) {
-      input = a;
-    } else {
-      return twill_cli_error(cmd, "more than one input ('%s', '%s')", input, a);
-    }
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int r;
+  while ((r = twill_cli_next(&a)) > 0) {
+    if (!a.opt) {
+      if (input)
+        return twill_cli_error(cmd, "more than one input ('%s', '%s')", input, a.val);
+      input = a.val;
+    } else if (twill_cli_is(&a, "--format")) format = a.val;
+    else if (twill_cli_is(&a, "-o")) outpath = a.val;
+    else if (twill_cli_is(&a, "--arch")) arch = a.val;
   }
+  if (r < 0) return TWILL_EXIT_USAGE;
   if (!input) return twill_cli_error(cmd, "no kernel or schedule given");
   if (!format)
     return twill_cli_error(cmd, "--format is required (pseudocode, cuda, "

@@ -59,72 +59,51 @@ int twill_cmd_gaus(int argc, char **argv) {
   const char *kernel = NULL, *arch = NULL;
   long nrandom = 0;
   int json = 0, timing = 0, form_given = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    long v;
-    double x;
-    if (!strcmp(a, "--json")) {
-      json = 1;
-      continue;
-    }
-    if (!strcmp(a, "--timing")) {
-      timing = 1;
-      continue;
-    }
-    if (!strcmp(a, "--no-restart")) {
-      o.restart = false;
-      continue;
-    }
-    if (a[0] != '-' || !a[1]) {
-      if (kernel) return twill_cli_error("gaus", "more than one KERNEL ('%s')", a);
-      kernel = a;
-      continue;
-    }
-    if (i + 1 >= argc)
-      return twill_cli_error("gaus", "unknown or incomplete option '%s'", a);
-    const char *val = argv[++i];
-    if (!strcmp(a, "--random")) {
-      if (twill_cli_long(a, val, i + 1, 1, 10000000, &v)) return TWILL_EXIT_USAGE;
-      nrandom = v;
-    } else if (!strcmp(a, "--ii")) {
-      if (twill_cli_long(a, val, i + 1, 1, 100000000, &v)) return TWILL_EXIT_USAGE;
-      o.ii = v;
-    } else if (!strcmp(a, "--steps")) {
-      if (twill_cli_long(a, val, i + 1, 1, 100000000, &v)) return TWILL_EXIT_USAGE;
-      o.steps = v;
-    } else if (!strcmp(a, "--iters")) {
-      if (twill_cli_long(a, val, i + 1, 0, 100000000, &v)) return TWILL_EXIT_USAGE;
-      o.iters = v;
-    } else if (!strcmp(a, "--threads")) {
-      if (twill_cli_long(a, val, i + 1, 1, 256, &v)) return TWILL_EXIT_USAGE;
-      o.threads = (int)v;
-    } else if (!strcmp(a, "--seed")) {
-      if (twill_cli_long(a, val, i + 1, 0, 2147483647L, &v)) return TWILL_EXIT_USAGE;
-      o.seed = (unsigned long long)v;
-    } else if (!strcmp(a, "--time-limit")) {
-      if (twill_cli_double(a, val, i + 1, 0, 1e9, &x)) return TWILL_EXIT_USAGE;
-      o.time_limit = x;
-    } else if (!strcmp(a, "--lr")) {
-      if (twill_cli_double(a, val, i + 1, 1e-9, 1e3, &x)) return TWILL_EXIT_USAGE;
-      o.lr_mu = o.lr_s = x;
-    } else if (!strcmp(a, "--alpha")) {
-      if (twill_cli_double(a, val, i + 1, 0, 1e9, &x)) return TWILL_EXIT_USAGE;
-      o.alpha = x;
-    } else if (!strcmp(a, "--tau")) {
-      if (twill_cli_double(a, val, i + 1, 1e-6, 1e9, &x)) return TWILL_EXIT_USAGE;
-      o.tau = x;
-    } else if (!strcmp(a, "--arch")) {
-      arch = val;
-    } else if (!strcmp(a, "--formulation")) {
-      if (strlen(val) != 1 || !strchr("ABCL", val[0]))
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int ar;
+  while ((ar = twill_cli_next(&a)) > 0) {
+    long v = 0;
+    double x = 0;
+    int e = 0;
+    if (!a.opt) {
+      if (kernel) return twill_cli_error("gaus", "more than one KERNEL ('%s')", a.val);
+      kernel = a.val;
+    } else if (twill_cli_is(&a, "--json")) json = 1;
+    else if (twill_cli_is(&a, "--timing")) timing = 1;
+    else if (twill_cli_is(&a, "--no-restart")) o.restart = false;
+    else if (twill_cli_is(&a, "--random")) {
+      if (!(e = twill_cli_long(&a, 1, 10000000, &v))) nrandom = v;
+    } else if (twill_cli_is(&a, "--ii")) {
+      if (!(e = twill_cli_long(&a, 0, 100000000, &v))) o.ii = v;
+    } else if (twill_cli_is(&a, "--steps")) {
+      if (!(e = twill_cli_long(&a, 0, 100000000, &v))) o.steps = v;
+    } else if (twill_cli_is(&a, "--iters")) {
+      if (!(e = twill_cli_long(&a, 0, 100000000, &v))) o.iters = v;
+    } else if (twill_cli_is(&a, "--threads")) {
+      if (!(e = twill_cli_long(&a, 1, 256, &v))) o.threads = (int)v;
+    } else if (twill_cli_is(&a, "--seed")) {
+      if (!(e = twill_cli_long(&a, 0, 2147483647L, &v))) o.seed = (unsigned long long)v;
+    } else if (twill_cli_is(&a, "--time-limit")) {
+      if (!(e = twill_cli_double(&a, 0, 1e9, &x))) o.time_limit = x;
+    } else if (twill_cli_is(&a, "--lr")) {
+      if (!(e = twill_cli_double(&a, 1e-9, 1e3, &x))) o.lr_mu = o.lr_s = x;
+    } else if (twill_cli_is(&a, "--alpha")) {
+      if (!(e = twill_cli_double(&a, 0, 1e9, &x))) o.alpha = x;
+    } else if (twill_cli_is(&a, "--tau")) {
+      if (!(e = twill_cli_double(&a, 1e-6, 1e9, &x))) o.tau = x;
+    } else if (twill_cli_is(&a, "--arch")) {
+      arch = a.val;
+    } else if (twill_cli_is(&a, "--formulation")) {
+      if (strlen(a.val) != 1 || !strchr("ABCL", a.val[0]))
         return twill_cli_error("gaus", "--formulation expects A, B, C or L, got '%s'",
-                               val);
-      o.form = val[0];
+                               a.val);
+      o.form = a.val[0];
       form_given = 1;
-    } else {
-      return twill_cli_error("gaus", "unknown option '%s'", a);
     }
+    if (e) return TWILL_EXIT_USAGE;
   }
+  if (ar < 0) return TWILL_EXIT_USAGE;
   if (!kernel == !nrandom)
     return twill_cli_error("gaus", "give exactly one of KERNEL and --random N");
   o.progress = isatty(2) != 0;

@@ -68,8 +68,7 @@ int twill_cmd_ilp(int argc, char **argv) {
         return 1;
       }
     } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "twill ilp: unknown or incomplete option '%s'\n%s", a, usage);
-      return 1;
+      return twill_cli_unknown_option("ilp", a);
     } else if (!file) {
       file = a;
     } else {

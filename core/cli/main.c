@@ -26,7 +26,9 @@ static void print_overview(FILE *f) {
     fprintf(f, "  %-11s %s\n", c->name, c->summary);
   fprintf(f,
           "\nKERNEL is a built-in kernel name (see `twill kernels`) or a\n"
-          "path to a .twill or JSON kernel file.\n"
+          "path to a .twill or JSON kernel file; a file named '-' is\n"
+          "standard input, for every command.  `twill help COMMAND` lists a\n"
+          "command's options.\n"
           "exit status: 0 ok, 1 bad usage or input, 2 infeasible,\n"
           "3 limit reached without proof (twill sat: 10 SAT, 20 UNSAT, 0 "
           "unknown).\n");
