@@ -555,6 +555,236 @@ START_TEST(help_texts_say_what_the_code_does) {
 }
 END_TEST
 
+/* ---- '-' is standard input ------------------------------------------------- */
+
+/* Run twill with in on standard input (NULL: /dev/null); expect exit rc;
+ * return stdout (caller frees). */
+static char *run_in(const char *in, int rc, const char *const *args) {
+  char *out = NULL, *err = NULL;
+  int got = in ? tu_run_twill_in(in, strlen(in), &out, &err, args)
+               : tu_run_twill(&out, &err, args);
+  ck_assert_msg(got == rc, "twill %s %s ...: exit %d, want %d; stderr: %s",
+                args[0], args[1] ? args[1] : "", got, rc, err);
+  free(err);
+  return out;
+}
+
+static char *text_of(const char *path) {
+  char *t = tu_read_file(path, NULL);
+  ck_assert_msg(t != NULL, "cannot read %s", path);
+  return t;
+}
+
+/* Each kernel command prints the same bytes for a kernel on standard input
+ * as for the kernel by name: the text is read once, whole. */
+START_TEST(kernel_from_stdin) {
+  const char *k[] = {"kernels", "--print", "fig1", NULL};
+  char *fig1 = run_in(NULL, 0, k);
+  static const char *const cmds[][4] = {
+      {"bounds", "--json", NULL, NULL},
+      {"validate", "--json", NULL, NULL},
+      {"modulo", "--json", NULL, NULL},
+      {"solve", "--json", NULL, NULL},
+      {"gaus", "--json", "--iters", "50"},
+      {"emit", "--format", "table", NULL},
+  };
+  for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+    const char *byname[] = {cmds[i][0], "fig1", cmds[i][1], cmds[i][2], cmds[i][3], NULL};
+    const char *bystdin[] = {cmds[i][0], "-", cmds[i][1], cmds[i][2], cmds[i][3], NULL};
+    char *a = run_in(NULL, 0, byname);
+    char *b = run_in(fig1, 0, bystdin);
+    ck_assert_msg(!strcmp(a, b), "twill %s: by name\n%s\nfrom stdin\n%s", cmds[i][0], a, b);
+    free(a);
+    free(b);
+  }
+  free(fig1);
+}
+END_TEST
+
+/* A schedule on standard input is drawn as a schedule (not read as a
+ * kernel), and a certificate or a kernel on standard input is checked. */
+START_TEST(schedule_and_certificate_from_stdin) {
+  const char *m[] = {"modulo", "fig1", "--json", NULL};
+  char *sched = run_in(NULL, 0, m);
+  char *sp = write_tmp(sched, ".json");
+  const char *e1[] = {"emit", sp, "--format", "table", NULL};
+  const char *e2[] = {"emit", "-", "--format", "table", NULL};
+  char *a = run_in(NULL, 0, e1), *b = run_in(sched, 0, e2);
+  /* the same table but for the source its second line names */
+  ck_assert_ptr_null(strstr(b, "heuristic schedule"));
+  ck_assert_ptr_nonnull(strstr(b, "\n# schedule from <stdin>\n"));
+  const char *ta = strchr(a, '\n'), *tb = strchr(b, '\n');
+  ck_assert(ta && tb && (ta = strchr(ta + 1, '\n')) && (tb = strchr(tb + 1, '\n')));
+  ck_assert_str_eq(ta, tb);
+  free(a);
+  free(b);
+  unlink(sp);
+  free(sp);
+  free(sched);
+
+  char *cp = write_tmp("", ".cert");
+  const char *c[] = {"solve", "fig1", "--cert", cp, NULL};
+  free(run_in(NULL, 0, c));
+  char *cert = text_of(cp);
+  const char *k[] = {"kernels", "--print", "fig1", NULL};
+  char *fig1 = run_in(NULL, 0, k);
+  const char *c1[] = {"check", "fig1", "-", NULL};
+  a = run_in(cert, 0, c1);
+  ck_assert_ptr_nonnull(strstr(a, "s VERIFIED"));
+  free(a);
+  const char *c2[] = {"check", "-", cp, NULL};
+  a = run_in(fig1, 0, c2);
+  ck_assert_ptr_nonnull(strstr(a, "s VERIFIED"));
+  free(a);
+  const char *c3[] = {"check", "-", "-", NULL};
+  free(expect_err(1, "twill check: KERNEL and CERT cannot both be standard "
+                     "input (try 'twill help check')\n", c3));
+  /* solve reads its kernel from stdin once: the certificate it writes is
+   * checked against the same kernel by name */
+  const char *c4[] = {"solve", "-", "--cert", cp, NULL};
+  free(run_in(fig1, 0, c4));
+  const char *c5[] = {"check", "fig1", cp, NULL};
+  a = run_in(NULL, 0, c5);
+  ck_assert_ptr_nonnull(strstr(a, "s VERIFIED"));
+  free(a);
+  unlink(cp);
+  free(cp);
+  free(cert);
+  free(fig1);
+}
+END_TEST
+
+/* The solvers and checkers of the other formats read '-' too. */
+START_TEST(other_formats_from_stdin) {
+  /* (x1) and (-x1): unsatisfiable, refuted by unit propagation */
+  const char *cnf = "p cnf 1 2\n1 0\n-1 0\n";
+  char *cnfp = write_tmp(cnf, ".cnf"), *drat = write_tmp("", ".drat");
+  const char *s1[] = {"sat", cnfp, "--proof", drat, NULL};
+  const char *s2[] = {"sat", "-", NULL};
+  char *a = run_in(NULL, 20, s1), *b = run_in(cnf, 20, s2);
+  ck_assert_str_eq(a, b);
+  free(a);
+  free(b);
+  char *proof = text_of(drat);
+  const char *d1[] = {"drat-check", "-", drat, NULL};
+  a = run_in(cnf, 0, d1);
+  ck_assert_ptr_nonnull(strstr(a, "s VERIFIED"));
+  free(a);
+  const char *d2[] = {"drat-check", cnfp, "-", NULL};
+  a = run_in(proof, 0, d2);
+  ck_assert_ptr_nonnull(strstr(a, "s VERIFIED"));
+  free(a);
+  const char *d3[] = {"drat-check", "-", "-", NULL};
+  free(expect_err(1, "twill drat-check: FILE.cnf and FILE.drat cannot both be "
+                     "standard input (try 'twill help drat-check')\n", d3));
+  free(proof);
+  unlink(cnfp);
+  unlink(drat);
+  free(cnfp);
+  free(drat);
+
+  /* x in [0, 10], x >= 3, minimize x: the optimum is 3 */
+  const char *smt = "int x 0 10\nlin 1 x >= 3\nmin x\n";
+  char *smtp = write_tmp(smt, ".smt"), *pp = write_tmp("", ".proof");
+  const char *t1[] = {"smt", smtp, "--proof", pp, NULL};
+  const char *t2[] = {"smt", "-", NULL};
+  a = run_in(NULL, 10, t1);
+  b = run_in(smt, 10, t2);
+  ck_assert_str_eq(a, b);
+  ck_assert_ptr_nonnull(strstr(a, "o 3\n"));
+  free(a);
+  free(b);
+  char *pt = text_of(pp);
+  const char *t3[] = {"smt", "--check", "-", NULL};
+  a = run_in(pt, 0, t3);
+  ck_assert_ptr_nonnull(strstr(a, "s VERIFIED"));
+  free(a);
+  const char *t4[] = {"smt", smtp, "--check", "-", NULL};
+  a = run_in(pt, 0, t4);
+  ck_assert_ptr_nonnull(strstr(a, "s VERIFIED"));
+  free(a);
+  const char *t5[] = {"smt", "-", "--check", pp, NULL};
+  a = run_in(smt, 0, t5);
+  ck_assert_ptr_nonnull(strstr(a, "s VERIFIED"));
+  free(a);
+  const char *t6[] = {"smt", "-", "--check", "-", NULL};
+  free(expect_err(1, "twill smt: FILE and PROOF cannot both be standard input "
+                     "(try 'twill help smt')\n", t6));
+  free(pt);
+  unlink(smtp);
+  unlink(pp);
+  free(smtp);
+  free(pp);
+
+  /* max x subject to x <= 4, 0 <= x <= 10 (as min -x): optimum -4 */
+  const char *mps = "NAME t\nROWS\n N obj\n L c1\nCOLUMNS\n x obj -1 c1 1\n"
+                    "RHS\n rhs c1 4\nBOUNDS\n UP b x 10\nENDATA\n";
+  char *mpsp = write_tmp(mps, ".mps"), *vp = write_tmp("", ".vipr");
+  const char *i1[] = {"ilp", mpsp, "--cert", vp, NULL};
+  const char *i2[] = {"ilp", "-", NULL};
+  a = run_in(NULL, 0, i1);
+  b = run_in(mps, 0, i2);
+  ck_assert_str_eq(a, b);
+  ck_assert_ptr_nonnull(strstr(a, "objective: -4\n"));
+  free(a);
+  free(b);
+  char *vt = text_of(vp);
+  const char *v1[] = {"vipr-check", vp, NULL};
+  const char *v2[] = {"vipr-check", "-", NULL};
+  a = run_in(NULL, 0, v1);
+  b = run_in(vt, 0, v2);
+  ck_assert_str_eq(a, b);
+  ck_assert_ptr_nonnull(strstr(a, "s VERIFIED"));
+  free(a);
+  free(b);
+  free(vt);
+  unlink(mpsp);
+  unlink(vp);
+  free(mpsp);
+  free(vp);
+
+  char *gp = tu_data_path("suites/modulo/hatschet/ChStone/adpcm/graph11.graphml");
+  char *rp = tu_data_path("suites/modulo/hatschet/ChStone/adpcm/graph11_RM.xml");
+  char *rm = tu_read_file(rp, NULL);
+  ck_assert_msg(rm != NULL, "missing test data %s", rp);
+  const char *h1[] = {"convert-hatschet", gp, rp, NULL};
+  const char *h2[] = {"convert-hatschet", gp, "-", NULL};
+  a = run_in(NULL, 0, h1);
+  b = run_in(rm, 0, h2);
+  ck_assert_str_eq(a, b);
+  free(a);
+  free(b);
+  /* gaus tells a file by its extension, standard input by its bytes */
+  static const char *const graphs[] = {"suites/gaus/epfl_aig/ctrl.aig",
+                                       "suites/gaus/hls_heurigym/demo/demo.json",
+                                       "suites/gaus/gs_schedule_rw/rand_graph_1000_1.gml"};
+  for (int i = 0; i < 3; i++) {
+    char *path = tu_data_path(graphs[i]);
+    size_t n = 0;
+    char *data = tu_read_file(path, &n);
+    ck_assert_msg(data != NULL, "missing test data %s", path);
+    const char *g1[] = {"gaus", path, "--iters", "20", "--json", NULL};
+    const char *g2[] = {"gaus", "-", "--iters", "20", "--json", NULL};
+    a = run_in(NULL, 0, g1);
+    char *err = NULL;
+    ck_assert_int_eq(tu_run_twill_in(data, n, &b, &err, g2), 0); /* binary AIG */
+    ck_assert_msg(!strcmp(a, b), "%s\nby name\n%s\nfrom stdin\n%s", graphs[i], a, b);
+    free(a);
+    free(b);
+    free(err);
+    free(data);
+    free(path);
+  }
+  const char *h3[] = {"convert-hatschet", "-", "-", NULL};
+  free(expect_err(1, "twill convert-hatschet: GRAPH.graphml and RM.xml cannot "
+                     "both be standard input (try 'twill help "
+                     "convert-hatschet')\n", h3));
+  free(rm);
+  free(gp);
+  free(rp);
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("cli");
   TCase *tc = tcase_create("dispatch");
@@ -579,6 +809,12 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, every_listed_option_is_accepted);
   tcase_add_test(tc, help_defaults_match_the_code);
   tcase_add_test(tc, help_texts_say_what_the_code_does);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("stdin");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, kernel_from_stdin);
+  tcase_add_test(tc, schedule_and_certificate_from_stdin);
+  tcase_add_test(tc, other_formats_from_stdin);
   suite_add_tcase(s, tc);
   return s;
 }

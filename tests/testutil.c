@@ -103,17 +103,26 @@ static char *slurp_fd(int fd) {
   return buf;
 }
 
-int tu_run_twill(char **out, char **err, const char *const *args) {
+/* in == NULL: standard input is /dev/null. */
+static int run_twill(const char *in, size_t len, char **out, char **err,
+                     const char *const *args) {
   const char *bin = getenv("TWILL_BIN");
   if (!bin || !*bin) bin = "bin/twill";
   char outp[] = "/tmp/twill-test-out-XXXXXX";
   char errp[] = "/tmp/twill-test-err-XXXXXX";
-  int fo = mkstemp(outp), fe = mkstemp(errp);
+  char inp[] = "/tmp/twill-test-in-XXXXXX";
+  int fo = mkstemp(outp), fe = mkstemp(errp), fi = -1;
   if (fo < 0 || fe < 0) return -1;
+  if (in) {
+    fi = mkstemp(inp);
+    if (fi < 0 || write(fi, in, len) != (ssize_t)len) return -1;
+    lseek(fi, 0, SEEK_SET);
+    unlink(inp);
+  }
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
-    int nul = open("/dev/null", O_RDONLY);
+    int nul = in ? fi : open("/dev/null", O_RDONLY);
     if (nul >= 0) dup2(nul, 0);
     dup2(fo, 1);
     dup2(fe, 2);
@@ -128,6 +137,7 @@ int tu_run_twill(char **out, char **err, const char *const *args) {
   }
   int st = 0;
   waitpid(pid, &st, 0);
+  if (fi >= 0) close(fi);
   lseek(fo, 0, SEEK_SET);
   lseek(fe, 0, SEEK_SET);
   char *o = slurp_fd(fo), *e = slurp_fd(fe);
@@ -138,4 +148,13 @@ int tu_run_twill(char **out, char **err, const char *const *args) {
   if (out) *out = o; else free(o);
   if (err) *err = e; else free(e);
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int tu_run_twill(char **out, char **err, const char *const *args) {
+  return run_twill(NULL, 0, out, err, args);
+}
+
+int tu_run_twill_in(const char *in, size_t len, char **out, char **err,
+                    const char *const *args) {
+  return run_twill(in ? in : "", len, out, err, args);
 }

@@ -35,6 +35,19 @@ int twill_cli_load_kernel(const char *kernel, const char *arch_override,
   return -1;
 }
 
+int twill_cli_load_kernel_text(const char *text, size_t len, const char *file,
+                               const char *arch_override, const char *arch_from,
+                               twill_graph **gp, twill_arch **mp) {
+  twill_diag d;
+  memset(&d, 0, sizeof d);
+  if (twill_kernel_load_text(text, len, file, arch_override, gp, mp, &d) == 0)
+    return 0;
+  if (!d.file[0] && arch_override && arch_from)
+    fprintf(stderr, "%s: ", arch_from);
+  twill_diag_print(&d, stderr);
+  return -1;
+}
+
 void twill_cli_log(void *ctx, const char *line) {
   (void)ctx;
   fprintf(stderr, "twill: %s\n", line);

@@ -119,6 +119,11 @@ int twill_cli_load_kernel(const char *kernel, const char *arch_override,
                           const char *arch_from, twill_graph **g,
                           twill_arch **m);
 
+/* The same for a kernel's text already read (file: its name in messages). */
+int twill_cli_load_kernel_text(const char *text, size_t len, const char *file,
+                               const char *arch_override, const char *arch_from,
+                               twill_graph **g, twill_arch **m);
+
 /* twill_read_file ("-": standard input) without its diagnostic: NULL when
  * the file cannot be read; the caller says so in its own words. */
 char *twill_cli_read_file(const char *path, size_t *len);

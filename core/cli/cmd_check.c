@@ -77,6 +77,8 @@ int twill_cmd_check(int argc, char **argv) {
   }
   if (r < 0) return TWILL_EXIT_USAGE;
   if (!kernel || !certp) return twill_cli_error("check", "need KERNEL and CERT");
+  if (!strcmp(kernel, "-") && !strcmp(certp, "-"))
+    return twill_cli_error("check", "KERNEL and CERT cannot both be standard input");
   size_t len = 0;
   char *cert = twill_cli_read_file(certp, &len);
   if (!cert) {

@@ -27,6 +27,9 @@ int twill_cmd_convert_hatschet(int argc, char **argv) {
     return twill_cli_error("convert-hatschet",
                            "need a graph (.graphml) and a resource model "
                            "(.xml)");
+  if (!strcmp(files[0], "-") && !strcmp(files[1], "-"))
+    return twill_cli_error("convert-hatschet", "GRAPH.graphml and RM.xml cannot "
+                                               "both be standard input");
   twill_diag d;
   twill_graph *g = twill_hatschet_load(files[0], files[1], &d);
   if (!g) {

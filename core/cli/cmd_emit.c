@@ -11,36 +11,6 @@
 #include "twill/normalize.h"
 #include "twill/schedule.h"
 
-/* Whole file; NULL with errno set on failure. */
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    size_t r = fread(buf + n, 1, cap - n, f);
-    n += r;
-    if (n < cap) break;
-    char *nb = realloc(buf, cap * 2);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
-    cap *= 2;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (!buf || bad) {
-    free(buf);
-    if (!errno) errno = EIO;
-    return NULL;
-  }
-  *len = n;
-  return buf;
-}
-
 /* Is the file at path a schedule (a JSON object with "times")? */
 static int looks_like_schedule(const char *text, size_t len) {
   size_t k = 0;
@@ -88,16 +58,25 @@ int twill_cmd_emit(int argc, char **argv) {
   int rc = TWILL_EXIT_USAGE;
   char why[512] = "";
   size_t len = 0;
-  char *text = twill_builtin_kernel(input) ? NULL : slurp(input, &len);
+  /* read once: "-" (standard input) cannot be read again to parse it as a
+   * kernel after looking for a schedule in it */
+  char *text = twill_builtin_kernel(input) ? NULL : twill_cli_read_file(input, &len);
+  const char *name = strcmp(input, "-") ? input : "<stdin>";
   if (text && looks_like_schedule(text, len)) {
     twill_diag d;
     memset(&d, 0, sizeof d);
-    twill_sched_file *sf = twill_sched_file_parse(text, len, input, &d);
+    twill_sched_file *sf = twill_sched_file_parse(text, len, name, &d);
     if (!sf) {
       twill_diag_print(&d, stderr);
       goto done;
     }
     /* the kernel: as named, else beside the schedule file */
+    if (!strcmp(input, "-") && !strcmp(sf->kernel, "-")) {
+      fprintf(stderr, "%s: the schedule's kernel is '-', standard input, which "
+                      "holds the schedule: name a kernel file\n", name);
+      twill_sched_file_free(sf);
+      goto done;
+    }
     char *kpath = NULL;
     if (!twill_builtin_kernel(sf->kernel)) {
       FILE *kf = fopen(sf->kernel, "rb");
@@ -120,7 +99,7 @@ int twill_cmd_emit(int argc, char **argv) {
     }
     int lr = twill_cli_load_kernel(kpath ? kpath : sf->kernel,
                                    arch ? arch : sf->arch,
-                                   arch ? "twill emit: --arch" : input, &g, &m);
+                                   arch ? "twill emit: --arch" : name, &g, &m);
     free(kpath);
     if (lr) {
       twill_sched_file_free(sf);
@@ -133,35 +112,38 @@ int twill_cmd_emit(int argc, char **argv) {
       twill_graph *h = twill_normalize_graph(g, sf->normalize, 0, &nm);
       twill_norm_clear(&nm);
       if (!h) {
-        fprintf(stderr, "%s: cannot normalize the kernel's costs\n", input);
+        fprintf(stderr, "%s: cannot normalize the kernel's costs\n", name);
         twill_sched_file_free(sf);
         goto done;
       }
       twill_graph_free(g);
       g = h;
     }
-    s = twill_sched_file_bind(sf, g, input, &d);
+    s = twill_sched_file_bind(sf, g, name, &d);
     twill_sched_file_free(sf);
     if (!s) {
       twill_diag_print(&d, stderr);
       goto done;
     }
     if (twill_schedule_validate(g, m, s, why, sizeof why)) {
-      fprintf(stderr, "%s: invalid schedule: %s\n", input, why);
+      fprintf(stderr, "%s: invalid schedule: %s\n", name, why);
       goto done;
     }
     if (twill_emit_copies(g, s) > TWILL_EMIT_MAX_COPIES) {
       fprintf(stderr, "%s: the schedule spans %ld copies of I = %ld; twill emit "
-                      "draws at most %d\n", input, twill_emit_copies(g, s), s->ii,
+                      "draws at most %d\n", name, twill_emit_copies(g, s), s->ii,
               TWILL_EMIT_MAX_COPIES);
       goto done;
     }
-    opts.source = input;
+    opts.source = name;
   } else {
-    if (twill_cli_load_kernel(input, arch, "twill emit: --arch", &g, &m)) goto done;
+    int lr = text ? twill_cli_load_kernel_text(text, len, name, arch,
+                                               "twill emit: --arch", &g, &m)
+                  : twill_cli_load_kernel(input, arch, "twill emit: --arch", &g, &m);
+    if (lr) goto done;
     s = twill_schedule_heuristic(g, why, sizeof why);
     if (!s) {
-      fprintf(stderr, "twill emit: %s: %s\n", input, why);
+      fprintf(stderr, "twill emit: %s: %s\n", name, why);
       rc = TWILL_EXIT_INFEASIBLE;
       goto done;
     }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "twill/arch.h"
+#include "twill/builtin.h"
 #include "cli.h"
 #include "twill/formats.h"
 #include "twill/gaus.h"
@@ -35,22 +36,43 @@ static void json_str(const char *s, FILE *f) {
   fputc('"', f);
 }
 
-/* A .json file whose text has the HLS keys "delay" and "resource" (and
- * none of the kernel format's "ops"/"units") is an hls_heurigym instance;
- * other .json files are kernels. */
-static int is_hls_json(const char *path) {
-  if (!ends_with(path, ".json")) return 0;
-  size_t len = 0;
-  char *s = twill_cli_read_file(path, &len);
-  if (!s) return 0;
+/* JSON text with the HLS keys "delay" and "resource" (and none of the
+ * kernel format's "ops"/"units") is an hls_heurigym instance; other JSON is
+ * a kernel. */
+static int is_hls_json(const char *s, size_t len) {
   int hls = 0, kern = 0;
   for (size_t i = 0; i + 10 <= len; i++) {
     if (s[i] != '"') continue;
     if (!memcmp(s + i, "\"delay\"", 7) || !memcmp(s + i, "\"resource\"", 10)) hls = 1;
     if (!memcmp(s + i, "\"ops\"", 5) || !memcmp(s + i, "\"units\"", 7)) kern = 1;
   }
-  free(s);
   return hls && !kern;
+}
+
+enum { IN_KERNEL, IN_GML, IN_AIG, IN_HLS };
+
+/* What the input is: a file by its extension (and a .json by its keys);
+ * standard input, which has no name, by its first bytes: binary AIGER
+ * starts "aig ", networkx GML with "graph [", HLS JSON by its keys;
+ * anything else is a kernel (.twill text or JSON). */
+static int input_kind(const char *path, const char *text, size_t len) {
+  if (strcmp(path, "-")) {
+    if (ends_with(path, ".gml")) return IN_GML;
+    if (ends_with(path, ".aig")) return IN_AIG;
+    return ends_with(path, ".json") && is_hls_json(text, len) ? IN_HLS : IN_KERNEL;
+  }
+  size_t i = 0;
+  while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' ||
+                     text[i] == '\n'))
+    i++;
+  if (len - i >= 4 && !memcmp(text + i, "aig ", 4)) return IN_AIG;
+  if (len - i >= 5 && !memcmp(text + i, "graph", 5)) {
+    size_t j = i + 5;
+    while (j < len && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n')) j++;
+    if (j < len && text[j] == '[') return IN_GML;
+  }
+  if (i < len && text[i] == '{' && is_hls_json(text, len)) return IN_HLS;
+  return IN_KERNEL;
 }
 
 int twill_cmd_gaus(int argc, char **argv) {
@@ -122,31 +144,35 @@ int twill_cmd_gaus(int argc, char **argv) {
       fprintf(stderr, "twill gaus: out of memory\n");
       return TWILL_EXIT_USAGE;
     }
-  } else if (ends_with(kernel, ".gml") || ends_with(kernel, ".aig") ||
-             is_hls_json(kernel)) {
+  } else {
+    /* read once: standard input cannot be read again to try another form */
     size_t len = 0;
-    char *data = twill_cli_read_file(kernel, &len);
-    if (!data) {
-      fprintf(stderr, "%s: cannot be read\n", kernel);
-      return TWILL_EXIT_USAGE;
-    }
+    char *data = twill_builtin_kernel(kernel) ? NULL : twill_cli_read_file(kernel, &len);
+    const char *name = strcmp(kernel, "-") ? kernel : "<stdin>";
+    int kind = data ? input_kind(kernel, data, len) : IN_KERNEL;
     twill_diag d;
     memset(&d, 0, sizeof d);
-    if (ends_with(kernel, ".gml"))
-      g = twill_gaus_read_gml(data, len, kernel, &ecost, &d);
-    else if (ends_with(kernel, ".aig"))
-      g = twill_gaus_read_aig(data, len, kernel, &d);
-    else {
-      g = twill_gaus_read_hls(data, len, kernel, &d);
+    int bad = 0;
+    if (kind == IN_GML) {
+      g = twill_gaus_read_gml(data, len, name, &ecost, &d);
+    } else if (kind == IN_AIG) {
+      g = twill_gaus_read_aig(data, len, name, &d);
+    } else if (kind == IN_HLS) {
+      g = twill_gaus_read_hls(data, len, name, &d);
       if (!form_given) o.form = 'L'; /* the problem the file states */
+    } else {
+      /* a built-in name, a kernel file, or a name that is neither (which
+       * twill_cli_load_kernel then reports) */
+      bad = data ? twill_cli_load_kernel_text(data, len, name, arch,
+                                              "twill gaus: --arch", &g, &m)
+                 : twill_cli_load_kernel(kernel, arch, "twill gaus: --arch", &g, &m);
     }
     free(data);
+    if (bad) return TWILL_EXIT_USAGE;
     if (!g) {
       twill_diag_print(&d, stderr);
       return TWILL_EXIT_USAGE;
     }
-  } else {
-    if (twill_cli_load_kernel(kernel, arch, "twill gaus: --arch", &g, &m)) return TWILL_EXIT_USAGE;
   }
 
   int rc = TWILL_EXIT_USAGE;

@@ -54,7 +54,7 @@ int twill_cmd_sat(int argc, char **argv) {
   }
   twill_cnf cnf;
   char err[512], warn[512];
-  if (twill_dimacs_parse(file, buf, len, &cnf, err, sizeof err, warn, sizeof warn)) {
+  if (twill_dimacs_parse(strcmp(file, "-") ? file : "<stdin>", buf, len, &cnf, err, sizeof err, warn, sizeof warn)) {
     fprintf(stderr, "%s\n", err);
     free(buf);
     return 1;
@@ -186,6 +186,9 @@ int twill_cmd_drat_check(int argc, char **argv) {
   }
   if (r < 0) return 1;
   if (nf != 2) return twill_cli_error("drat-check", "need FILE.cnf and FILE.drat");
+  if (!strcmp(files[0], "-") && !strcmp(files[1], "-"))
+    return twill_cli_error("drat-check", "FILE.cnf and FILE.drat cannot both be "
+                                         "standard input");
   size_t clen = 0, plen = 0;
   char *cnf = twill_cli_read_file(files[0], &clen);
   char *prf = cnf ? twill_cli_read_file(files[1], &plen) : NULL;

@@ -16,13 +16,8 @@ static void on_signal(int sig) {
   twill_sat_interrupt_all();
 }
 
-static int check_proof(const char *path) {
-  size_t len;
-  char *buf = twill_cli_read_file(path, &len);
-  if (!buf) {
-    fprintf(stderr, "twill smt: cannot read '%s'\n", path);
-    return 1;
-  }
+/* Check the proof text buf (takes it). */
+static int check_proof_text(char *buf, size_t len) {
   char msg[256];
   int r = twill_smt_check_proof(buf, len, msg, sizeof msg);
   free(buf);
@@ -33,6 +28,16 @@ static int check_proof(const char *path) {
   printf("s NOT VERIFIED\n");
   fprintf(stderr, "%s\n", msg);
   return 1;
+}
+
+static int check_proof(const char *path) {
+  size_t len;
+  char *buf = twill_cli_read_file(path, &len);
+  if (!buf) {
+    fprintf(stderr, "twill smt: cannot read '%s'\n", path);
+    return 1;
+  }
+  return check_proof_text(buf, len);
 }
 
 /* The proof against the problem file: it must begin with exactly what the
@@ -48,7 +53,8 @@ static int check_against(const char *file, const char *path) {
     return 1;
   }
   twill_smt_problem p;
-  int rc = twill_smt_parse(file, buf, len, 1, &p, err, sizeof err);
+  int rc = twill_smt_parse(strcmp(file, "-") ? file : "<stdin>", buf, len, 1, &p,
+                           err, sizeof err);
   free(buf);
   if (rc) {
     fprintf(stderr, "%s\n", err);
@@ -91,9 +97,9 @@ static int check_against(const char *file, const char *path) {
       printf("c with the added input clause: %.*s\n", n, cert + i);
       extra++;
     }
-  free(cert);
   (void)extra;
-  return check_proof(path);
+  /* the proof already read (standard input cannot be read twice) */
+  return check_proof_text(cert, len);
 }
 
 int twill_cmd_smt(int argc, char **argv) {
@@ -119,6 +125,8 @@ int twill_cmd_smt(int argc, char **argv) {
     if (proof || given_limit)
       return twill_cli_error("smt", "--check checks a proof: no --proof or "
                                     "--time-limit with it");
+    if (file && !strcmp(file, "-") && !strcmp(check, "-"))
+      return twill_cli_error("smt", "FILE and PROOF cannot both be standard input");
     return file ? check_against(file, check) : check_proof(check);
   }
   if (!file) return twill_cli_error("smt", "no FILE given");
@@ -130,7 +138,8 @@ int twill_cmd_smt(int argc, char **argv) {
   }
   twill_smt_problem p;
   char err[256];
-  int rc = twill_smt_parse(file, buf, len, proof != NULL, &p, err, sizeof err);
+  int rc = twill_smt_parse(strcmp(file, "-") ? file : "<stdin>", buf, len,
+                           proof != NULL, &p, err, sizeof err);
   free(buf);
   if (rc) {
     fprintf(stderr, "%s\n", err);

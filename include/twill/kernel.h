@@ -36,4 +36,11 @@ int twill_graph_bind(twill_graph *g, const twill_arch *m, twill_diag *d);
 int twill_kernel_load(const char *kernel, const char *arch_override,
                       twill_graph **g, twill_arch **m, twill_diag *d);
 
+/* The same for a kernel already read (.twill or JSON text, len bytes; file
+ * names it in diagnostics), so that a caller that had to look at the bytes
+ * first (standard input, read once) need not read them again. */
+int twill_kernel_load_text(const char *text, size_t len, const char *file,
+                           const char *arch_override, twill_graph **g,
+                           twill_arch **m, twill_diag *d);
+
 #endif
