@@ -785,6 +785,37 @@ START_TEST(other_formats_from_stdin) {
 }
 END_TEST
 
+/* ---- progress on a terminal ---------------------------------------------- */
+
+/* modulo, like solve, says how the search goes when a person watches
+ * (stderr a terminal), one line per I, and nothing when stderr is a file:
+ * fig1's MII is 2 (ResMII 2: two 1-cycle ops on one tensor core, see
+ * kernels/fig1.twill) and I = 2 is feasible, so the search tries I = 2. */
+START_TEST(modulo_progress_on_a_terminal) {
+  const char *a[] = {"modulo", "fig1", "--json", NULL};
+  char *out = NULL, *tty = NULL;
+  ck_assert_int_eq(tu_run_twill_tty(&out, &tty, a), 0);
+  ck_assert_ptr_nonnull(tty);
+  ck_assert_msg(strstr(tty, "twill: I 2: "), "stderr on a terminal:\n%s", tty);
+  ck_assert_ptr_nonnull(strstr(out, "\"ii\": 2,"));
+  char *out2 = NULL, *err = NULL;
+  ck_assert_int_eq(tu_run_twill(&out2, &err, a), 0);
+  ck_assert_msg(!strstr(err, "twill: I "), "stderr to a file:\n%s", err);
+  /* the report on stdout is the same either way */
+  ck_assert_str_eq(out, out2);
+  free(out);
+  free(out2);
+  free(err);
+  free(tty);
+  /* solve, the model: a line per query */
+  const char *b[] = {"solve", "fig1", NULL};
+  ck_assert_int_eq(tu_run_twill_tty(&out, &tty, b), 0);
+  ck_assert_msg(strstr(tty, "twill: I 2, L <= "), "%s", tty);
+  free(out);
+  free(tty);
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("cli");
   TCase *tc = tcase_create("dispatch");
@@ -815,6 +846,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, kernel_from_stdin);
   tcase_add_test(tc, schedule_and_certificate_from_stdin);
   tcase_add_test(tc, other_formats_from_stdin);
+  tcase_add_test(tc, modulo_progress_on_a_terminal);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -1,6 +1,7 @@
 /* core/cli/cmd_modulo.c: `twill modulo`, Twill phase 1 from the command line. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "twill/bounds.h"
 #include "cli.h"
@@ -210,6 +211,7 @@ int twill_cmd_modulo(int argc, char **argv) {
     mo.time_limit = o.time_limit;
     mo.node_limit = o.node_limit;
     mo.certify = o.cert != NULL;
+    if (isatty(2)) mo.log = twill_cli_log; /* progress for a person watching */
     twill_cli_catch_interrupt();
     if (twill_modulo_solve(g, &mo, &r) || r.status == TWILL_MODULO_ERROR)
       rc = TWILL_EXIT_USAGE;
