@@ -54,7 +54,9 @@ void twill_cli_args_init(twill_cli_args *a, int argc, char **argv) {
 }
 
 int twill_cli_next(twill_cli_args *a) {
+  assert((!a->opt || a->matched) && "an option of the table the parser ignores");
   a->opt = a->val = NULL;
+  a->matched = 0;
   while (a->next < a->argc) {
     const char *arg = a->argv[a->next++];
     if (a->operands_only || arg[0] != '-' || !arg[1]) {
@@ -91,10 +93,12 @@ int twill_cli_next(twill_cli_args *a) {
   return 0;
 }
 
-int twill_cli_is(const twill_cli_args *a, const char *name) {
+int twill_cli_is(twill_cli_args *a, const char *name) {
   assert(find_opt(a->opts, name, strlen(name)) &&
          "a parser branch for an option its table lacks");
-  return a->opt && !strcmp(a->opt, name);
+  int is = a->opt && !strcmp(a->opt, name);
+  if (is) a->matched = 1;
+  return is;
 }
 
 /* A bad value names the command and the option it was given to. */

@@ -79,15 +79,18 @@ typedef struct twill_cli_args {
   const char *opt;    /* the option just read (its table name); NULL: an
                          operand */
   const char *val;    /* its value, or the operand */
+  int matched;        /* a twill_cli_is() recognized the option just read */
 } twill_cli_args;
 
 void twill_cli_args_init(twill_cli_args *a, int argc, char **argv);
 /* 1: a->opt / a->val hold the next option or operand; 0: no more; -1: a
- * usage error, already reported. */
+ * usage error, already reported.  (An option of the table that no
+ * twill_cli_is() of the parser recognized is a bug, asserted at the next
+ * call: a table row the parser ignores.) */
 int twill_cli_next(twill_cli_args *a);
 /* Is the option just read NAME?  (NAME must be in the command's table: a
  * branch for an option the table lacks is a bug, asserted.) */
-int twill_cli_is(const twill_cli_args *a, const char *name);
+int twill_cli_is(twill_cli_args *a, const char *name);
 
 /* The value of the option just read as an integer / a number in [lo, hi].
  * On error prints "twill CMD: OPT expects an integer in [lo, hi], got
