@@ -27,8 +27,14 @@ static const twill_cli_opt *table_of(const char *cmd) {
 static int unknown(const char *cmd, const twill_cli_opt *opts, const char *arg) {
   size_t len = strcspn(arg, "=");
   const twill_cli_opt *o = find_opt(opts, arg, len);
+  /* a parser of its own (ilp) may not take "--name=value" */
+  if (o && o->arg && arg[len] == '=')
+    return twill_cli_error(cmd, "'%s': give %s's value as the next argument", arg,
+                           o->name);
   if (o && o->arg) return twill_cli_error(cmd, "%s needs a value (%s)", o->name, o->arg);
-  if (o) return twill_cli_error(cmd, "%s takes no value", o->name);
+  if (o && arg[len] == '=') return twill_cli_error(cmd, "%s takes no value", o->name);
+  if (o) /* the table has it, the command's own parser does not */
+    return twill_cli_error(cmd, "%s is listed but not read (a bug)", o->name);
   twill_suggest s;
   char word[64];
   snprintf(word, sizeof word, "%.*s", (int)(len < 63 ? len : 63), arg);
