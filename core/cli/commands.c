@@ -119,7 +119,8 @@ static const twill_cli_opt emit_opts[] = {
 
 static const twill_cli_opt check_opts[] = {
     {"--arch", "A", "machine: hopper, blackwell or an .arch file\n"
-                    "(default: the certificate's arch line)"},
+                    "(default: the certificate's arch line, else the\n"
+                    "kernel's, else hopper)"},
     {NULL, NULL, NULL}};
 
 static const twill_cli_opt validate_opts[] = {
