@@ -199,14 +199,16 @@ int twill_rpt_graph_svg(rpt *R) {
     const gnode *a = &nd[ed->src], *b = &nd[ed->dst];
     double x1, y1, x2, y2, c1x, c1y, c2x, c2y;
     if (ed->src == ed->dst) {
-      x1 = a->x + a->w;
-      y1 = a->y + 9;
+      /* a small loop over the node's top right corner, out of the gap
+       * between nodes */
+      x1 = a->x + a->w - 26;
+      y1 = a->y;
       x2 = a->x + a->w;
-      y2 = a->y + NODE_H - 9;
-      c1x = x1 + 34;
-      c1y = a->y - 8;
-      c2x = x2 + 34;
-      c2y = a->y + NODE_H + 8;
+      y2 = a->y + 10;
+      c1x = x1;
+      c1y = a->y - 26;
+      c2x = x2 + 22;
+      c2y = a->y - 4;
     } else if (!ed->dist && b->layer > a->layer) {
       x1 = a->x + a->w / 2;
       y1 = a->y + NODE_H;
@@ -349,12 +351,13 @@ static int chart_rows(chart *c, int nrows) {
 static bool overlaps(const item *a, const item *b) {
   for (int i = 0; i < a->nseg; i++)
     for (int j = 0; j < b->nseg; j++)
-      if (a->x0[i] < b->x1[j] + 1 && b->x0[j] < a->x1[i] + 1) return true;
+      if (a->x0[i] < b->x1[j] - 0.01 && b->x0[j] < a->x1[i] - 0.01) return true;
   return false;
 }
 
 /* First fit in item order: each item to the lowest lane of its row where it
- * overlaps nothing (pixels, bars at least MIN_PX wide). */
+ * overlaps nothing (pixels, bars at least MIN_PX wide; bars that touch, as
+ * an op ending where the next starts, share a lane). */
 static void chart_pack(chart *c) {
   for (int k = 0; k < c->n; k++) {
     item *it = &c->it[k];
@@ -438,24 +441,23 @@ static void chart_draw(rpt *R, const chart *c, const char *id, long x0, long spa
     fprintf(f, "<g data-op=\"%d\"><title>", it->op);
     twill_rpt_esc(f, it->title);
     fprintf(f, "</title>");
-    int wide = 0;
     for (int s = 0; s < it->nseg; s++) {
       fprintf(f, "<rect class=\"bar\" data-op=\"%d\" x=\"%.1f\" y=\"%d\" "
                  "width=\"%.1f\" height=\"%d\" rx=\"2\" fill=\"%s\"/>",
               it->op, LEFT + it->x0[s], by, it->x1[s] - it->x0[s], LANE_H - 4,
               it->fill);
-      if (it->x1[s] - it->x0[s] > it->x1[wide] - it->x0[wide]) wide = s;
     }
-    /* the label on the widest segment, cut to fit, none when too narrow */
-    int fit = (int)((it->x1[wide] - it->x0[wide] - 4) / 6.6);
-    if (fit >= 3) {
+    /* the label on each segment, cut to fit, none when too narrow */
+    for (int sg = 0; sg < it->nseg; sg++) {
+      int fit = (int)((it->x1[sg] - it->x0[sg] - 4) / 6.6);
+      if (fit < 3) continue;
       char lab[80];
       snprintf(lab, sizeof lab, "%s", it->label);
       if ((int)strlen(lab) > fit) {
         lab[fit - 1] = '~';
         lab[fit] = 0;
       }
-      fprintf(f, "<text x=\"%.1f\" y=\"%d\" fill=\"#111\">", LEFT + it->x0[wide] + 2,
+      fprintf(f, "<text x=\"%.1f\" y=\"%d\" fill=\"#111\">", LEFT + it->x0[sg] + 2,
               by + 13);
       twill_rpt_esc(f, lab);
       fprintf(f, "</text>");
