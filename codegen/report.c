@@ -523,6 +523,8 @@ static void bounds_section(rpt *R) {
     }
     fprintf(f, "</td></tr>\n");
   }
+  if (!g->nunits)
+    fprintf(f, "<tr><td colspan=\"5\">no op uses a unit</td></tr>\n");
   fprintf(f, "</tbody></table>\n<p>ResMII = ");
   twill_rpt_time(R, b->res_mii, false);
   if (b->res_unit >= 0) {
@@ -656,6 +658,7 @@ static void ops_section(rpt *R) {
                "<td class=\"num\">%ld</td></tr>\n",
             o->regs, o->smem, o->tmem);
   }
+  if (!g->nops) fprintf(f, "<tr><td colspan=\"10\">the kernel has no op</td></tr>\n");
   fprintf(f, "</tbody></table>\n</section>\n");
 }
 

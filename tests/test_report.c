@@ -83,6 +83,7 @@ static page pages[] = {
     {"regs-demo-raw", {"@", "--no-normalize", NULL}, "regs-demo.twill", 0, K_SCHEDULE, 0, -1},
     {"nosub-file", {"@", NULL}, "nosub.solve.json", 2, K_INFEASIBLE, 0, -1},
     {"gemm-nocert", {"@", "--no-cert", NULL}, "gemm-hopper", 0, K_SCHEDULE, 0, -1},
+    {"regs-demo-64", {"@", "--regs", "64", NULL}, "regs-demo.twill", 2, K_INFEASIBLE, 0, -1},
 };
 #define NPAGES ((int)(sizeof pages / sizeof *pages))
 
@@ -397,6 +398,23 @@ START_TEST(infeasible_at_every_i) {
     free(t);
   }
   free(why);
+}
+END_TEST
+
+/* regs-demo --regs 64: A alone holds 100 registers per thread, over 64,
+ * whatever I: infeasible before any search, and nothing to certify. */
+START_TEST(infeasible_without_search) {
+  char *t = page_text("regs-demo-64");
+  char *ans = element(t, "id=\"answer\"", "</dd>");
+  has(ans, "infeasible at every I", "the answer");
+  has(ans, "op &#39;A&#39; alone holds 100 registers per thread, over the budget 64",
+      "the answer");
+  free(ans);
+  lacks(t, "id=\"tries\"", "regs-demo-64");
+  char *cert = element(t, "id=\"cert-status\"", "</dd>");
+  has(cert, "needs no search", "the certificate");
+  free(cert);
+  free(t);
 }
 END_TEST
 
@@ -810,6 +828,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, refuted_ii_with_explanations);
   tcase_add_test(tc, register_peaks_agree_with_solve);
   tcase_add_test(tc, infeasible_at_every_i);
+  tcase_add_test(tc, infeasible_without_search);
   tcase_add_test(tc, phase1_reservation_table);
   tcase_add_test(tc, gaus_schedule);
   tcase_add_test(tc, schedule_file_same_answer);

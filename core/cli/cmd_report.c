@@ -97,6 +97,9 @@ static int parse(int argc, char **argv, opts *o) {
     return twill_cli_error("report", "--cert and --no-cert contradict each other");
   if (o->solver == 'g' && o->cert)
     return twill_cli_error("report", "GauS proves nothing: no --cert with --solver gaus");
+  if (o->solver != 's' && (o->warps || o->regs || o->nrel || o->no_cross || o->first_model))
+    return twill_cli_error("report", "--warps, --regs, --no-cross-warp, --first-model and "
+                                     "the warp relations go with --solver solve");
   return 0;
 }
 
@@ -222,6 +225,12 @@ static int run_solve(const opts *o, made *k) {
   twill_report *rep = &k->rep;
   if (o->no_cert) {
     snprintf(k->cert_msg, sizeof k->cert_msg, "not certified (--no-cert)");
+  } else if (r->status == 2 && r->ntries == 0) {
+    /* settled before any search (twill solve writes no certificate either):
+     * one op's own footprint exceeds the budget, which anyone can check */
+    snprintf(k->cert_msg, sizeof k->cert_msg,
+             "not certified: the answer needs no search (one op alone exceeds "
+             "its budget, as stated above)");
   } else if (!r->sched && r->status != 2) {
     snprintf(k->cert_msg, sizeof k->cert_msg,
              "no certificate: the search stopped at its limit without an answer");
@@ -242,7 +251,11 @@ static int run_solve(const opts *o, made *k) {
       snprintf(k->cert_msg, sizeof k->cert_msg, "%s (%zu bytes, checked in process)",
                msg, len);
       if (o->cert && save_cert(o->cert, cert, len)) k->rc = TWILL_EXIT_USAGE;
-      if (no) k->rc = TWILL_EXIT_USAGE;
+      if (no) {
+        /* the page still says so; the exit status too */
+        fprintf(stderr, "twill report: the checker rejected the certificate: %s\n", msg);
+        k->rc = TWILL_EXIT_USAGE;
+      }
     }
     free(cert);
   }
@@ -333,7 +346,11 @@ static int run_modulo(const opts *o, made *k) {
       snprintf(k->cert_msg, sizeof k->cert_msg, "%s (%zu bytes, checked in process)",
                msg, len);
       if (o->cert && save_cert(o->cert, cert, len)) k->rc = TWILL_EXIT_USAGE;
-      if (no) k->rc = TWILL_EXIT_USAGE;
+      if (no) {
+        /* the page still says so; the exit status too */
+        fprintf(stderr, "twill report: the checker rejected the certificate: %s\n", msg);
+        k->rc = TWILL_EXIT_USAGE;
+      }
     }
     free(cert);
   }
@@ -632,7 +649,8 @@ static int from_file(const opts *o, made *k, const char *text, size_t len, int k
   snprintf(k->cert_msg, sizeof k->cert_msg,
            "not certified: a schedule file carries no proof (`twill solve --cert F` "
            "or `twill modulo --cert F` writes one, `twill check KERNEL F` checks it)");
-  rc = k->rep.infeasible ? TWILL_EXIT_INFEASIBLE : TWILL_EXIT_OK;
+  k->rc = k->rep.infeasible ? TWILL_EXIT_INFEASIBLE : TWILL_EXIT_OK;
+  rc = 0;
 done:
   free(kp);
   twill_sched_file_free(sf);
@@ -662,13 +680,13 @@ int twill_cmd_report(int argc, char **argv) {
   } else {
     rc = o.solver == 'm' ? run_modulo(&o, &k) : o.solver == 'g' ? run_gaus(&o, &k)
                                                                  : run_solve(&o, &k);
-    if (!rc) rc = k.rc;
   }
   free(text);
-  if (rc == TWILL_EXIT_USAGE) {
+  if (rc) { /* nothing to draw: the reason is on stderr */
     made_free(&k);
     return rc;
   }
+  rc = k.rc; /* what the answer (or its certificate) says */
   twill_report *rep = &k.rep;
   rep->input = o.input;
   rep->solver = k.solver;
