@@ -19,7 +19,7 @@
  *     pages (it takes seconds on a shared machine); when the pages are
  *     byte for byte the ones a browser check already passed (the stamp
  *     browser-verified.txt, e.g. the debug build's pass after the optimized
- *     one), they are not rendered again.
+ *     one) and the harness is unchanged, they are not rendered again.
  * Without tidy or chromium the suite says so in one line and passes. */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -84,6 +84,7 @@ static page pages[] = {
     {"nosub-file", {"@", NULL}, "nosub.solve.json", 2, K_INFEASIBLE, 0, -1},
     {"gemm-nocert", {"@", "--no-cert", NULL}, "gemm-hopper", 0, K_SCHEDULE, 0, -1},
     {"regs-demo-64", {"@", "--regs", "64", NULL}, "regs-demo.twill", 2, K_INFEASIBLE, 0, -1},
+    {"gaus-file", {"@", NULL}, "gemm-hopper.gaus.json", 0, K_SCHEDULE, 1, -1},
 };
 #define NPAGES ((int)(sizeof pages / sizeof *pages))
 
@@ -148,6 +149,9 @@ static void make_pages(void) {
   char *nj = path_in("nosub.solve", ".json");
   const char *a2[] = {"solve", "fa4-fwd-nosub-blackwell", "--json", NULL};
   twill_to_file(a2, nj);
+  char *uj = path_in("gemm-hopper.gaus", ".json");
+  const char *a3[] = {"gaus", "gemm-hopper", "--formulation", "C", "--json", NULL};
+  twill_to_file(a3, uj);
   for (int i = 0; i < NPAGES; i++) {
     page *pg = &pages[i];
     char *in = strchr(pg->input, '.') ? path_in(pg->input, "") : strdup(pg->input);
@@ -171,6 +175,7 @@ static void make_pages(void) {
   free(kp);
   free(gj);
   free(nj);
+  free(uj);
 }
 
 static char *page_text(const char *name) {
@@ -466,6 +471,51 @@ START_TEST(gaus_schedule) {
 }
 END_TEST
 
+/* A `twill gaus --json` file ("ii" and "start", one start time per op in
+ * the kernel's op order): the page draws exactly those start times at that
+ * I, says heuristic and not certified, in the kernel's own cycles. */
+START_TEST(gaus_file_as_written) {
+  char *jp = path_in("gemm-hopper.gaus", ".json");
+  size_t len = 0;
+  char *j = tu_read_file(jp, &len);
+  ck_assert_ptr_nonnull(j);
+  const char *ii = strstr(j, "\"ii\": "), *st = strstr(j, "\"start\": [");
+  ck_assert_msg(ii && st, "not a GauS file: %s", j);
+  char *t = page_text("gaus-file");
+  has(t, "schedule read from twill gaus --json", "gaus-file");
+  char *ans = element(t, "id=\"answer\"", "</dd>");
+  has(ans, ">heuristic<", "the answer");
+  char want[64];
+  snprintf(want, sizeof want, "I = %ld</span>", atol(ii + 6));
+  has(ans, want, "the answer");
+  free(ans);
+  has(t, "data-scaled=\"0\"", "GauS's cycles");
+  char *cert = element(t, "id=\"cert-status\"", "</dd>");
+  has(cert, "not certified", "gaus-file");
+  free(cert);
+  /* the op table's start column, row by row (rows in op order) */
+  char *tab = element(t, "id=\"optable\"", "</table>");
+  const char *row = tab, *p = st + strlen("\"start\": [");
+  int n = 0;
+  while ((row = strstr(row + 1, "<tr data-op=")) != NULL) {
+    char *end = NULL;
+    long want_t = strtol(p, &end, 10);
+    ck_assert_msg(end != p, "more rows than start times");
+    p = end + strspn(end, ", ");
+    const char *c = strstr(row, "</td><td class=\"num\">");
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq(atol(c + strlen("</td><td class=\"num\">")), want_t);
+    n++;
+  }
+  ck_assert_int_eq(n, 4); /* gemm-hopper's 4 ops */
+  ck_assert_msg(*p == ']', "fewer rows than start times: %s", p);
+  free(tab);
+  free(t);
+  free(j);
+  free(jp);
+}
+END_TEST
+
 /* A schedule file of twill solve --json gives the same answer as the
  * kernel: the same I and L (both spans, real and normalized), optimal. */
 START_TEST(schedule_file_same_answer) {
@@ -543,6 +593,15 @@ START_TEST(bad_input) {
   has(err, "invalid schedule", "stderr");
   free(out);
   free(err);
+  /* a GauS file whose start times do not match the kernel: file:line:col */
+  const char text3[] = "{\"kernel\": \"fig1\", \"formulation\": \"C\", \"ii\": 2,\n"
+                       " \"start\": [0, 1]}\n";
+  ck_assert_int_eq(write_text(bad, text3, sizeof text3 - 1), 0);
+  ck_assert_int_eq(tu_run_twill(&out, &err, a4), 1);
+  snprintf(want, sizeof want, "%s:2:11: \"start\" must hold one start time per op", bad);
+  has(err, want, "stderr");
+  free(out);
+  free(err);
   /* solver flags do not go with a file */
   const char *a5[] = {"report", bad, "--no-cert", NULL};
   ck_assert_int_eq(tu_run_twill(&out, &err, a5), 1);
@@ -591,31 +650,6 @@ START_TEST(tidy_accepts_every_page) {
   }
 }
 END_TEST
-
-/* FNV-1a, 64 bits: the stamp names each page by its bytes. */
-static unsigned long long fnv(const char *s, size_t n) {
-  unsigned long long h = 1469598103934665603ULL;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-  return h;
-}
-
-/* "NAME SIZE HASH" for every page of the browser check. */
-static char *stamp_of_pages(void) {
-  char *buf = NULL;
-  size_t n = 0;
-  FILE *f = open_memstream(&buf, &n);
-  for (int i = 0; i < NPAGES; i++) {
-    if (!pages[i].browser) continue;
-    char *p = path_in(pages[i].name, ".html");
-    size_t len = 0;
-    char *t = tu_read_file(p, &len);
-    fprintf(f, "%s %zu %016llx\n", pages[i].name, len, t ? fnv(t, len) : 0ULL);
-    free(t);
-    free(p);
-  }
-  fclose(f);
-  return buf;
-}
 
 /* The harness: every page in a frame (fa3-fwd-hopper at full size, the
  * others at 40%), the checks of the file comment in its script, and their
@@ -696,6 +730,34 @@ static const char harness_script[] =
     "  document.getElementById('result').textContent = out.join('\\n') + '\\nDONE';\n"
     "});\n"
     "</script>\n</body></html>\n";
+
+/* FNV-1a, 64 bits: the stamp names each page by its bytes. */
+static unsigned long long fnv(const char *s, size_t n) {
+  unsigned long long h = 1469598103934665603ULL;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+  return h;
+}
+
+/* "NAME SIZE HASH" for every page of the browser check, then the hash of
+ * the harness (a changed check renders the same pages again). */
+static char *stamp_of_pages(void) {
+  char *buf = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&buf, &n);
+  for (int i = 0; i < NPAGES; i++) {
+    if (!pages[i].browser) continue;
+    char *p = path_in(pages[i].name, ".html");
+    size_t len = 0;
+    char *t = tu_read_file(p, &len);
+    fprintf(f, "%s %zu %016llx\n", pages[i].name, len, t ? fnv(t, len) : 0ULL);
+    free(t);
+    free(p);
+  }
+  fprintf(f, "harness %016llx %016llx\n", fnv(harness_head, sizeof harness_head - 1),
+          fnv(harness_script, sizeof harness_script - 1));
+  fclose(f);
+  return buf;
+}
 
 static int write_harness(const char *path) {
   FILE *f = fopen(path, "w");
@@ -832,6 +894,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, phase1_reservation_table);
   tcase_add_test(tc, gaus_schedule);
   tcase_add_test(tc, schedule_file_same_answer);
+  tcase_add_test(tc, gaus_file_as_written);
   tcase_add_test(tc, deterministic);
   tcase_add_test(tc, bad_input);
   tcase_add_test(tc, tidy_accepts_every_page);

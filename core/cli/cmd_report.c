@@ -409,24 +409,27 @@ static int run_gaus(const opts *o, made *k) {
 
 /* ---- schedule files ------------------------------------------------------ */
 
-/* Is the text a JSON object with "times" (a schedule), or one that says
- * "infeasible": true (an answer without a schedule)?  1 schedule, 2
- * infeasible answer, 0 neither (a kernel). */
+/* Is the text a JSON object with "times" (a schedule), one that says
+ * "infeasible": true (an answer without a schedule), or `twill gaus
+ * --json`'s ("formulation" and "start", the start times in op order)?
+ * 1 schedule, 2 infeasible answer, 3 GauS, 0 none (a kernel). */
 static int file_kind(const char *text, size_t len) {
   size_t i = 0;
   while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
     i++;
   if (i >= len || text[i] != '{') return 0;
-  bool times = false, infeasible = false;
+  bool times = false, infeasible = false, form = false, start = false;
   for (size_t j = i; j + 7 <= len; j++) {
     if (!memcmp(text + j, "\"times\"", 7)) times = true;
+    if (!memcmp(text + j, "\"start\"", 7)) start = true;
+    if (j + 13 <= len && !memcmp(text + j, "\"formulation\"", 13)) form = true;
     if (j + 12 <= len && !memcmp(text + j, "\"infeasible\"", 12)) {
       size_t q = j + 12;
       while (q < len && (text[q] == ' ' || text[q] == ':' || text[q] == '\n')) q++;
       if (q + 4 <= len && !memcmp(text + q, "true", 4)) infeasible = true;
     }
   }
-  return times ? 1 : infeasible ? 2 : 0;
+  return times ? 1 : infeasible ? 2 : form && start ? 3 : 0;
 }
 
 /* The kernel a schedule file names: as named, else beside the file.  A
@@ -554,6 +557,45 @@ static int file_extras(made *k, const twill_json *root, bool *solve_file) {
   return 0;
 }
 
+/* `twill gaus --json`: "ii" and "start" (one start time per op, in the
+ * kernel's op order), in the kernel's own cycles (GauS runs on them).  The
+ * file's values are checked against the kernel, then the schedule goes
+ * through the validator like any other. */
+static twill_schedule *gaus_file_schedule(const twill_json *root, const twill_graph *g,
+                                          const char *file) {
+  const twill_json *ii = twill_json_get(root, "ii"), *st = twill_json_get(root, "start");
+  const twill_json *at = ii ? ii : root;
+  if (!ii || ii->type != TWILL_JSON_NUMBER || !ii->is_int || ii->integer < 1 ||
+      ii->integer > 1000000000LL) {
+    fprintf(stderr, "%s:%d:%d: \"ii\" must be a positive integer\n", file, at->line,
+            at->col);
+    return NULL;
+  }
+  at = st ? st : root;
+  if (!st || st->type != TWILL_JSON_ARRAY || st->len != (size_t)g->nops) {
+    fprintf(stderr, "%s:%d:%d: \"start\" must hold one start time per op of the "
+                    "kernel (%d)\n", file, at->line, at->col, g->nops);
+    return NULL;
+  }
+  twill_schedule *s = twill_schedule_new(g->nops, (long)ii->integer);
+  if (!s) {
+    fprintf(stderr, "twill report: out of memory\n");
+    return NULL;
+  }
+  for (int v = 0; v < g->nops; v++) {
+    const twill_json *t = &st->items[v];
+    if (t->type != TWILL_JSON_NUMBER || !t->is_int || t->integer < 0 ||
+        t->integer > 1000000000LL) {
+      fprintf(stderr, "%s:%d:%d: a start time is a non-negative integer\n", file, t->line,
+              t->col);
+      twill_schedule_free(s);
+      return NULL;
+    }
+    s->start[v] = (long)t->integer;
+  }
+  return s;
+}
+
 static int from_file(const opts *o, made *k, const char *text, size_t len, int kind) {
   twill_diag d;
   memset(&d, 0, sizeof d);
@@ -620,12 +662,18 @@ static int from_file(const opts *o, made *k, const char *text, size_t len, int k
     g = k->gn;
     k->rep.real_per_cycle = real_per;
   }
-  if (sf) {
+  if (kind == 3) {
+    k->s = gaus_file_schedule(root, g, o->input);
+    if (!k->s) goto done;
+    k->rep.heuristic = true;
+  } else if (sf) {
     k->s = twill_sched_file_bind(sf, g, o->input, &d);
     if (!k->s) {
       twill_diag_print(&d, stderr);
       goto done;
     }
+  }
+  if (k->s) {
     if (k->rep.p && k->s->warp) k->m->warps = k->rep.p->warps;
     char why[512];
     if (twill_schedule_validate(g, k->m, k->s, why, sizeof why)) {
