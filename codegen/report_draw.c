@@ -190,7 +190,7 @@ int twill_rpt_graph_svg(rpt *R) {
              "%.0f %.0f\" role=\"img\" aria-label=\"kernel graph\">\n",
           W, H, W, H);
   fprintf(f, "<defs><marker id=\"rpt-arrow\" viewBox=\"0 0 10 10\" refX=\"10\" "
-             "refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
+             "refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"9\" markerHeight=\"9\" "
              "orient=\"auto-start-reverse\"><path d=\"M0 0 L10 5 L0 10 z\" "
              "fill=\"#555\"/></marker></defs>\n");
   /* edges first, under the nodes */
