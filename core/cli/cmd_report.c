@@ -662,10 +662,11 @@ static int from_file(const opts *o, made *k, const char *text, size_t len, int k
     g = k->gn;
     k->rep.real_per_cycle = real_per;
   }
+  /* GauS proves nothing, whichever keys its file uses for the times */
+  if (twill_json_get(root, "formulation")) k->rep.heuristic = true;
   if (kind == 3) {
     k->s = gaus_file_schedule(root, g, o->input);
     if (!k->s) goto done;
-    k->rep.heuristic = true;
   } else if (sf) {
     k->s = twill_sched_file_bind(sf, g, o->input, &d);
     if (!k->s) {
