@@ -45,53 +45,44 @@ static int parse(int argc, char **argv, opts *o) {
   o->solver = 's';
   o->budget = 300;
   o->time_limit = 60; /* every search has a limit, as in solve and modulo */
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      twill_cli_usage("report", stdout);
-      return -1;
-    } else if (!strcmp(a, "--no-cert")) o->no_cert = true;
-    else if (!strcmp(a, "--no-normalize")) o->no_normalize = true;
-    else if (!strcmp(a, "--no-cross-warp")) o->no_cross = true;
-    else if (!strcmp(a, "--first-model")) o->first_model = true;
-    else if (!strcmp(a, "--same") || !strcmp(a, "--apart") || !strcmp(a, "--own") ||
-             !strcmp(a, "--lead")) {
-      if (i + 1 >= argc) return twill_cli_error("report", "%s needs a value", a);
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int r;
+  while ((r = twill_cli_next(&a)) > 0) {
+    int e = 0;
+    if (!a.opt) {
+      if (o->input)
+        return twill_cli_error("report", "more than one input ('%s', '%s')", o->input,
+                               a.val);
+      o->input = a.val;
+    } else if (twill_cli_is(&a, "--no-cert")) o->no_cert = true;
+    else if (twill_cli_is(&a, "--no-normalize")) o->no_normalize = true;
+    else if (twill_cli_is(&a, "--no-cross-warp")) o->no_cross = true;
+    else if (twill_cli_is(&a, "--first-model")) o->first_model = true;
+    else if (twill_cli_is(&a, "--same") || twill_cli_is(&a, "--apart") ||
+             twill_cli_is(&a, "--own") || twill_cli_is(&a, "--lead")) {
       if (o->nrel == TWILL_JOINT_MAX_RELS)
         return twill_cli_error("report", "more than %d relations", TWILL_JOINT_MAX_RELS);
-      o->rel_kind[o->nrel] = (twill_rel_kind)twill_rel_parse_kind(a + 2);
-      o->rel_list[o->nrel++] = argv[++i];
-    } else if (!strcmp(a, "-o") || !strcmp(a, "--arch") || !strcmp(a, "--cert") ||
-               !strcmp(a, "--solver")) {
-      if (i + 1 >= argc) return twill_cli_error("report", "%s needs a value", a);
-      const char *v = argv[++i];
-      if (!strcmp(a, "-o")) o->out = v;
-      else if (!strcmp(a, "--arch")) o->arch = v;
-      else if (!strcmp(a, "--cert")) o->cert = v;
-      else if (!strcmp(v, "solve")) o->solver = 's';
-      else if (!strcmp(v, "modulo")) o->solver = 'm';
-      else if (!strcmp(v, "gaus")) o->solver = 'g';
+      o->rel_kind[o->nrel] = (twill_rel_kind)twill_rel_parse_kind(a.opt + 2);
+      o->rel_list[o->nrel++] = a.val;
+    } else if (twill_cli_is(&a, "-o")) o->out = a.val;
+    else if (twill_cli_is(&a, "--arch")) o->arch = a.val;
+    else if (twill_cli_is(&a, "--cert")) o->cert = a.val;
+    else if (twill_cli_is(&a, "--solver")) {
+      if (!strcmp(a.val, "solve")) o->solver = 's';
+      else if (!strcmp(a.val, "modulo")) o->solver = 'm';
+      else if (!strcmp(a.val, "gaus")) o->solver = 'g';
       else
         return twill_cli_error("report", "--solver expects solve, modulo or gaus, "
-                                         "got '%s'", v);
-    } else if (!strcmp(a, "--warps") || !strcmp(a, "--regs") ||
-               !strcmp(a, "--budget") || !strcmp(a, "--time-limit")) {
-      if (i + 1 >= argc) return twill_cli_error("report", "%s needs a value", a);
-      const char *v = argv[++i];
-      int e;
-      if (!strcmp(a, "--warps")) e = twill_cli_long(a, v, i + 1, 1, 64, &o->warps);
-      else if (!strcmp(a, "--regs")) e = twill_cli_long(a, v, i + 1, 1, 255, &o->regs);
-      else if (!strcmp(a, "--budget")) e = twill_cli_long(a, v, i + 1, 1, 100000, &o->budget);
-      else e = twill_cli_double(a, v, i + 1, 0.001, 1e7, &o->time_limit);
-      if (e) return TWILL_EXIT_USAGE;
-    } else if (a[0] == '-' && a[1]) {
-      return twill_cli_error("report", "unknown option '%s'", a);
-    } else if (o->input) {
-      return twill_cli_error("report", "more than one input ('%s', '%s')", o->input, a);
-    } else {
-      o->input = a;
-    }
+                                         "got '%s'", a.val);
+    } else if (twill_cli_is(&a, "--warps")) e = twill_cli_long(&a, 1, 64, &o->warps);
+    else if (twill_cli_is(&a, "--regs")) e = twill_cli_long(&a, 1, 255, &o->regs);
+    else if (twill_cli_is(&a, "--budget")) e = twill_cli_long(&a, 1, 100000, &o->budget);
+    else if (twill_cli_is(&a, "--time-limit"))
+      e = twill_cli_double(&a, 0.001, 1e7, &o->time_limit);
+    if (e) return TWILL_EXIT_USAGE;
   }
+  if (r < 0) return TWILL_EXIT_USAGE;
   if (!o->input) return twill_cli_error("report", "no kernel or schedule given");
   if (o->cert && o->no_cert)
     return twill_cli_error("report", "--cert and --no-cert contradict each other");
@@ -634,8 +625,16 @@ static int from_file(const opts *o, made *k, const char *text, size_t len, int k
       goto done;
     }
   }
+  if (!strcmp(o->input, "-") && !strcmp(kname, "-")) {
+    fprintf(stderr, "%s: the schedule's kernel is '-', standard input, which holds "
+                    "the schedule: name a kernel file\n", o->input);
+    goto done;
+  }
   kp = kernel_path(kname, o->input);
-  if (!kp || twill_cli_load_kernel(kp, o->arch ? o->arch : aname, &k->g0, &k->m)) goto done;
+  if (!kp || twill_cli_load_kernel(kp, o->arch ? o->arch : aname,
+                                   o->arch ? "twill report: --arch" : o->input, &k->g0,
+                                   &k->m))
+    goto done;
   bool solve_file = false;
   if (file_extras(k, root, &solve_file)) {
     fprintf(stderr, "twill report: out of memory\n");
@@ -724,7 +723,10 @@ int twill_cmd_report(int argc, char **argv) {
                                        "options go with a KERNEL");
     }
     rc = from_file(&o, &k, text, len, kind);
-  } else if (twill_cli_load_kernel(o.input, o.arch, &k.g0, &k.m)) {
+  } else if (text ? twill_cli_load_kernel_text(text, len, o.input, o.arch,
+                                               "twill report: --arch", &k.g0, &k.m)
+                  : twill_cli_load_kernel(o.input, o.arch, "twill report: --arch", &k.g0,
+                                          &k.m)) {
     rc = TWILL_EXIT_USAGE;
   } else {
     rc = o.solver == 'm' ? run_modulo(&o, &k) : o.solver == 'g' ? run_gaus(&o, &k)
