@@ -542,6 +542,51 @@ START_TEST(schedule_file_same_answer) {
 }
 END_TEST
 
+/* '-' is standard input, read once: a schedule file piped in gives the
+ * page the file gives (but for the input's name on it), and a kernel
+ * piped in is solved as the built-in of the same text is. */
+START_TEST(standard_input) {
+  char *jp = path_in("gemm-hopper.solve", ".json");
+  size_t len = 0;
+  char *j = tu_read_file(jp, &len);
+  ck_assert_ptr_nonnull(j);
+  char *out = NULL, *err = NULL;
+  const char *a1[] = {"report", "-", NULL};
+  ck_assert_int_eq(tu_run_twill_in(j, len, &out, &err, a1), 0);
+  char *file = page_text("gemm-file");
+  char *ia = element(out, "id=\"answer\"", "</dd>");
+  char *ib = element(file, "id=\"answer\"", "</dd>");
+  ck_assert_str_eq(ia, ib);
+  char *ta = element(out, "id=\"optable\"", "</table>"),
+       *tb = element(file, "id=\"optable\"", "</table>");
+  ck_assert_str_eq(ta, tb);
+  free(ia);
+  free(ib);
+  free(ta);
+  free(tb);
+  free(file);
+  free(out);
+  free(err);
+  free(j);
+  free(jp);
+  const char *a2[] = {"kernels", "--print", "fig1", NULL};
+  char *src = NULL;
+  ck_assert_int_eq(tu_run_twill(&src, NULL, a2), 0);
+  const char *a3[] = {"report", "-", "--solver", "modulo", NULL};
+  ck_assert_int_eq(tu_run_twill_in(src, strlen(src), &out, &err, a3), 0);
+  char *mod = page_text("fig1-modulo");
+  ia = element(out, "id=\"mrt-table\"", "</table>");
+  ib = element(mod, "id=\"mrt-table\"", "</table>");
+  ck_assert_str_eq(ia, ib);
+  free(ia);
+  free(ib);
+  free(mod);
+  free(src);
+  free(out);
+  free(err);
+}
+END_TEST
+
 /* Same input and flags, same bytes (no clock, no address on the page). */
 START_TEST(deterministic) {
   char *o1 = NULL, *o2 = NULL;
@@ -895,6 +940,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, gaus_schedule);
   tcase_add_test(tc, schedule_file_same_answer);
   tcase_add_test(tc, gaus_file_as_written);
+  tcase_add_test(tc, standard_input);
   tcase_add_test(tc, deterministic);
   tcase_add_test(tc, bad_input);
   tcase_add_test(tc, tidy_accepts_every_page);
