@@ -152,6 +152,7 @@ debug: all
 check-suites: $(TEST_BIN) $(BIN) $(DATA_OUT)
 	@fail=0; sh tests/layering.sh || fail=1; sh tests/symbols.sh $(LIB) || fail=1; \
 	TWILL_BIN=$(abspath $(BIN)) sh tests/tutorial.sh || fail=1; \
+	TWILL_BIN=$(abspath $(BIN)) sh tests/tutorial.sh docs/formats.md 2 || fail=1; \
 	TWILL_BIN=$(abspath $(BIN)) sh tests/manpage.sh || fail=1; \
 	for t in $(TEST_BIN); do \
 	  CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-120} \

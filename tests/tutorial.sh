@@ -1,7 +1,9 @@
 #!/bin/sh
-# tests/tutorial.sh: runs docs/tutorial.md as a user would.  Run by `make
-# check` with TWILL_BIN set to the program under test (optimized, debug or
-# sanitizer build).
+# tests/tutorial.sh [FILE.md [MIN]]: runs the commands of a page of docs/
+# (default docs/tutorial.md; at least MIN commands, default 10) as a user
+# would.  Run by `make check` on docs/tutorial.md and docs/formats.md, with
+# TWILL_BIN set to the program under test (optimized, debug or sanitizer
+# build).
 #
 # In the tutorial's fenced blocks:
 #   - a block whose info string has a second word, ```twill my-gemm.twill,
@@ -69,9 +71,10 @@ END {
 }' "$md" || exit 1
 
 ncmd=$(cat "$tmp/count")
+min=${2:-10}
 nfiles=$(cat "$tmp/files")
-if [ "$ncmd" -lt 10 ] || [ "$nfiles" -lt 1 ]; then
-  echo "tutorial.sh: $md: $ncmd commands and $nfiles files found (expected a kernel file and at least 10 commands)" >&2
+if [ "$ncmd" -lt "$min" ] || [ "$nfiles" -lt 1 ]; then
+  echo "tutorial.sh: $md: $ncmd commands and $nfiles files found (expected a file and at least $min commands)" >&2
   exit 1
 fi
 
