@@ -1172,7 +1172,7 @@ START_TEST(floors_vs_brute_force) {
 }
 END_TEST
 
-/* ---- built-in kernels (kernels/*.twill) --------------------------------- */
+/* ---- built-in kernels (the files in kernels/) ---------------------------- */
 
 static void builtin(const char *name, const char *const *flags, twill_solve_result *r,
                     twill_graph **gout, bool need_sched) {
