@@ -1309,7 +1309,7 @@ START_TEST(fa4_fwd_structure_and_ablations) {
 }
 END_TEST
 
-/* The third ablation (Twill §6.2.2): no sub-tiling, fa4-fwd-nosub-blackwell,
+/* The third ablation (Twill 6.2.2): no sub-tiling, fa4-fwd-nosub-blackwell,
  * whose 256-row ops take two aligned warpgroups.  Unsatisfiable at phase
  * 1's I = 32 (the TC and EXP bound, 2048 / 64) by hand: exp holds the EXP
  * unit for 2048 cycles = I, so it runs at every slot on its 8 warps; the

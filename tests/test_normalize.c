@@ -1,4 +1,5 @@
-/* tests/test_normalize.c: the normalization program (docs/model.md §2). */
+/* tests/test_normalize.c: the normalization program (docs/model.md
+ * section 2). */
 #include "check_main.h"
 #include "testutil.h"
 #include "twill/kernel.h"

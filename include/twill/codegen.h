@@ -1,9 +1,10 @@
 /* twill/codegen.h: every output a person reads, from a kernel, its machine
  * and a modulo schedule (optionally with a warp assignment).
  *
- * The pipelined loop follows docs/model.md §3: with L = twill_schedule_length()
- * and C = ceil(L / I) overlapped copies, the straight-line program Q runs the
- * steady state once and is T = (C - 1)*I + L cycles long:
+ * The pipelined loop follows docs/model.md section 3: with
+ * L = twill_schedule_length() and C = ceil(L / I) overlapped copies, the
+ * straight-line program Q runs the steady state once and is
+ * T = (C - 1)*I + L cycles long:
  *   prologue      cycles [0, (C-1)*I)
  *   steady state  cycles [(C-1)*I, C*I)   (the loop body, one per I)
  *   epilogue      cycles [C*I, T)

@@ -56,7 +56,7 @@ typedef struct twill_op {
   long lat;         /* cycles(v): issue to completion; >= 0 */
   twill_use *uses;
   int nuses;
-  /* Annotations for the joint SWP+WS problem (docs/model.md §1). */
+  /* Annotations for the joint SWP+WS problem (docs/model.md section 1). */
   long regs;        /* registers per thread its result holds while live */
   long smem;        /* bytes of shared memory its result holds while live */
   long tmem;        /* TMEM columns its result holds while live */

@@ -1,5 +1,5 @@
 /* twill/joint.h: joint software pipelining + warp specialization (Twill
- * phase 2, docs/model.md §4) and Algorithm 1 (docs/model.md §5).
+ * phase 2, docs/model.md section 4) and Algorithm 1 (docs/model.md section 5).
  *
  * THE MODEL.  A joint schedule at initiation interval I and length L gives
  * every op v a start time t(v) and a warp set S(v): one warp {w} for a warp-
