@@ -141,7 +141,9 @@ twill_gaus_model *twill_gaus_model_new(const twill_gaus_problem *p,
                                        long ii);
 void twill_gaus_model_free(twill_gaus_model *m);
 int twill_gaus_model_nmult(const twill_gaus_model *m); /* multipliers */
-double *twill_gaus_model_lambda(twill_gaus_model *m);  /* nmult entries */
+/* nmult entries: one per edge (in the order of the problem's out_e, the
+ * model's edge order), one per op, one per (unit, step or slot) */
+double *twill_gaus_model_lambda(twill_gaus_model *m);
 void twill_gaus_model_set_rho(twill_gaus_model *m, double rho);
 /* Current parameters (n entries each). */
 double *twill_gaus_model_mu(twill_gaus_model *m);
@@ -182,7 +184,8 @@ long twill_gaus_legalize_plain(const twill_gaus_problem *p, const double *mu,
 long twill_gaus_improve_plain(const twill_gaus_problem *p, const double *mu,
                               long *t, int restarts);
 /* Modulo legalization at II (gaus.md 5.3): relaxation over all edges,
- * capped at n sweeps, then placement into a modulo reservation table.
+ * capped at n sweeps, then placement into a modulo reservation table
+ * (cycle-driven list scheduling first, core/gaus/gaus_legal.c lists the rest).
  * Returns 0, -1 recurrence violation (II too small), -2 resource conflict
  * that placement could not resolve, -3 allocation failure. */
 int twill_gaus_legalize_modulo(const twill_gaus_problem *p, const double *mu,
@@ -213,6 +216,8 @@ void twill_gaus_measure(const twill_gaus_problem *p, const twill_gaus_opts *o,
 typedef struct twill_gaus_result {
   long *t;           /* n start times (owned) */
   long ii;
+  long mii;          /* C: max(ResMII, RecMII), no schedule has a smaller
+                        II (twill_gaus_mii); 0 otherwise */
   long D;
   long steps;        /* Adam steps taken */
   long first_legal_step;
