@@ -14,6 +14,7 @@ typedef struct opts {
   long budget;
   double time_limit;
   long node_limit;
+  long gaus_min_ops;
 } opts;
 
 static int parse(int argc, char **argv, opts *o) {
@@ -21,6 +22,7 @@ static int parse(int argc, char **argv, opts *o) {
   o->normalize = 1;
   o->budget = 300;
   o->time_limit = 60; /* every search has a limit (DESIGN.md) */
+  o->gaus_min_ops = TWILL_MODULO_GAUS_MIN_OPS;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--json")) o->json = 1;
@@ -30,7 +32,8 @@ static int parse(int argc, char **argv, opts *o) {
       if (i + 1 >= argc) return twill_cli_error("modulo", "--cert needs a file");
       o->cert = argv[++i];
     } else if (!strcmp(a, "--arch") || !strcmp(a, "--budget") ||
-             !strcmp(a, "--time-limit") || !strcmp(a, "--node-limit")) {
+             !strcmp(a, "--time-limit") || !strcmp(a, "--node-limit") ||
+             !strcmp(a, "--gaus-min-ops")) {
       if (i + 1 >= argc) return twill_cli_error("modulo", "%s needs a value", a);
       const char *v = argv[++i];
       if (!strcmp(a, "--arch")) o->arch = v;
@@ -38,6 +41,8 @@ static int parse(int argc, char **argv, opts *o) {
         if (twill_cli_long(a, v, i + 1, 1, 100000, &o->budget)) return 1;
       } else if (!strcmp(a, "--node-limit")) {
         if (twill_cli_long(a, v, i + 1, 1, 1000000000L, &o->node_limit)) return 1;
+      } else if (!strcmp(a, "--gaus-min-ops")) {
+        if (twill_cli_long(a, v, i + 1, 0, 100000000L, &o->gaus_min_ops)) return 1;
       } else if (twill_cli_double(a, v, i + 1, 0.001, 1e7, &o->time_limit))
         return 1;
     } else if (a[0] == '-' && a[1])
@@ -213,6 +218,7 @@ int twill_cmd_modulo(int argc, char **argv) {
     twill_modulo_opts_default(&mo);
     mo.time_limit = o.time_limit;
     mo.node_limit = o.node_limit;
+    mo.gaus_min_ops = o.gaus_min_ops;
     mo.certify = o.cert != NULL;
     twill_cli_catch_interrupt();
     if (twill_modulo_solve(g, &mo, &r) || r.status == TWILL_MODULO_ERROR)

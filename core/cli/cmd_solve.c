@@ -54,7 +54,8 @@ static int parse(int argc, char **argv, opts *o) {
       else o->normalized = v;
     } else if (!strcmp(a, "--warps") || !strcmp(a, "--regs") ||
                !strcmp(a, "--threads") || !strcmp(a, "--budget") ||
-               !strcmp(a, "--extra-copies") || !strcmp(a, "--time-limit")) {
+               !strcmp(a, "--extra-copies") || !strcmp(a, "--time-limit") ||
+               !strcmp(a, "--gaus-min-ops")) {
       if (i + 1 >= argc) return twill_cli_error("solve", "%s needs a value", a);
       const char *v = argv[++i];
       int e = 0;
@@ -63,6 +64,8 @@ static int parse(int argc, char **argv, opts *o) {
       else if (!strcmp(a, "--threads")) e = twill_cli_long(a, v, i + 1, 1, 256, &o->threads);
       else if (!strcmp(a, "--budget")) e = twill_cli_long(a, v, i + 1, 1, 100000, &o->so.budget);
       else if (!strcmp(a, "--extra-copies")) e = twill_cli_long(a, v, i + 1, 0, 64, &o->extra);
+      else if (!strcmp(a, "--gaus-min-ops"))
+        e = twill_cli_long(a, v, i + 1, 0, 100000000L, &o->so.gaus_min_ops);
       else e = twill_cli_double(a, v, i + 1, 0.001, 1e7, &o->so.time_limit);
       if (e) return TWILL_EXIT_USAGE;
     } else if (a[0] == '-' && a[1])

@@ -55,6 +55,7 @@
 
 #include "twill/diag.h"
 #include "twill/graph.h"
+#include "twill/schedule.h"
 
 /* ---- the problem: flat arrays the solver reads ------------------------- */
 
@@ -238,5 +239,15 @@ typedef struct twill_gaus_result {
 int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
                      twill_gaus_result *r, FILE *log);
 void twill_gaus_result_free(twill_gaus_result *r);
+
+/* ---- a schedule for the exact search (core/gaus/gaus_hint.c) ---------------- */
+
+#define TWILL_GAUS_HINT_ITERS 200 /* Adam steps of the hint's run */
+
+/* GauS-C on g (validated and bound; any units, e.g. normalized), with
+ * TWILL_GAUS_HINT_ITERS steps on one thread, legalized and shifted to
+ * start at 0; NULL when it fails.  The schedule passes
+ * twill_schedule_validate(g, NULL, ...).  Deterministic. */
+twill_schedule *twill_gaus_hint(const twill_graph *g);
 
 #endif
