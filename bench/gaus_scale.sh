@@ -23,7 +23,11 @@ SIZES=${SIZES:-"1000 5000"}
 D=$(mktemp -d /tmp/gaus_scale.XXXXXX)
 trap 'rm -rf "$D"' EXIT
 med() { sort -g | awk '{ a[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-echo "# bench/gaus_scale.sh at $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores"
+# the commit only when this tree is a checkout of its own (a copied tree
+# inside another checkout would name that one's)
+rev='?'
+[ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ] && rev=$(git rev-parse --short HEAD)
+echo "# bench/gaus_scale.sh at $rev, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores"
 echo "# load before: $(uptime)"
 printf '%-10s %-6s %3s %9s %9s %9s %10s %6s %6s %6s %s\n' binary N T wall-s cpu-s legal-s s/step II L MII same-bytes
 for bin in "$TW" ${BASE:+"$BASE"}; do
