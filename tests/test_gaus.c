@@ -248,6 +248,62 @@ START_TEST(mem_and_cap_values) {
 }
 END_TEST
 
+/* The dependence term against its definition (twill/gaus.h): terms.dep =
+ * sum_e Dep_e, Dep_e = E[(l_e - II dist_e - (X_dst - X_src))^+] = s (u Phi(u)
+ * + phi(u)) with s^2 = sigma_src^2 + sigma_dst^2, u = (l_e - II dist_e -
+ * (mu_dst - mu_src)) / s, over the edges of distance 0 (A) or every edge
+ * (C: back edges are the recurrences), with the exact normal CDF.  The
+ * step skips an edge whose u is below -9 (there Dep_e < 1e-19 s); half
+ * the draws put the mu within a few sigma of each other so that many u
+ * fall in (-9, 0), where a wider skip would be seen.  (Mutation: skipping
+ * from u <= -2 instead of -9 fails here; the finite-difference tests
+ * cannot see it, value and gradient being skipped together.) */
+START_TEST(dep_values) {
+  int reps = tu_under_valgrind() ? 2 : 10;
+  for (int rep = 0; rep < reps; rep++) {
+    rng_state = 5200 + (unsigned long long)rep;
+    twill_gaus_problem *p = rand_problem(irand(5, 30), 0.4, 6, 2, 4);
+    int n = p->n;
+    for (int f = 0; f < 2; f++) {
+      char form = f ? 'C' : 'A';
+      long D = 40 + 10 * (rep % 3), ii = 3 + rep % 4;
+      twill_gaus_opts o;
+      twill_gaus_opts_default(&o);
+      o.form = form;
+      twill_gaus_model *m = twill_gaus_model_new(p, &o, D, ii);
+      ck_assert_ptr_nonnull(m);
+      double *mu = twill_gaus_model_mu(m), *s = twill_gaus_model_s(m);
+      double spread = rep % 2 ? (double)D : 6.0;
+      for (int i = 0; i < n; i++) {
+        mu[i] = (double)D / 2 - spread / 2 + spread * urand();
+        s[i] = -2.0 + 3.0 * urand();
+      }
+      twill_gaus_terms t;
+      twill_gaus_eval(m, TWILL_GAUS_DEP, NULL, NULL, &t);
+      double want = 0;
+      int mid = 0; /* edges with u in (-9, -1): where the skip matters */
+      for (int e = 0; e < p->ne; e++) {
+        if (form == 'A' && p->edist[e]) continue;
+        int a = p->esrc[e], b = p->edst[e];
+        double sa = 0.1 + log1p(exp(s[a])), sb = 0.1 + log1p(exp(s[b]));
+        double sd = sqrt(sa * sa + sb * sb);
+        double l = (double)p->elat[e] - (form == 'C' ? (double)(ii * p->edist[e]) : 0);
+        double u = (l - (mu[b] - mu[a])) / sd;
+        double Phi = 0.5 * erfc(-u * 0.70710678118654752440);
+        double phi = exp(-0.5 * u * u) * 0.39894228040143267794;
+        want += sd * (u * Phi + phi);
+        mid += u > -9 && u < -1;
+      }
+      if (rep % 2 == 0) ck_assert_int_gt(mid, 0);
+      ck_assert_msg(fabs(t.dep - want) <= 1e-9 * fmax(1, want),
+                    "rep %d form %c: dep %.15g, definition %.15g", rep, form, t.dep, want);
+      twill_gaus_model_free(m);
+    }
+    twill_gaus_problem_free(p);
+  }
+}
+END_TEST
+
 /* twill_gaus_Phi (table + Taylor series) against 0.5 erfc(-x/sqrt 2): the
  * absolute error bound core/gaus/gaus.c states, 0 below -9 and 1 from 8.5. */
 START_TEST(phi_table_error) {
@@ -1088,6 +1144,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, fd_formulation_c);
   tcase_add_test(tc, fd_formulation_l);
   tcase_add_test(tc, mem_and_cap_values);
+  tcase_add_test(tc, dep_values);
   suite_add_tcase(s, tc);
   TCase *tl = tcase_create("legal");
   tcase_set_timeout(tl, 120);
