@@ -7,7 +7,8 @@
 #       (the GauS schedule offered on every size): answers, what is proven,
 #       the heuristic's I, CPU seconds.
 # Kernels: the built-ins (normalized, as `twill modulo` runs them; I* and L*
-# scaled back by the normalization, exact when its error is 0), the random
+# scaled back by the normalization, exact when its error is 0; when it is
+# not, the gap is taken against `twill modulo K --no-normalize`), the random
 # family of bench/modulo.sh (twill random --units 3 --gaps --back-edges 0.15
 # --density 0.15 --max-lat 6, N = 4..40 step 4, plus 60, 80, 120, 200, 400),
 # and every EVERY-th HatScheT loop of ../shared/suites/modulo (converted,
