@@ -76,6 +76,12 @@ typedef struct twill_modulo_opts {
                         1's copies come from the heuristic's L), and the
                         first incumbent of the program at its I; never a
                         bound.  0: never.  Default TWILL_MODULO_GAUS_MIN_OPS */
+  /* progress: one line for the heuristic, then one per I searched
+   * ("I 32: infeasible (1.20 s, 415 nodes)"); NULL: silent (the library
+   * never prints; the program passes a function that writes to stderr
+   * when stderr is a terminal) */
+  void (*log)(void *ctx, const char *line);
+  void *log_ctx;
 } twill_modulo_opts;
 
 /* bench/gaus_exact.sh (bench/results/gaus-exact-*.md): on the kernels
