@@ -141,14 +141,24 @@ const twill_command twill_commands[] = {
      "             TFLOP/s; for a kernel built like gemm-hopper (two loads, an\n"
      "             MMA, a release).  A KERNEL is solved first (as `twill\n"
      "             solve`: the optimal schedule, not the heuristic one).\n"},
-    {"check", twill_cmd_check, "verify a schedule and its optimality certificate",
-     "usage: twill check KERNEL CERT [--arch A]\n"
+    {"check", twill_cmd_check, "verify a modulo or solve certificate against a kernel and machine",
+     "usage: twill check KERNEL CERT [--arch A] [--budget U | --no-normalize]\n"
+     "                   [--warps N] [--regs N] [--no-cross-warp]\n"
+     "                   [--same|--apart|--own|--lead A,B,...]...\n"
      "\n"
-     "Rebuilds every model from KERNEL itself (never from CERT), re-derives\n"
-     "the MII, validates the schedule, checks that each proof starts only\n"
-     "from constraints of the rebuilt program, and verifies every proof with\n"
-     "exact arithmetic.  Prints s VERIFIED (exit 0) or s NOT VERIFIED with\n"
-     "the reason (exit 1).  Certificates of `twill modulo --cert` so far.\n"},
+     "Verifies a certificate of `twill modulo --cert` or `twill solve --cert`.\n"
+     "What is claimed about comes from this command line, never from CERT:\n"
+     "the kernel, its machine (its arch line, or --arch), the normalization\n"
+     "budget (300 unless --budget or --no-normalize) and, for a solve\n"
+     "certificate, the joint problem's parameters (the machine's, with the\n"
+     "same flags as `twill solve`).  CERT states them too; a difference is a\n"
+     "rejection naming the value.  The checker computes the normalized costs\n"
+     "and verifies the certificate's proof of their optimality, re-derives\n"
+     "the MII, builds every program and joint problem itself, validates the\n"
+     "schedules, and verifies every VIPR and twill-smt proof with exact\n"
+     "arithmetic; it runs no solver and reads no clock.  Prints the verdict\n"
+     "(kernel, machine, claim, parameters, costs) and s VERIFIED (exit 0), or\n"
+     "s NOT VERIFIED with CERT:LINE: reason (exit 1).\n"},
     {"validate", twill_cmd_validate,
      "parse and validate a kernel; print it back (.twill, JSON or DOT)",
      "usage: twill validate KERNEL [--arch A] [--json | --dot | --text]\n"
