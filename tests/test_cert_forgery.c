@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bf_joint.h"
 #include "bf_modulo.h"
@@ -133,31 +134,48 @@ static void drop(cert *c, int i) {
 
 /* ---- the command line ------------------------------------------------- */
 
+/* Scratch files, named by the test's process so that suites run at the
+ * same time (release, debug and sanitizer builds, other checkouts) do not
+ * overwrite each other's; set by the fixture in each test's process. */
+static char made_path[64], forged_path[64], smt_path[64], proof_path[64];
+#define MADE made_path
+#define FORGED forged_path
+#define SMTF smt_path
+#define PROOFF proof_path
+
+static void name_scratch(void) {
+  int pid = (int)getpid();
+  snprintf(made_path, sizeof made_path, "/tmp/twill_forge_made.%d.cert", pid);
+  snprintf(forged_path, sizeof forged_path, "/tmp/twill_forge.%d.cert", pid);
+  snprintf(smt_path, sizeof smt_path, "/tmp/twill_forge.%d.smt", pid);
+  snprintf(proof_path, sizeof proof_path, "/tmp/twill_forge.%d.proof", pid);
+}
+
 static char *make(const char *const *args, size_t *len) {
   char *out, *err;
   int rc = tu_run_twill(&out, &err, args);
   ck_assert_msg(rc == 0 || rc == 2, "%s: exit %d: %s", args[0], rc, err);
   free(out), free(err);
-  char *c = tu_read_file("/tmp/twill_forge_made.cert", len);
+  char *c = tu_read_file(MADE, len);
   ck_assert_ptr_nonnull(c);
-  remove("/tmp/twill_forge_made.cert");
+  remove(MADE);
   return c;
 }
 
 /* `twill check KERNEL CERT [flags]`: the exit status; *out, *err kept. */
 static int check_cli(const char *kernel, const char *text, size_t len,
                      const char *const *flags, char **out, char **err) {
-  FILE *f = fopen("/tmp/twill_forge.cert", "w");
+  FILE *f = fopen(FORGED, "w");
   ck_assert_ptr_nonnull(f);
   fwrite(text, 1, len, f);
   fclose(f);
   const char *a[32];
   int k = 0;
-  a[k++] = "check", a[k++] = kernel, a[k++] = "/tmp/twill_forge.cert";
+  a[k++] = "check", a[k++] = kernel, a[k++] = FORGED;
   for (int i = 0; flags && flags[i]; i++) a[k++] = flags[i];
   a[k] = NULL;
   int rc = tu_run_twill(out, err, a);
-  remove("/tmp/twill_forge.cert");
+  remove(FORGED);
   return rc;
 }
 
@@ -194,7 +212,7 @@ static void fig1_at_3(cert *c, int warps) {
  * after 70 zeros, a reader that cut tokens at 63 characters saw the
  * harmless a >= 0 where the VIPR checker saw a >= 1. */
 START_TEST(class1_a_number_read_two_ways) {
-  const char *const a[] = {"modulo", "fig1", "--cert", "/tmp/twill_forge_made.cert", NULL};
+  const char *const a[] = {"modulo", "fig1", "--cert", MADE, NULL};
   size_t len;
   char *t = make(a, &len);
   cert c = parse(t, len);
@@ -238,7 +256,7 @@ END_TEST
  * none" before "end" of fig1's phase-1 certificate): the last value was
  * printed, "I* = 3", beside proofs that were about I = 2. */
 START_TEST(class2_header_after_the_proofs) {
-  const char *const a[] = {"modulo", "fig1", "--cert", "/tmp/twill_forge_made.cert", NULL};
+  const char *const a[] = {"modulo", "fig1", "--cert", MADE, NULL};
   size_t len;
   char *t = make(a, &len);
   cert c = parse(t, len);
@@ -265,7 +283,7 @@ END_TEST
  * certificate's length proof; fig1 holds nothing, so only the domains,
  * "i X 0 2" at L = 3, differ at L = 4). */
 static cert fig1_claims_3(const char *extra) {
-  const char *const a[] = {"solve", "fig1", "--cert", "/tmp/twill_forge_made.cert", NULL};
+  const char *const a[] = {"solve", "fig1", "--cert", MADE, NULL};
   size_t len;
   char *t = make(a, &len);
   cert c = parse(t, len);
@@ -314,29 +332,29 @@ START_TEST(class3_input_spelled_with_blanks) {
     cert_free(&c);
   }
   /* `twill smt F --check P`: a satisfiable F "refuted" the same way */
-  FILE *f = fopen("/tmp/twill_forge.smt", "w");
+  FILE *f = fopen(SMTF, "w");
   fputs("int x 0 3\nint y 0 3\nlin 1 x + 1 y <= 4\n", f);
   fclose(f);
   char *out, *err;
-  const char *const a[] = {"smt", "/tmp/twill_forge.smt", "--proof", "/tmp/twill_forge.proof", NULL};
+  const char *const a[] = {"smt", SMTF, "--proof", PROOFF, NULL};
   ck_assert_int_eq(tu_run_twill(&out, &err, a), 10); /* x = y = 0 */
   free(out), free(err);
   size_t len;
-  char *p = tu_read_file("/tmp/twill_forge.proof", &len);
+  char *p = tu_read_file(PROOFF, &len);
   ck_assert_ptr_nonnull(p);
   for (size_t s = 0; s < sizeof spell / sizeof *spell; s++) {
-    f = fopen("/tmp/twill_forge.proof", "w");
+    f = fopen(PROOFF, "w");
     fwrite(p, 1, len, f);
     fputs(spell[s], f);
     fclose(f);
-    const char *const b[] = {"smt", "/tmp/twill_forge.smt", "--check", "/tmp/twill_forge.proof", NULL};
+    const char *const b[] = {"smt", SMTF, "--check", PROOFF, NULL};
     int rc = tu_run_twill(&out, &err, b);
     ck_assert_msg(rc == 1 && strstr(out, "s NOT VERIFIED"), "smt: spelling %zu accepted: %s", s, out);
     free(out), free(err);
   }
   free(p);
-  remove("/tmp/twill_forge.smt");
-  remove("/tmp/twill_forge.proof");
+  remove(SMTF);
+  remove(PROOFF);
 }
 END_TEST
 
@@ -344,7 +362,7 @@ END_TEST
  * (2): one reader took the first, the phase-1 checker the last, so phase
  * 1 "proved" no modulo schedule below 3 and no refutation was needed. */
 START_TEST(class4_phase1_block_read_twice) {
-  const char *const a[] = {"solve", "fig1", "--cert", "/tmp/twill_forge_made.cert", NULL};
+  const char *const a[] = {"solve", "fig1", "--cert", MADE, NULL};
   size_t len;
   char *t = make(a, &len);
   cert c = parse(t, len);
@@ -376,7 +394,7 @@ END_TEST
  * used as the refutation of I = 2 for a claim of I* = 3: nothing tied its
  * L to the L the claim needs (4). */
 START_TEST(class5_refutation_too_short) {
-  const char *const a[] = {"solve", "fig1", "--cert", "/tmp/twill_forge_made.cert", NULL};
+  const char *const a[] = {"solve", "fig1", "--cert", MADE, NULL};
   size_t len;
   char *t = make(a, &len);
   cert c = parse(t, len);
@@ -405,7 +423,7 @@ START_TEST(class6_machine_and_parameters_from_the_check) {
    * warpgroup cannot both fit, "infeasible at every I"; on the machine's
    * 12 warps I* = 2 (its own certificate verifies) */
   const char *const a[] = {"solve", "gemm-hopper", "--warps", "4", "--cert",
-                           "/tmp/twill_forge_made.cert", NULL};
+                           MADE, NULL};
   char *t = make(a, &len);
   ck_assert_int_eq(check_cli("gemm-hopper", t, len, NULL, &out, &err), 1);
   ck_assert_msg(strstr(err, "warps: the certificate says 4, the check derives 12"), "%s", err);
@@ -417,7 +435,7 @@ START_TEST(class6_machine_and_parameters_from_the_check) {
   free(out), free(err), free(t);
   /* fig1 certified on blackwell, checked on its own arch line's hopper */
   const char *const b[] = {"modulo", "fig1", "--arch", "blackwell", "--cert",
-                           "/tmp/twill_forge_made.cert", NULL};
+                           MADE, NULL};
   t = make(b, &len);
   ck_assert_int_eq(check_cli("fig1", t, len, NULL, &out, &err), 1);
   ck_assert_msg(strstr(err, "machine 'blackwell'"), "%s", err);
@@ -427,7 +445,7 @@ START_TEST(class6_machine_and_parameters_from_the_check) {
   free(out), free(err), free(t);
   /* the normalization budget */
   const char *const c[] = {"modulo", "fig1", "--no-normalize", "--cert",
-                           "/tmp/twill_forge_made.cert", NULL};
+                           MADE, NULL};
   t = make(c, &len);
   ck_assert_int_eq(check_cli("fig1", t, len, NULL, &out, &err), 1);
   free(out), free(err);
@@ -436,7 +454,7 @@ START_TEST(class6_machine_and_parameters_from_the_check) {
   ck_assert_msg(strstr(out, "costs as given"), "%s", out);
   free(out), free(err), free(t);
   const char *const d[] = {"solve", "dragon", "--budget", "50", "--cert",
-                           "/tmp/twill_forge_made.cert", NULL};
+                           MADE, NULL};
   t = make(d, &len);
   ck_assert_int_eq(check_cli("dragon", t, len, NULL, &out, &err), 1);
   ck_assert_msg(strstr(err, "budget 50 differs from the check's 300"), "%s", err);
@@ -778,6 +796,7 @@ static Suite *make_suite(void) {
   Suite *s = suite_create("cert_forgery");
   TCase *tc = tcase_create("forgery");
   tcase_set_timeout(tc, 600);
+  tcase_add_checked_fixture(tc, name_scratch, NULL);
   tcase_add_test(tc, class1_a_number_read_two_ways);
   tcase_add_test(tc, class2_header_after_the_proofs);
   tcase_add_test(tc, class3_input_spelled_with_blanks);
