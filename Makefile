@@ -86,8 +86,8 @@ FUZZ_DIR := build-fuzz
 # The checker linked alone (tests/linkmap/): its objects, and nothing that
 # searches.  A missing symbol here means the checker reached solver code.
 CHECK_ONLY_OBJ := $(filter $(BUILD)/core/check/%,$(LIB_OBJ)) \
-                  $(BUILD)/sat/smt_check.o $(BUILD)/ilp/vipr_check.o \
-                  $(BUILD)/ilp/vipr_num.o $(filter $(BUILD)/graph/%,$(LIB_OBJ)) \
+                  $(BUILD)/sat/smt_check.o $(BUILD)/ilp/check/vipr_check.o \
+                  $(BUILD)/ilp/check/vipr_num.o $(filter $(BUILD)/graph/%,$(LIB_OBJ)) \
                   $(filter $(BUILD)/arch/%,$(LIB_OBJ)) \
                   $(BUILD)/core/schedule/schedule.o $(BUILD)/core/schedule/kernel.o \
                   $(BUILD)/core/joint/joint_model.o $(BUILD)/gen/builtin_data.o
@@ -162,6 +162,15 @@ $(CHECK_ONLY): tests/linkmap/check_only.c $(CHECK_ONLY_OBJ)
 
 debug: all
 
+# Sanitized code runs about three times slower: its suites get three times
+# the time of every Check timeout (a shared machine needed it for the GauS
+# legalization sweep).
+ifeq ($(SAN),1)
+CK_MULT := 3
+else
+CK_MULT := 1
+endif
+
 # Each suite runs with the path of the program and of the unpacked test data
 # in its environment; a failing suite fails the target, after all have run.
 # A plain `make check` then runs the same suites against the debug build.
@@ -170,6 +179,7 @@ check-suites: $(TEST_BIN) $(BIN) $(DATA_OUT) $(CHECK_ONLY)
 	sh tests/linkmap/check_only.sh $(BIN) $(CHECK_ONLY) || fail=1; \
 	for t in $(TEST_BIN); do \
 	  CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-120} \
+	  CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-$(CK_MULT)} \
 	  TWILL_BIN=$(abspath $(BIN)) TWILL_SRC=$(CURDIR) \
 	  TWILL_DATA=$(abspath $(BUILD)/data) \
 	  $$t || fail=1; done; \
@@ -240,4 +250,4 @@ lint:
 clean:
 	rm -rf build build-san build-debug build-fuzz bin
 
--include $(LIB_OBJ:.o=.d) $(PROG_OBJ:.o=.d) $(TEST_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(PROG_OBJ:.o=.d) $(TEST_BIN:=.d) $(TEST_COMMON_OBJ:.o=.d)

@@ -1,6 +1,6 @@
 /* core/check/check_int.h: what the files of the certificate checker share
  * (private to core/check/).  Nothing here reaches a solver: the checker is
- * this folder, sat/smt_check.c, ilp/vipr_check.c + vipr_num.c, the graph
+ * this folder, sat/smt_check.c, ilp/check/vipr_check.c + vipr_num.c, the graph
  * and machine readers, and the validators of core/schedule/schedule.c and
  * core/joint/joint_model.c. */
 #ifndef TWILL_CHECK_INT_H

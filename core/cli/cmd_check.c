@@ -29,40 +29,35 @@ typedef struct opts {
 static int parse(int argc, char **argv, opts *o) {
   memset(o, 0, sizeof *o);
   o->budget = 300;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--no-normalize")) o->budget = 0;
-    else if (!strcmp(a, "--no-cross-warp")) o->no_cross = 1, o->solve_flags = 1;
-    else if (!strcmp(a, "--same") || !strcmp(a, "--apart") || !strcmp(a, "--own") ||
-             !strcmp(a, "--lead")) {
-      if (i + 1 >= argc) return twill_cli_error("check", "%s needs a value", a);
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int r;
+  while ((r = twill_cli_next(&a)) > 0) {
+    int e = 0;
+    if (!a.opt) {
+      if (!o->kernel) o->kernel = a.val;
+      else if (!o->cert) o->cert = a.val;
+      else return twill_cli_error("check", "too many arguments");
+    } else if (twill_cli_is(&a, "--arch")) o->arch = a.val;
+    else if (twill_cli_is(&a, "--no-normalize")) o->budget = 0;
+    else if (twill_cli_is(&a, "--budget")) e = twill_cli_long(&a, 1, 100000, &o->budget);
+    else if (twill_cli_is(&a, "--no-cross-warp")) o->no_cross = 1, o->solve_flags = 1;
+    else if (twill_cli_is(&a, "--warps")) e = twill_cli_long(&a, 1, 64, &o->warps), o->solve_flags = 1;
+    else if (twill_cli_is(&a, "--regs")) e = twill_cli_long(&a, 1, 255, &o->regs), o->solve_flags = 1;
+    else if (twill_cli_is(&a, "--same") || twill_cli_is(&a, "--apart") ||
+             twill_cli_is(&a, "--own") || twill_cli_is(&a, "--lead")) {
       if (o->nrel == TWILL_JOINT_MAX_RELS)
         return twill_cli_error("check", "more than %d relations", TWILL_JOINT_MAX_RELS);
-      o->rel_kind[o->nrel] = twill_rel_parse_kind(a + 2);
-      o->rel_list[o->nrel++] = argv[++i];
+      o->rel_kind[o->nrel] = twill_rel_parse_kind(a.opt + 2);
+      o->rel_list[o->nrel++] = a.val;
       o->solve_flags = 1;
-    } else if (!strcmp(a, "--arch")) {
-      if (i + 1 >= argc) return twill_cli_error("check", "--arch needs a value");
-      o->arch = argv[++i];
-    } else if (!strcmp(a, "--warps") || !strcmp(a, "--regs") || !strcmp(a, "--budget")) {
-      if (i + 1 >= argc) return twill_cli_error("check", "%s needs a value", a);
-      const char *v = argv[++i];
-      int e;
-      if (!strcmp(a, "--warps")) e = twill_cli_long(a, v, i + 1, 1, 64, &o->warps), o->solve_flags = 1;
-      else if (!strcmp(a, "--regs")) e = twill_cli_long(a, v, i + 1, 1, 255, &o->regs), o->solve_flags = 1;
-      else e = twill_cli_long(a, v, i + 1, 1, 100000, &o->budget);
-      if (e) return TWILL_EXIT_USAGE;
-    } else if (a[0] == '-' && a[1]) {
-      return twill_cli_error("check", "unknown option '%s'", a);
-    } else if (!o->kernel) {
-      o->kernel = a;
-    } else if (!o->cert) {
-      o->cert = a;
-    } else {
-      return twill_cli_error("check", "too many arguments");
     }
+    if (e) return TWILL_EXIT_USAGE;
   }
+  if (r < 0) return TWILL_EXIT_USAGE;
   if (!o->kernel || !o->cert) return twill_cli_error("check", "need KERNEL and CERT");
+  if (!strcmp(o->kernel, "-") && !strcmp(o->cert, "-"))
+    return twill_cli_error("check", "KERNEL and CERT cannot both be standard input");
   return 0;
 }
 
@@ -85,7 +80,7 @@ int twill_cmd_check(int argc, char **argv) {
   }
   twill_graph *g;
   twill_arch *m;
-  if (twill_cli_load_kernel(o.kernel, o.arch, &g, &m)) {
+  if (twill_cli_load_kernel(o.kernel, o.arch, "twill check: --arch", &g, &m)) {
     free(cert);
     return TWILL_EXIT_USAGE;
   }

@@ -5,7 +5,7 @@
  * program is infeasible or that its optimal value lies in [lb, ub].  The
  * checker reads the certificate once, front to back, and verifies every
  * solution and every derived constraint with its own exact rational
- * arithmetic (ilp/vipr_num.c); it shares no code with twill's solver.
+ * arithmetic (ilp/check/vipr_num.c); it shares no code with twill's solver.
  *
  * Limits (bad or hostile input is rejected, never crashes or hangs): a
  * number token is at most 65536 characters, an exponent at most 1000 in
@@ -81,7 +81,8 @@ int twill_vipr_check_mem_problem(const char *name, const char *data,
                                  void *ctx, char *msg, size_t msg_size);
 
 /* The same for a file, read as a stream (the certificate is never held
- * in memory as a whole).  An unreadable file is "not verified". */
+ * in memory as a whole); "-" is standard input.  An unreadable file is
+ * "not verified". */
 int twill_vipr_check_file(const char *path, char *msg, size_t msg_size);
 
 #endif

@@ -1,6 +1,6 @@
 /* tests/linkmap/check_only.c: `twill check KERNEL CERT` (machine from the
  * kernel, its default parameters, budget 300) linked from the checker's
- * objects alone: core/check/, sat/smt_check.o, ilp/vipr_check.o and
+ * objects alone: core/check/, sat/smt_check.o, ilp/check/vipr_check.o and
  * vipr_num.o, the graph and machine readers, and the validators
  * core/schedule/schedule.o and core/joint/joint_model.o (the Makefile's
  * CHECK_ONLY_OBJ).  That it links at all shows that the checker calls no
