@@ -78,8 +78,20 @@ DATA_SRC := $(shell find tests/data/suites -type f 2>/dev/null)
 DATA_OUT := $(patsubst tests/data/%,$(BUILD)/data/%,$(DATA_SRC:.gz=))
 
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+# the brute-force oracles and test graphs some targets judge with
+FUZZ_EXTRA := tests/bf_modulo.c tests/bf_joint.c tests/fixtures.c
 FUZZ_TIME ?= 60
 FUZZ_DIR := build-fuzz
+
+# The checker linked alone (tests/linkmap/): its objects, and nothing that
+# searches.  A missing symbol here means the checker reached solver code.
+CHECK_ONLY_OBJ := $(filter $(BUILD)/core/check/%,$(LIB_OBJ)) \
+                  $(BUILD)/sat/smt_check.o $(BUILD)/ilp/check/vipr_check.o \
+                  $(BUILD)/ilp/check/vipr_num.o $(filter $(BUILD)/graph/%,$(LIB_OBJ)) \
+                  $(filter $(BUILD)/arch/%,$(LIB_OBJ)) \
+                  $(BUILD)/core/schedule/schedule.o $(BUILD)/core/schedule/kernel.o \
+                  $(BUILD)/core/joint/joint_model.o $(BUILD)/gen/builtin_data.o
+CHECK_ONLY := $(BUILD)/tests/check_only
 
 KERNELS  := $(sort $(wildcard kernels/*.twill))
 CUDA_TEXT := $(sort $(wildcard codegen/*.cuh))
@@ -144,6 +156,10 @@ $(BUILD)/tests/%.o: tests/%.c
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_COMMON_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(SANLD) $^ -o $@ $(CHECK_LIBS) $(LDLIBS)
 
+$(CHECK_ONLY): tests/linkmap/check_only.c $(CHECK_ONLY_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SANLD) $^ -o $@ $(LDLIBS)
+
 debug: all
 
 # Sanitized code runs about three times slower: its suites get three times
@@ -158,11 +174,12 @@ endif
 # Each suite runs with the path of the program and of the unpacked test data
 # in its environment; a failing suite fails the target, after all have run.
 # A plain `make check` then runs the same suites against the debug build.
-check-suites: $(TEST_BIN) $(BIN) $(DATA_OUT)
+check-suites: $(TEST_BIN) $(BIN) $(DATA_OUT) $(CHECK_ONLY)
 	@fail=0; sh tests/layering.sh || fail=1; sh tests/symbols.sh $(LIB) || fail=1; \
 	TWILL_BIN=$(abspath $(BIN)) sh tests/tutorial.sh || fail=1; \
 	TWILL_BIN=$(abspath $(BIN)) sh tests/tutorial.sh docs/formats.md 2 || fail=1; \
 	TWILL_BIN=$(abspath $(BIN)) sh tests/manpage.sh || fail=1; \
+	sh tests/linkmap/check_only.sh $(BIN) $(CHECK_ONLY) || fail=1; \
 	for t in $(TEST_BIN); do \
 	  CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-120} \
 	  CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-$(CK_MULT)} \
@@ -200,7 +217,7 @@ fuzz:
 	  echo "building $$n"; \
 	  clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude \
 	    -I$(FUZZ_DIR)/gen -D_POSIX_C_SOURCE=200809L -DTWILL_VERSION=\"$(VERSION)\" \
-	    $$f $(LIB_SRC) $(FUZZ_DIR)/gen/builtin_data.c $(FUZZ_DIR)/gen/cuda_text.c \
+	    $$f $(LIB_SRC) $(FUZZ_EXTRA) $(FUZZ_DIR)/gen/builtin_data.c $(FUZZ_DIR)/gen/cuda_text.c \
 	    -o $(FUZZ_DIR)/$$n -pthread -lm; \
 	done
 	@fail=0; for f in $(FUZZ_SRC); do \

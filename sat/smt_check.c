@@ -80,6 +80,9 @@ typedef struct {
   char *msg;
   size_t msgcap;
   int line;
+  /* where the input may stand: see twill_smt_inputs */
+  const twill_smt_inputs *in;
+  int late; /* the current line starts at or after in->end */
 } checker;
 
 static int fail(checker *k, const char *fmt, ...) {
@@ -673,12 +676,40 @@ static void free_checker(checker *k) {
   free(k->tx);
 }
 
+/* An input clause after the problem, handed to the caller's judge with the
+ * meaning of every order literal in it (x = -1 for other literals). */
+static int late_clause(checker *k, const int *l, int m) {
+  int *ox = malloc(sizeof(int) * (size_t)(m + 1));
+  int64_t *ok = malloc(sizeof(int64_t) * (size_t)(m + 1));
+  if (!ox || !ok) {
+    free(ox);
+    free(ok);
+    return fail(k, "out of memory");
+  }
+  for (int i = 0; i < m; i++) {
+    int v = abs(l[i]);
+    ox[i] = v < k->nmap ? k->ord_x[v] : -1;
+    ok[i] = ox[i] >= 0 ? k->ord_k[v] : 0;
+  }
+  int bad = k->in->late(k->in->ctx, m, l, ox, ok);
+  free(ox);
+  free(ok);
+  return bad ? fail(k, "input clause after the problem's own input not accepted") : 0;
+}
+
 static int check_line(checker *k, cur *c, int *refuted) {
   const char *s;
   size_t n;
   cur save = *c;
   if (!next_tok(c, &s, &n)) return 0;
   if (s[0] == 'c') return 0;
+  /* an input directive (the problem's own variables, constraints and
+   * clauses) where the caller allows none: decided on this reader's own
+   * tokens, so that " a 0" or "a<TAB>0" counts like "a 0" */
+  if (k->late && n == 1 &&
+      (s[0] == 'p' || s[0] == 'T' || s[0] == 'i' || s[0] == 'k' ||
+       (s[0] == 'a' && !k->in->late)))
+    return fail(k, "input line '%c' after the problem's own input", s[0]);
   if (n == 1 && s[0] == 'p') {
     int ver;
     if (!next_tok(c, &s, &n) || n != 9 || memcmp(s, "twill-smt", 9) || tok_int(c, &ver) ||
@@ -739,6 +770,10 @@ static int check_line(checker *k, cur *c, int *refuted) {
       free(l);
       return 0;
     }
+    if (k->late && late_clause(k, l, m)) {
+      free(l);
+      return -1;
+    }
     if (db_add(k, l, m)) {
       free(l);
       return fail(k, "out of memory");
@@ -792,10 +827,16 @@ static int check_line(checker *k, cur *c, int *refuted) {
 }
 
 int twill_smt_check_proof(const char *text, size_t len, char *msg, size_t msgcap) {
+  return twill_smt_check_proof_inputs(text, len, NULL, msg, msgcap);
+}
+
+int twill_smt_check_proof_inputs(const char *text, size_t len, const twill_smt_inputs *in,
+                                 char *msg, size_t msgcap) {
   checker k;
   memset(&k, 0, sizeof k);
   k.msg = msg;
   k.msgcap = msgcap;
+  k.in = in;
   if (msgcap) msg[0] = 0;
   int refuted = 0, rc = 0;
   if (grow_map(&k, 2)) return -1;
@@ -804,6 +845,7 @@ int twill_smt_check_proof(const char *text, size_t len, char *msg, size_t msgcap
     const char *e = memchr(p, '\n', (size_t)(end - p));
     if (!e) e = end;
     k.line++;
+    k.late = in && (size_t)(e - text) >= in->end; /* ends past the problem */
     cur c = {p, e};
     if (check_line(&k, &c, &refuted)) {
       rc = -1;
@@ -822,15 +864,4 @@ int twill_smt_check_proof(const char *text, size_t len, char *msg, size_t msgcap
   if (rc == 0 && !refuted && msgcap) snprintf(msg, msgcap, "proof: no empty clause derived");
   free_checker(&k);
   return rc < 0 ? -1 : refuted;
-}
-
-const char *twill_smt_proof_new_input(const char *tail, size_t n, int allow_clauses) {
-  for (size_t i = 0; i + 1 < n; i++) {
-    if (i > 0 && tail[i - 1] != '\n') continue;
-    if (tail[i + 1] != ' ') continue;
-    char c = tail[i];
-    if (c == 'p' || c == 'T' || c == 'i' || c == 'k' || (c == 'a' && !allow_clauses))
-      return tail + i;
-  }
-  return NULL;
 }

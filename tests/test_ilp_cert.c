@@ -26,6 +26,17 @@
 
 /* Solve m with certify on, write its certificate (must succeed), check it
  * (must verify).  Returns the certificate text (caller frees). */
+/* A certificate's number (an integer or a fraction p/q, as the writer
+ * prints them; a decimal too) as a double, *end after it. */
+static double vnum(const char *s, char **end) {
+  double x = strtod(s, end);
+  if (**end == '/') {
+    double q = strtod(*end + 1, end);
+    if (q != 0) x /= q;
+  }
+  return x;
+}
+
 static int may_fail; /* a writer failure (-1) is allowed: returns NULL */
 
 static char *certify(twill_ilp *m, twill_ilp_status want, const char *what) {
@@ -123,7 +134,7 @@ static int uses(const char **line, int base, long d, long a) {
     long cnt = strtol(r + 4, &q, 10), first = -1;
     for (long t = 0; t < cnt; t++) {
       long i = strtol(q, &q, 10);
-      strtod(q, &q);
+      vnum(q, &q);
       if (i == a) return 1;
       if (!t) first = i;
     }
@@ -180,9 +191,9 @@ static char *drop_branch(const char *c) {
 
 /* A copy of c with the number at [p, e) replaced by x + add + rel |x|. */
 static char *splice_number(const char *c, const char *p, const char *e, double add, double rel) {
-  char val[128];
+  char val[128], *end;
   snprintf(val, sizeof val, "%.*s", (int)(e - p), p);
-  double x = strtod(val, NULL);
+  double x = vnum(val, &end);
   char nv[160];
   snprintf(nv, sizeof nv, "%.17g", x + add + rel * fabs(x));
   size_t k = (size_t)(p - c), n = strlen(c);

@@ -243,10 +243,11 @@ END_TEST
 
 /* --max turns the file's minimization into a maximization in the
  * certificate too (OBJ max, the range at 2), and the checker accepts it;
- * also for the LP relaxation (max 2.8 at (1.6, 1.2), by hand above). */
+ * also for the LP relaxation (max 2.8 at (1.6, 1.2), by hand above; VIPR
+ * numbers are written as integers or reduced fractions: 2.8 = 14/5). */
 START_TEST(max_certified) {
   const char *texts[] = {small_lp, "minimize\n obj: x + y\nst\n c1: x + 2 y <= 4\n c2: 3 x + y <= 6\nend\n"};
-  const char *rtp[] = {"RTP range 2 2", "RTP range 2.8 2.8"};
+  const char *rtp[] = {"RTP range 2 2", "RTP range 14/5 14/5"};
   for (int k = 0; k < 2; k++) {
     char *p = write_tmp(texts[k], ".lp");
     char cert[64];

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bf_joint.h"
 #include "check_main.h"
 #include "fixtures.h"
 #include "testutil.h"
+#include "twill/check.h"
 #include "twill/kernel.h"
 #include "twill/joint.h"
 #include "twill/ilp.h"
@@ -231,84 +233,16 @@ END_TEST
 
 /* ---- brute force ------------------------------------------------------- */
 
-typedef struct bf {
-  const twill_graph *g;
-  const twill_joint_params *p;
-  long L;
-  twill_schedule *s;
-  long evaluated;
-  int all;        /* visit every legal schedule (for min_cross) */
-  int min_cross;  /* fewest register edges crossing warps seen, or -1 */
-} bf;
-
-/* Register edges (source holds registers, variable-latency or not) whose
- * consumer runs on a warp the producer's set lacks, counted from the
- * schedule alone: some warp w in [c, c + sv) outside [a, a + su). */
-static int crossings(const bf *b) {
-  int n = 0;
-  for (int i = 0; i < b->g->nedges; i++) {
-    const twill_edge *e = &b->g->edges[i];
-    const twill_op *u = &b->g->ops[e->src];
-    if (e->src == e->dst || u->regs <= 0) continue;
-    int su = twill_op_span(u, b->p->warpgroup);
-    int sv = twill_op_span(&b->g->ops[e->dst], b->p->warpgroup);
-    int a = b->s->warp[e->src], c = b->s->warp[e->dst];
-    bool out = false;
-    for (int w = c; w < c + sv; w++) out = out || w < a || w >= a + su;
-    if (out) n++;
-  }
-  return n;
-}
-
-static int bf_warps(bf *b, int v) {
-  if (v == b->g->nops) {
-    b->evaluated++;
-    if (twill_joint_validate(b->g, b->p, b->L, b->s, NULL, 0)) return 0;
-    int c = crossings(b);
-    if (b->min_cross < 0 || c < b->min_cross) b->min_cross = c;
-    return !b->all;
-  }
-  int step = twill_op_span(&b->g->ops[v], b->p->warpgroup);
-  for (int w = 0; w + step <= b->p->warps; w += step) {
-    b->s->warp[v] = w;
-    if (bf_warps(b, v + 1)) return 1;
-  }
-  return 0;
-}
-
-static int bf_times(bf *b, int v) {
-  const twill_graph *g = b->g;
-  if (v == g->nops) {
-    twill_schedule base = *b->s;
-    base.warp = NULL;
-    if (twill_schedule_validate(g, NULL, &base, NULL, 0)) return 0;
-    return bf_warps(b, 0);
-  }
-  long lat = g->ops[v].lat > 0 ? g->ops[v].lat : 1;
-  for (long t = 0; t + lat <= b->L; t++) {
-    b->s->start[v] = t;
-    if (bf_times(b, v + 1)) return 1;
-  }
-  return 0;
-}
-
-/* Is there a legal joint schedule at (I, L)?  By enumeration. */
+/* Is there a legal joint schedule at (I, L)?  By enumeration
+ * (tests/bf_joint.c). */
 static int brute(const twill_graph *g, const twill_joint_params *p, long ii, long L) {
-  bf b = {g, p, L, twill_schedule_new(g->nops, ii), 0, 0, -1};
-  ck_assert_int_eq(twill_schedule_add_warps(b.s), 0);
-  int r = bf_times(&b, 0);
-  twill_schedule_free(b.s);
-  return r;
+  return bf_joint_feasible(g, p, ii, L);
 }
 
 /* The fewest crossings over every legal schedule at (I, L); -1 if none. */
 static int brute_min_cross(const twill_graph *g, const twill_joint_params *p, long ii,
                            long L) {
-  bf b = {g, p, L, twill_schedule_new(g->nops, ii), 0, 1, -1};
-  ck_assert_int_eq(twill_schedule_add_warps(b.s), 0);
-  bf_times(&b, 0);
-  twill_schedule_free(b.s);
-  return b.min_cross;
+  return bf_joint_min_cross(g, p, ii, L);
 }
 
 static int encoded(const twill_graph *g, const twill_joint_params *p, long ii, long L) {
@@ -807,8 +741,17 @@ static void cert_of(const twill_graph *g, const twill_joint_params *p,
   twill_solve_result_clear(&r);
 }
 
-static int check(const twill_graph *g, const char *c, size_t n, char *msg) {
-  return twill_solve_check_cert(g, NULL, c, n, msg, 600);
+/* twill check's side: the kernel g (real costs), a machine named "tiny"
+ * (the graphs here declare their units), the parameters p in real cycles
+ * and the normalization budget the solve used (300 unless said). */
+static int check_p(const twill_graph *g, const twill_joint_params *p, long budget,
+                   const char *c, size_t n, char *msg) {
+  twill_arch *m = twill_arch_new("tiny");
+  ck_assert_ptr_nonnull(m);
+  twill_check_subject s = {g, m, budget, p};
+  int rc = twill_check_cert(&s, c, n, NULL, msg, 2000);
+  twill_arch_free(m);
+  return rc;
 }
 
 /* Algorithm 1 with certificates on random loops: every certificate,
@@ -842,8 +785,8 @@ START_TEST(random_loops_certified) {
       ck_assert_ptr_nonnull(f);
       ck_assert_int_eq(twill_solve_write_cert(&res, "tiny", f), 0);
       fclose(f);
-      char msg[300] = "";
-      ck_assert_msg(check(g, c, n, msg) == 0, "trial %d: %s", k, msg);
+      char msg[2000] = "";
+      ck_assert_msg(check_p(g, &p, 300, c, n, msg) == 0, "trial %d: %s", k, msg);
       free(c);
     }
     twill_solve_result_clear(&res);
@@ -875,26 +818,26 @@ START_TEST(certificate_checked_and_corruptions_rejected) {
   twill_graph *g = fig1_blocking();
   twill_joint_params p = tiny(1, 1, 8);
   size_t n;
-  char *c = NULL, msg[600];
+  char *c = NULL, msg[2000];
   cert_of(g, &p, &c, &n);
-  ck_assert_msg(check(g, c, n, msg) == 0, "%s", msg);
+  ck_assert_msg(check_p(g, &p, 300, c, n, msg) == 0, "%s", msg);
   ck_assert_ptr_nonnull(strstr(msg, "I* = 3"));
-  ck_assert_ptr_nonnull(strstr(msg, "L 3 proven minimal"));
+  ck_assert_ptr_nonnull(strstr(msg, "L* = 3 proven least"));
   struct {
     const char *after, *from, *to, *why;
   } bad[] = {
-      {"ii ", "ii 3", "ii 2", "not legal"},            /* claims a lower I */
-      {"time P", "time P 1", "time P 2", "not legal"}, /* schedule broken */
-      {"params", "params 1 1 8", "params 2 1 8", "does not start with"},
-      {"refute 2", "refute 2", "refute 9", "out of order"},
-      {"refute 2", "\nk 1 ", "\nk 1  ", "does not start with"},
+      {"ii ", "ii 3", "ii 2", "not a legal"},            /* claims a lower I */
+      {"time P", "time P 1", "time P 2", "not a legal"}, /* schedule broken */
+      {"params", "params 1 1 8", "params 2 1 8", "warps: the certificate says 2"},
+      {"refute 2", "refute 2", "refute 9", "expected the refutation at I = 2"},
+      {"refute 2", "\nk 1 ", "\nk 1  ", "is not of the joint problem"},
       {"kernel", "kernel fig1", "kernel fig2", "for kernel"},
-      {"refute 3 ", "\nend", "\nfin", "expected 'refute"},
+      {"refute 3 ", "\nend", "\nfin", "expected 'end'"},
   };
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     size_t m = n;
     char *e = edit(c, &m, bad[k].after, bad[k].from, bad[k].to);
-    ck_assert_msg(check(g, e, m, msg) != 0, "corruption %zu accepted", k);
+    ck_assert_msg(check_p(g, &p, 300, e, m, msg) != 0, "corruption %zu accepted", k);
     ck_assert_msg(strstr(msg, bad[k].why) != NULL, "corruption %zu: %s", k, msg);
     free(e);
   }
@@ -918,11 +861,11 @@ START_TEST(certificate_checked_and_corruptions_rejected) {
       dropped++;
     }
   ck_assert_int_gt(dropped, 0);
-  ck_assert_msg(check(g, e, n, msg) != 0, "dropped empty clause accepted");
+  ck_assert_msg(check_p(g, &p, 300, e, n, msg) != 0, "dropped empty clause accepted");
   ck_assert_msg(strstr(msg, "no empty clause") != NULL, "%s", msg);
   free(e);
   /* forge: the same block with its empty clause stated as an input ("a 0"
-   * after the rebuilt encoding) and the byte count fixed: the checker must
+   * after the stated problem) and the byte count fixed: the checker must
    * not take an assumption the kernel does not make */
   long fi, fl;
   size_t fb;
@@ -940,8 +883,8 @@ START_TEST(certificate_checked_and_corruptions_rejected) {
   memcpy(f + off, z + 3, n - (size_t)(z + 3 - c)), off += n - (size_t)(z + 3 - c);
   ck_assert_uint_eq(off, nf);
   f[nf] = 0;
-  ck_assert_msg(check(g, f, nf, msg) != 0, "forged input clause accepted");
-  ck_assert_msg(strstr(msg, "adds an input after the encoding: 'a 0'") != NULL, "%s", msg);
+  ck_assert_msg(check_p(g, &p, 300, f, nf, msg) != 0, "forged input clause accepted");
+  ck_assert_msg(strstr(msg, "input line 'a' after the problem's own input") != NULL, "%s", msg);
   free(f);
   free(c);
   twill_graph_free(g);
@@ -1036,8 +979,8 @@ START_TEST(never_with_live_copies) {
       ck_assert_int_eq(r.length, 3);
     }
     size_t n;
-    char *c = write_cert(&r, &n), msg[600];
-    ck_assert_msg(check(g, c, n, msg) == 0, "budget %ld: %s", budgets[k], msg);
+    char *c = write_cert(&r, &n), msg[2000];
+    ck_assert_msg(check_p(g, &p, 0, c, n, msg) == 0, "budget %ld: %s", budgets[k], msg);
     if (k < 2) ck_assert_ptr_nonnull(strstr(msg, "holding the copies they keep live"));
     free(c);
     twill_solve_result_clear(&r);
@@ -1071,8 +1014,8 @@ START_TEST(never_checker_derives_floors) {
   ck_assert_int_eq(r.status, 2);
   ck_assert_int_eq(relaxation(g, &p, false), 20);
   size_t n;
-  char *c = write_cert(&r, &n), msg[600];
-  ck_assert_msg(check(g, c, n, msg) == 0, "%s", msg);
+  char *c = write_cert(&r, &n), msg[2000];
+  ck_assert_msg(check_p(g, &p, 0, c, n, msg) == 0, "%s", msg);
   /* the floor-less relaxation's refutation, at the same I' and L' */
   twill_joint_rel keep[1];
   twill_joint_params q = twill_never_params(&r.p, keep);
@@ -1101,8 +1044,8 @@ START_TEST(never_checker_derives_floors) {
   fwrite(pf, 1, pn, f);
   fputs("\nend\n", f);
   fclose(f);
-  ck_assert_int_ne(check(g, e, en, msg), 0);
-  ck_assert_msg(strstr(msg, "does not start with the encoding") != NULL, "%s", msg);
+  ck_assert_int_ne(check_p(g, &p, 0, e, en, msg), 0);
+  ck_assert_msg(strstr(msg, "is not of the joint problem") != NULL, "%s", msg);
   free(e), free(pf), free(c);
   twill_solve_result_clear(&r);
   twill_graph_free(g);
@@ -1320,20 +1263,31 @@ END_TEST
  * live at every slot (its distance-1 self edge), and ldS holds 128.  So
  * the explanation names the variable-latency warp with either; with a
  * budget of 248 only the blocking wait is left. */
-/* `twill check KERNEL` on a certificate made of the first n bytes of c,
- * then mid, then rest: its exit status, with its output in *out, *err. */
-static int check_edited(const char *kernel, const char *c, size_t n, const char *mid,
-                        const char *rest, char **out, char **err) {
+/* `twill check KERNEL [FLAGS]` on a certificate made of the first n bytes
+ * of c, then mid, then rest: its exit status, with its output in *out,
+ * *err.  flags: NULL, or a NULL-terminated list of the check's flags. */
+static int check_edited_with(const char *kernel, const char *const *flags, const char *c,
+                             size_t n, const char *mid, const char *rest, char **out,
+                             char **err) {
   FILE *f = fopen("/tmp/twill_test_edit.cert", "w");
   ck_assert_ptr_nonnull(f);
   fwrite(c, 1, n, f);
   fputs(mid, f);
   fputs(rest, f);
   fclose(f);
-  const char *const a[] = {"check", kernel, "/tmp/twill_test_edit.cert", NULL};
+  const char *a[64];
+  int k = 0;
+  a[k++] = "check", a[k++] = kernel, a[k++] = "/tmp/twill_test_edit.cert";
+  for (int i = 0; flags && flags[i] && k < 63; i++) a[k++] = flags[i];
+  a[k] = NULL;
   int rc = tu_run_twill(out, err, a);
   remove("/tmp/twill_test_edit.cert");
   return rc;
+}
+
+static int check_edited(const char *kernel, const char *c, size_t n, const char *mid,
+                        const char *rest, char **out, char **err) {
+  return check_edited_with(kernel, NULL, c, n, mid, rest, out, err);
 }
 
 static void nosub_unsat_at_32(const char *regs, const char *reason, int want_rc) {
@@ -1381,7 +1335,7 @@ START_TEST(fa4_fwd_nosub_ablation) {
   free(out), free(err);
   const char *const chk[] = {"check", "fa4-fwd-nosub-blackwell", "/tmp/twill_test_never.cert", NULL};
   ck_assert_int_eq(tu_run_twill(&out, &err, chk), 0);
-  ck_assert_ptr_nonnull(strstr(out, "no joint schedule at any I"));
+  ck_assert_ptr_nonnull(strstr(out, "infeasible at every I"));
   free(out), free(err);
   /* the relaxation's I and L are the checker's to derive, and the proof
    * must refute exactly that encoding */
@@ -1391,7 +1345,8 @@ START_TEST(fa4_fwd_nosub_ablation) {
   struct {
     const char *from, *to, *why;
   } bad[] = {{"\nnever 142 ", "\nnever 141 ", "relaxation is at I 142"},
-             {"\nparams 16 4 128 ", "\nparams 16 4 136 ", "does not start with"}};
+             {"\nparams 16 4 128 ", "\nparams 16 4 136 ",
+              "register budget: the certificate says 136"}};
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     char *at = strstr(cert, bad[k].from);
     ck_assert_msg(at != NULL, "case %zu", k);
@@ -1479,24 +1434,37 @@ START_TEST(fa4_fwd_roles_as_relations) {
   ck_assert_ptr_nonnull(strstr(out, "I* = 32 (optimal)"));
   ck_assert_ptr_nonnull(strstr(out, "  I 32, L in [40, 64]: SAT"));
   free(out), free(err);
-  const char *const c[] = {"check", "fa4-fwd-blackwell", "/tmp/twill_test_roles.cert", NULL};
-  ck_assert_int_eq(tu_run_twill(&out, &err, c), 0);
-  ck_assert_ptr_nonnull(strstr(out, "under the certificate's relations"));
-  free(out), free(err);
-  /* a relation dropped from (or added to) the certificate changes the
-   * encoding its refutation of L = 63 starts from: rejected */
+  /* the check states the same question: the relations and the budget */
+  const char *flags[NROLES + 4];
+  int nf = 0;
+  for (int i = 0; i < NROLES; i++) flags[nf++] = fa4_roles[i];
+  flags[nf++] = "--regs", flags[nf++] = "192";
+  flags[nf] = NULL;
   size_t len;
   char *cert = tu_read_file("/tmp/twill_test_roles.cert", &len);
   ck_assert_ptr_nonnull(cert);
+  ck_assert_int_eq(check_edited_with("fa4-fwd-blackwell", flags, cert, len, "", "", &out, &err), 0);
+  ck_assert_msg(strstr(out, "relations: --own (2 ops), --own (4 ops)") != NULL, "%s", out);
+  free(out), free(err);
+  /* asked without the relations (or with the default budget) the
+   * certificate answers another question: rejected, naming what differs */
+  ck_assert_int_eq(check_edited("fa4-fwd-blackwell", cert, len, "", "", &out, &err), 1);
+  ck_assert_msg(strstr(err, "register budget: the certificate says 192") != NULL, "%s", err);
+  free(out), free(err);
+  flags[nf - 2] = NULL;
+  ck_assert_int_eq(check_edited_with("fa4-fwd-blackwell", flags, cert, len, "", "", &out, &err), 1);
+  free(out), free(err);
+  flags[nf - 2] = "--regs";
+  /* a relation dropped from (or added to) the certificate: rejected */
   char *rel = strstr(cert, "rel apart rescale_0,exp_1\n");
   ck_assert_ptr_nonnull(rel);
   size_t pre = (size_t)(rel - cert);
-  ck_assert_int_eq(check_edited("fa4-fwd-blackwell", cert, pre, "",
-                                rel + strlen("rel apart rescale_0,exp_1\n"), &out, &err),
+  ck_assert_int_eq(check_edited_with("fa4-fwd-blackwell", flags, cert, pre, "",
+                                     rel + strlen("rel apart rescale_0,exp_1\n"), &out, &err),
                    1);
   free(out), free(err);
-  ck_assert_int_eq(check_edited("fa4-fwd-blackwell", cert, pre, "rel same loadK,S_0\n", rel,
-                                &out, &err),
+  ck_assert_int_eq(check_edited_with("fa4-fwd-blackwell", flags, cert, pre, "rel same loadK,S_0\n",
+                                     rel, &out, &err),
                    1);
   free(out), free(err);
   free(cert);
@@ -1540,9 +1508,15 @@ START_TEST(fa3_fwd_hoisting_as_lead) {
   ck_assert_ptr_nonnull(strstr(out, "\"ii\": 32"));
   ck_assert_ptr_nonnull(strstr(out, "\"kind\": \"lead\""));
   free(out), free(err);
-  const char *const c[] = {"check", "fa3-fwd-hopper", "/tmp/twill_test_lead.cert", NULL};
+  const char *const c[] = {"check", "fa3-fwd-hopper", "/tmp/twill_test_lead.cert", "--lead",
+                           "S_0,PV_0", "--lead", "S_1,PV_1", NULL};
   ck_assert_int_eq(tu_run_twill(&out, &err, c), 0);
   ck_assert_ptr_nonnull(strstr(out, "s VERIFIED"));
+  ck_assert_ptr_nonnull(strstr(out, "relations: --lead (2 ops), --lead (2 ops)"));
+  free(out), free(err);
+  /* without the relations the question is another one */
+  const char *const c2[] = {"check", "fa3-fwd-hopper", "/tmp/twill_test_lead.cert", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, c2), 1);
   free(out), free(err);
   remove("/tmp/twill_test_lead.cert");
 }

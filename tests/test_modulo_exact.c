@@ -72,6 +72,38 @@ START_TEST(gap_proves_mii_infeasible) {
 }
 END_TEST
 
+/* Stages past a too-tight horizon, by hand: a -> b -> c, every latency 3;
+ * a holds X for cycles 0-1, b holds X for 1 cycle and Y for 2, c holds Y
+ * for 1 (X, Y of capacity 1).  ResMII = 3 (3 busy cycles on each), and at
+ * I = 3 the reservations force b's slot two after a's and c's two after
+ * b's: slots 0, 2, 1 up to rotation.  Then t(b) = t(a) + 5 and t(c) =
+ * t(b) + 5 at the least, so a schedule exists (L = 10 + 3 = 13, t(c) = 10,
+ * stage 3), but only with c at stage 3: the program once bounded stages by
+ * the sum of ceil(lat / I) over the edges, 2, and called I = 3 infeasible
+ * beside the heuristic's schedule.  The bound now sums ceil((lat + I - 1)
+ * / I) = 2 per edge (core/modulo/modulo_ilp.c), and brute force agrees. */
+START_TEST(horizon_keeps_late_stages) {
+  twill_graph *g = twill_graph_new("hz");
+  int x = twill_graph_declare_unit(g, "X", 1), y = twill_graph_declare_unit(g, "Y", 1);
+  int a = twill_graph_add_op(g, "a", 3), b = twill_graph_add_op(g, "b", 3),
+      c = twill_graph_add_op(g, "c", 3);
+  twill_graph_add_use(g, a, x, 0, 2, 1);
+  twill_graph_add_use(g, b, x, 0, 1, 1);
+  twill_graph_add_use(g, b, y, 0, 2, 1);
+  twill_graph_add_use(g, c, y, 0, 1, 1);
+  twill_graph_add_edge(g, a, b, 3, 0);
+  twill_graph_add_edge(g, b, c, 3, 0);
+  ck_assert_int_eq(bf_modulo_min_ii(g, 8), 3);
+  ck_assert_int_eq(bf_modulo_min_len(g, 3), 13);
+  twill_modulo_result r;
+  solve_ok(g, &r);
+  ck_assert_int_eq(r.ii, 3);
+  ck_assert_int_eq(r.length, 13);
+  twill_modulo_result_clear(&r);
+  twill_graph_free(g);
+}
+END_TEST
+
 START_TEST(random_vs_brute_force) {
   int trials = tu_under_valgrind() ? 15 : 400, above_mii = 0;
   unsigned long long r = 777;
@@ -135,6 +167,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, fig1_is_two_four);
   tcase_add_test(tc, dragon_is_three);
   tcase_add_test(tc, gap_proves_mii_infeasible);
+  tcase_add_test(tc, horizon_keeps_late_stages);
   tcase_add_test(tc, random_vs_brute_force);
   tcase_add_test(tc, limit_bound_beats_critical_path);
   suite_add_tcase(s, tc);

@@ -849,7 +849,7 @@ START_TEST(front_end_run) {
   rc = tu_run_twill(&out, &err, fargs);
   ck_assert_int_eq(rc, 1);
   ck_assert_str_eq(out, "s NOT VERIFIED\n");
-  ck_assert(strstr(err, "adds an input after the problem") != NULL);
+  ck_assert(strstr(err, "input line 'k' after the problem's own input") != NULL);
   free(out);
   free(err);
   f = fopen(in, "w");

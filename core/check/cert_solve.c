@@ -1,342 +1,371 @@
-/* core/check/cert_solve.c: checking a `twill solve` certificate (format in
- * core/joint/twill.c).
+/* core/check/cert_solve.c: checking a `twill solve` certificate.
  *
- * The checker rebuilds everything it checks against from the kernel file:
- * the normalized graph (same preparation as the solver), the phase-1
- * program (through the phase-1 checker), and the joint encoding at each
- * refuted (I, L).  A refutation is accepted only if its first lines are
- * byte for byte the preamble (variables, constraints, input clauses) of the
- * encoding the checker built itself, and if sat/smt_check.c, which shares
- * no code with the propagators, derives the empty clause from it by
- * reverse unit propagation and re-derived theory lemmas.  The schedule is
- * re-checked by the model's validator (core/joint/joint_model.c).  What the
- * checker relies on from the solver's side: the encoder (core/joint/joint_enc.c)
- * states the model faithfully; tests hold it against a brute-force
- * enumerator of the model on small kernels.
+ * Format (version 2; the grammar of core/check/cert_check.c):
+ *
+ *   twill-certificate 2 solve
+ *   kernel NAME / machine NAME
+ *   normalize U, norm C C' ..., norm-proof BYTES   (as a phase-1
+ *                                certificate; the costs include the
+ *                                machine's cross-warp cost, written into the
+ *                                spill of every op that pays it)
+ *   params W WG R REGS_PER_SM LO STEP XREAL X NO_CROSS SMEM TMEM SYMMETRY
+ *   rel KIND OP,OP,...           the check's relations, in its order
+ * then either "no I at all":
+ *   never I' L' BYTES            a refutation of the single-iteration
+ *   end                            relaxation (check_never.c) at (I', L')
+ * or an optimum:
+ *   ii I*
+ *   length L*
+ *   time OP T WARP               one line per op, in the kernel's order
+ *   phase1 BYTES                 a phase-1 body (cert_check.c from `ii` to
+ *                                  `end`) for the same normalized kernel:
+ *                                  no modulo schedule below its I1
+ *   refute I L BYTES             for each I in [I1, I*) in order, a
+ *                                  refutation at L >= ceil(len/I)*I ...
+ *   witness I / wtime OP T ...   ... where len is the length of a modulo
+ *                                  schedule at I: phase 1's at I1, else the
+ *                                  one these lines give before `refute I`
+ *   refute I* L*-1 BYTES         no joint schedule shorter than L* (or the
+ *                                  line "length-proof none"; nothing when
+ *                                  L* - 1 is shorter than an op)
+ *   end
+ *
+ * What is derived, not read: the kernel, machine and parameters (compared
+ * with the params line, every value but SYMMETRY, which only says whether
+ * the refutations carry symmetry breaking); the normalized costs and
+ * cross-warp cost X (check_norm.c); MII and the phase-1 program
+ * (check_phase1.c); the joint problem each refutation must refute, stated
+ * by check_joint.c, whose text must be the refutation's first bytes; the
+ * copies bound ceil(len/I)*I of each I (any modulo schedule's length is at
+ * least Lmin1(I), so the bound is at least Algorithm 1's); (I', L') of
+ * "never".  A refutation is checked by sat/smt_check.c, with every input
+ * line after the stated problem refused (by that checker's own tokenizer).
+ * The schedule is checked by the model's validator (core/joint/
+ * joint_model.c) and must have length exactly L*.
  */
-#include <stdarg.h>
+#include "check_int.h"
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "twill/joint.h"
-#include "twill/modulo.h"
-#include "twill/smt.h"
-
-/* Largest I or L a certificate may name (normalized schedules are a few
- * hundred cycles; un-normalized real-cycle ones a few thousand). */
-#define CERT_MAX_TIME 20000
-
-typedef struct rd {
-  const char *p, *end;
-  int line;
-  char *msg;
-  size_t msglen;
-} rd;
-
-static int bad(rd *r, const char *fmt, ...) {
-  char buf[400];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  snprintf(r->msg, r->msglen, "certificate:%d: %s", r->line, buf);
-  return 1;
-}
-
-static int next_line(rd *r, char *buf, size_t n) {
-  if (r->p >= r->end) return 0;
-  const char *e = memchr(r->p, '\n', (size_t)(r->end - r->p));
-  size_t len = e ? (size_t)(e - r->p) : (size_t)(r->end - r->p);
-  if (len >= n) len = n - 1;
-  memcpy(buf, r->p, len);
-  buf[len] = 0;
-  r->p = e ? e + 1 : r->end;
-  r->line++;
-  return 1;
-}
-
-/* A block of n bytes followed by a newline. */
-static int take_block(rd *r, size_t n, const char **blk) {
-  if (n >= (size_t)(r->end - r->p) || r->p[n] != '\n') return -1;
-  *blk = r->p;
-  for (size_t i = 0; i < n; i++)
-    if (r->p[i] == '\n') r->line++;
-  r->p += n + 1;
-  r->line++;
-  return 0;
-}
-
-static int check_refutation(rd *r, const twill_graph *g,
-                            const twill_joint_params *p, long ii, long L,
-                            const char *blk, size_t n) {
-  size_t plen = 0;
-  char *pre = twill_joint_preamble(g, p, ii, L, &plen);
-  if (!pre) return bad(r, "cannot rebuild the encoding at I %ld, L %ld", ii, L);
-  int same = plen <= n && !memcmp(pre, blk, plen);
-  free(pre);
-  if (!same)
-    return bad(r,
-               "refutation at I %ld, L %ld does not start with the encoding "
-               "rebuilt from the kernel",
-               ii, L);
-  /* after the rebuilt encoding a refutation may only introduce order
-   * literals, state theory lemmas and derive clauses: any further input
-   * would be an assumption the kernel does not make */
-  const char *extra = twill_smt_proof_new_input(blk + plen, n - plen, 0);
-  if (extra) {
-    const char *e = memchr(extra, '\n', (size_t)(blk + n - extra));
-    int len = e ? (int)(e - extra) : (int)(blk + n - extra);
-    return bad(r, "refutation at I %ld, L %ld adds an input after the encoding: '%.*s'",
-               ii, L, len > 60 ? 60 : len, extra);
-  }
-  char m[300];
-  int c = twill_smt_check_proof(blk, n, m, sizeof m);
-  if (c != 1)
-    return bad(r, "refutation at I %ld, L %ld: %s", ii, L,
-               c == 0 ? "no empty clause derived" : m);
-  return 0;
-}
+static long lat1(const twill_op *o) { return o->lat > 0 ? o->lat : 1; }
 
 static long max_lat1(const twill_graph *g) {
   long x = 1;
   for (int v = 0; v < g->nops; v++)
-    if (g->ops[v].lat > x) x = g->ops[v].lat;
+    if (lat1(&g->ops[v]) > x) x = lat1(&g->ops[v]);
   return x;
 }
 
-/* "never I L BYTES": the refutation of the single-iteration relaxation
- * (core/joint/joint_never.c), whose graph, floors of live copies, I and L the
- * checker derives from the kernel itself; then "end". */
-static int check_never(rd *r, const twill_graph *g, const twill_joint_params *p,
-                       long ii, long L, size_t n) {
-  const char *blk;
-  if (take_block(r, n, &blk)) return bad(r, "expected the refutation after 'never'");
-  twill_joint_rel keep[TWILL_JOINT_MAX_RELS];
-  if (p->nrels > TWILL_JOINT_MAX_RELS) return bad(r, "too many relations");
-  twill_joint_params q = twill_never_params(p, keep);
-  twill_graph *gn = twill_never_graph(g);
-  if (!gn) return bad(r, "out of memory");
-  long wi, wl;
-  twill_never_size(gn, &q, &wi, &wl);
-  if (wi != ii || wl != L) {
-    twill_graph_free(gn);
-    return bad(r, "'never %ld %ld': the kernel's single-iteration "
-                  "relaxation is at I %ld, L %ld", ii, L, wi, wl);
+/* The first line where the refutation leaves the stated problem. */
+static int first_diff_line(const char *a, size_t na, const char *b, size_t nb, size_t *at) {
+  size_t i = 0;
+  int line = 1;
+  while (i < na && i < nb && a[i] == b[i]) line += a[i++] == '\n';
+  size_t s = i;
+  while (s > 0 && a[s - 1] != '\n') s--;
+  *at = s;
+  return line;
+}
+
+static int check_refutation(cert_rd *r, const twill_graph *g, const twill_joint_params *p,
+                            long ii, long L, const char *blk, size_t n) {
+  char why[400];
+  size_t tl;
+  char *txt = twill_check_joint_text(g, p, ii, L, &tl, why, sizeof why);
+  if (!txt)
+    return twill_cr_fail(r, "cannot state the joint problem at I %ld, L %ld: %s", ii, L, why);
+  if (tl > n || memcmp(txt, blk, tl)) {
+    size_t at;
+    int line = first_diff_line(txt, tl, blk, n, &at);
+    const char *e = memchr(txt + at, '\n', tl - at);
+    int len = e ? (int)(e - (txt + at)) : (int)(tl - at);
+    twill_cr_fail(r, "the refutation at I %ld, L %ld is not of the joint problem the checker "
+                  "states from the kernel: its line %d differs (expected '%.*s')", ii, L, line,
+                  len > 60 ? 60 : len, txt + at);
+    free(txt);
+    return -1;
   }
-  /* the floors k(v) come from the kernel (with its loop-carried edges),
-   * never from the certificate */
-  int *k = malloc((size_t)(g->nops > 0 ? g->nops : 1) * sizeof *k);
-  int rc = !k || twill_never_live(g, k) ? bad(r, "out of memory") : 0;
-  q.min_live = k;
-  if (!rc) rc = check_refutation(r, gn, &q, ii, L, blk, n);
-  twill_graph_free(gn);
-  free(k);
-  if (rc) return rc;
-  char line[64];
-  if (!next_line(r, line, sizeof line) || strcmp(line, "end"))
-    return bad(r, "missing 'end'");
-  snprintf(r->msg, r->msglen,
-           "no joint schedule at any I: one iteration without the "
-           "loop-carried edges, holding the copies they keep live at every "
-           "I, has none (refuted at I %ld, L %ld); warps %d, "
-           "regs %ld, cross-warp %s%s",
-           ii, L, p->warps, p->regs, p->no_cross_warp ? "forbidden" : "allowed",
-           p->nrels ? "; under the certificate's relations" : "");
+  free(txt);
+  char m[400];
+  twill_smt_inputs in = {tl, NULL, NULL};
+  int c = twill_smt_check_proof_inputs(blk, n, &in, m, sizeof m);
+  if (c != 1)
+    return twill_cr_fail(r, "the refutation at I %ld, L %ld is rejected: %s", ii, L,
+                         c == 0 ? "no empty clause derived" : m);
   return 0;
 }
 
-static int check_cert(const twill_graph *g0, const char *cert, size_t len,
-                      char *msg, size_t msglen, twill_joint_relset *rs) {
-  rd r = {cert, cert + len, 0, msg, msglen};
-  char line[4096], word[64];
-  long budget = 0, ii = -1, L = -1, xreal = 0, xnorm = 0;
-  twill_joint_params p;
-  memset(&p, 0, sizeof p);
-  int have_params = 0, nc = 0, sym = 0, never = 0;
-  size_t never_len = 0;
-  if (!next_line(&r, line, sizeof line) || strcmp(line, "twill-certificate 1 solve"))
-    return bad(&r, "not a solve certificate");
-  /* header */
-  for (;;) {
-    if (!next_line(&r, line, sizeof line)) return bad(&r, "truncated header");
-    if (!strncmp(line, "kernel ", 7)) {
-      if (strcmp(line + 7, g0->name)) return bad(&r, "certificate is for kernel '%s'", line + 7);
-    } else if (!strncmp(line, "arch ", 5)) {
-    } else if (!strncmp(line, "normalize ", 10)) {
-      budget = strcmp(line + 10, "off") ? strtol(line + 10, NULL, 10) : 0;
-      if (budget < 0) return bad(&r, "bad normalize");
-    } else if (sscanf(line, "params %d %d %ld %ld %d %d %ld %ld %d %ld %ld %d",
-                      &p.warps, &p.warpgroup, &p.regs, &p.regs_per_sm,
-                      &p.reg_lo, &p.reg_step, &xreal, &xnorm, &nc, &p.smem_cap,
-                      &p.tmem_cap, &sym) == 12) {
-      have_params = 1;
-      p.no_cross_warp = nc != 0;
-      p.symmetry = sym != 0;
-    } else if (!strncmp(line, "rel ", 4)) {
-      char kw[16], why[200];
-      int at = 0, kind;
-      if (strlen(line) >= sizeof line - 1 ||
-          sscanf(line, "rel %15s %n", kw, &at) != 1 || at == 0 ||
-          (kind = twill_rel_parse_kind(kw)) < 0)
-        return bad(&r, "bad relation line '%.60s'", line);
-      if (twill_joint_rel_add(rs, g0, (twill_rel_kind)kind, line + at, why, sizeof why))
-        return bad(&r, "%s", why);
-    } else if (sscanf(line, "ii %ld", &ii) == 1) {
-    } else if (sscanf(line, "length %ld", &L) == 1) {
-      break;
-    } else if (sscanf(line, "never %ld %ld %zu%63s", &ii, &L, &never_len, word) == 3) {
-      never = 1; /* no I at all: the single-iteration relaxation */
-      break;
-    } else {
-      return bad(&r, "unexpected line '%.60s'", line);
-    }
+/* "params ..." against the parameters the check derived. */
+static int read_params(cert_rd *r, const twill_joint_params *p, long x_norm,
+                       twill_joint_params *pn) {
+  if (twill_cr_line(r) || twill_cr_key(r, "params", 13)) return -1;
+  static const char *const what[12] = {
+      "warps", "warpgroup size", "register budget", "registers per SM",
+      "setmaxnreg minimum", "setmaxnreg step", "cross-warp cost (real cycles)",
+      "cross-warp cost (normalized)", "no-cross-warp", "shared-memory capacity",
+      "tensor-memory capacity", "symmetry breaking"};
+  long want[12] = {p->warps, p->warpgroup, p->regs, p->regs_per_sm, p->reg_lo, p->reg_step,
+                   p->cross_warp, x_norm, p->no_cross_warp ? 1 : 0, p->smem_cap,
+                   p->tmem_cap, -2};
+  long got[12];
+  for (int i = 0; i < 12; i++) {
+    if (twill_cr_long(r, i + 1, -1, (long)1 << 40, &got[i], what[i])) return -1;
+    if (i < 11 && got[i] != want[i])
+      return twill_cr_fail(r, "%s: the certificate says %ld, the check derives %ld from the "
+                           "machine and its flags", what[i], got[i], want[i]);
   }
-  /* the limits keep a hostile certificate from asking for huge rebuilds */
-  if (!have_params || ii < 1 || L < 1 || ii > CERT_MAX_TIME || L > CERT_MAX_TIME ||
-      p.warps < 1 || p.warpgroup < 1 || p.warps % p.warpgroup || p.warps > 64 ||
-      p.regs < 0 || p.regs > 65536 || p.reg_lo < 0 || p.reg_step < 0 ||
-      p.reg_lo > 65536 || p.reg_step > 65536 || p.regs_per_sm < 0 ||
-      p.regs_per_sm > ((long)1 << 30) || xreal < 0 || xreal > ((long)1 << 30))
-    return bad(&r, "missing or bad params / ii / length");
-  p.rels = rs->rels;
-  p.nrels = rs->n;
-  twill_joint_params real = p;
-  real.cross_warp = xreal;
-  long X;
-  twill_graph *g = twill_solve_prepare(g0, &real, budget, 60, &X, NULL);
-  if (!g) return bad(&r, "cannot normalize the kernel's costs");
-  int rc = 1;
-  twill_schedule *s = twill_schedule_new(g->nops, ii);
-  if (!s || twill_schedule_add_warps(s)) goto out;
-  if (X != xnorm) {
-    bad(&r, "cross-warp cost %ld normalizes to %ld, not %ld", xreal, X, xnorm);
-    goto out;
-  }
-  p.cross_warp = X;
-  if (never) {
-    rc = check_never(&r, g, &p, ii, L, never_len);
-    goto out;
-  }
-  /* schedule */
-  for (int v = 0; v < g->nops; v++) {
-    long t;
-    int w;
-    char name[256];
-    if (!next_line(&r, line, sizeof line) ||
-        sscanf(line, "time %255s %ld %d", name, &t, &w) != 3 ||
-        strcmp(name, g->ops[v].name)) {
-      bad(&r, "expected 'time %s T WARP'", g->ops[v].name);
-      goto out;
-    }
-    if (t < 0 || t > CERT_MAX_TIME || w < 0 || w >= p.warps) {
-      bad(&r, "time or warp of '%s' out of range", name);
-      goto out;
-    }
-    s->start[v] = t;
-    s->warp[v] = w;
-  }
-  char why[300];
-  if (twill_joint_validate(g, &p, L, s, why, sizeof why)) {
-    bad(&r, "the schedule is not legal: %s", why);
-    goto out;
-  }
-  /* phase 1 */
-  size_t n;
-  const char *blk;
-  if (!next_line(&r, line, sizeof line) || sscanf(line, "phase1 %zu", &n) != 1 ||
-      take_block(&r, n, &blk)) {
-    bad(&r, "expected 'phase1 BYTES' and the phase-1 certificate");
-    goto out;
-  }
-  char m1[600];
-  if (twill_modulo_check_cert(g, blk, n, m1, sizeof m1)) {
-    bad(&r, "phase-1 certificate: %s", m1);
-    goto out;
-  }
-  long i1 = -1;
-  for (const char *q = blk; q < blk + n; q = memchr(q, '\n', (size_t)(blk + n - q)), q = q ? q + 1 : blk + n)
-    if (!strncmp(q, "ii ", 3)) {
-      i1 = strtol(q + 3, NULL, 10);
-      break;
-    }
-  if (i1 < 1 || i1 > ii) {
-    bad(&r, "phase-1 I* %ld does not bound I %ld", i1, ii);
-    goto out;
-  }
-  /* refutations */
-  long next = i1, lstar_proved = 0, lmin_ref = -1;
-  int length_none = 0;
-  for (;;) {
-    if (!next_line(&r, line, sizeof line)) {
-      bad(&r, "missing 'end'");
-      goto out;
-    }
-    long ri, rl;
-    if (!strcmp(line, "end")) break;
-    if (!strcmp(line, "length-proof none")) {
-      length_none = 1;
-      continue;
-    }
-    if (sscanf(line, "no-modulo %ld", &ri) == 1) {
-      bad(&r, "I %ld: phase-1 infeasibility above I* is not certified", ri);
-      goto out;
-    }
-    if (sscanf(line, "refute %ld %ld %zu%63s", &ri, &rl, &n, word) != 3 ||
-        take_block(&r, n, &blk)) {
-      bad(&r, "expected 'refute I L BYTES' and its proof");
-      goto out;
-    }
-    if (rl < 1 || rl > CERT_MAX_TIME) {
-      bad(&r, "refutation length %ld out of range", rl);
-      goto out;
-    }
-    if ((ri != next || ri >= ii) && !(ri == ii && rl == L - 1)) {
-      bad(&r, "refutation at I %ld out of order (expected I %ld)", ri, next);
-      goto out;
-    }
-    if (check_refutation(&r, g, &p, ri, rl, blk, n)) goto out;
-    if (ri == next && ri < ii) {
-      next++;
-      if (lmin_ref < 0 || rl < lmin_ref) lmin_ref = rl;
-    } else {
-      lstar_proved = 1;
-    }
-  }
-  if (next != ii) {
-    bad(&r, "no refutation for I %ld", next);
-    goto out;
-  }
-  if (L - 1 < max_lat1(g)) lstar_proved = 1;
-  if (!lstar_proved && !length_none) {
-    bad(&r, "no proof that L %ld is minimal at I %ld", L, ii);
-    goto out;
-  }
-  char lenmsg[160];
-  if (lstar_proved)
-    snprintf(lenmsg, sizeof lenmsg, "L %ld proven minimal at I*", L);
-  else
-    snprintf(lenmsg, sizeof lenmsg, "L %ld not proven minimal", L);
-  snprintf(msg, msglen,
-           "I* = %ld (normalized) proven: no modulo schedule below %ld "
-           "(phase 1), no joint schedule for I in [%ld, %ld) within the "
-           "searched lengths (shortest refuted L bound %ld); schedule legal; "
-           "%s; warps %d, regs %ld, cross-warp %s%s",
-           ii, i1, i1, ii, lmin_ref, lenmsg, p.warps, p.regs,
-           p.no_cross_warp ? "forbidden" : "allowed",
-           p.nrels ? "; under the certificate's relations" : "");
-  rc = 0;
-out:
-  twill_schedule_free(s);
-  twill_graph_free(g);
-  return rc;
+  if (got[11] != 0 && got[11] != 1)
+    return twill_cr_fail(r, "symmetry breaking must be 0 or 1");
+  *pn = *p;
+  pn->cross_warp = x_norm;
+  pn->symmetry = got[11] == 1;
+  return 0;
 }
 
-int twill_solve_check_cert(const twill_graph *g0, const twill_arch *m,
-                           const char *cert, size_t len, char *msg,
-                           size_t msglen) {
-  (void)m;
-  twill_joint_relset rs = {NULL, 0};
-  int rc = check_cert(g0, cert, len, msg, msglen, &rs);
-  twill_joint_relset_free(&rs);
+static int read_rels(cert_rd *r, const twill_graph *g, const twill_joint_params *p) {
+  for (int k = 0; k < p->nrels; k++) {
+    const twill_joint_rel *rl = &p->rels[k];
+    if (twill_cr_line(r) || twill_cr_key(r, "rel", 3) ||
+        twill_cr_word(r, 1, twill_rel_name(rl->kind), "relation"))
+      return -1;
+    char list[2048];
+    size_t at = 0;
+    for (int i = 0; i < rl->nops && at < sizeof list; i++)
+      at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? "," : "",
+                             g->ops[rl->ops[i]].name);
+    if (twill_cr_word(r, 2, list, "relation's ops")) return -1;
+  }
+  return 0;
+}
+
+static void describe_params(const twill_joint_params *p, long x_real, char *buf, size_t n) {
+  size_t k = (size_t)snprintf(buf, n, "warps %d (warpgroups of %d), %ld registers per "
+                              "thread", p->warps, p->warpgroup, p->regs);
+  if (k < n && p->reg_step > 0)
+    k += (size_t)snprintf(buf + k, n - k, " (setmaxnreg from %d in steps of %d, %ld per SM)",
+                          p->reg_lo, p->reg_step, p->regs_per_sm);
+  if (k < n)
+    k += (size_t)snprintf(buf + k, n - k, ", cross-warp %s", p->no_cross_warp ? "forbidden" : "allowed");
+  if (k < n && !p->no_cross_warp)
+    k += (size_t)snprintf(buf + k, n - k, " (%ld cycles, %ld normalized)", x_real, p->cross_warp);
+  if (k < n)
+    k += (size_t)snprintf(buf + k, n - k, ", shared memory %ld", p->smem_cap);
+  if (k < n && p->tmem_cap >= 0) k += (size_t)snprintf(buf + k, n - k, ", tensor memory %ld", p->tmem_cap);
+  else if (k < n) k += (size_t)snprintf(buf + k, n - k, ", no tensor memory");
+  if (k < n) k += (size_t)snprintf(buf + k, n - k, ", relations: %s", p->nrels ? "" : "none");
+  for (int i = 0; i < p->nrels && k < n; i++)
+    k += (size_t)snprintf(buf + k, n - k, "%s--%s (%d ops)", i ? ", " : "",
+                          twill_rel_name(p->rels[i].kind), p->rels[i].nops);
+}
+
+static int check_never(cert_rd *r, const twill_check_subject *s, const twill_graph *g,
+                       const twill_joint_params *pn, const char *costs, twill_check_claim *cl,
+                       char *msg, size_t msglen) {
+  twill_joint_rel keep[TWILL_JOINT_MAX_RELS];
+  twill_joint_params q = *pn;
+  int k = 0;
+  for (int i = 0; i < pn->nrels && i < TWILL_JOINT_MAX_RELS; i++)
+    if (pn->rels[i].kind != TWILL_REL_LEAD) keep[k++] = pn->rels[i];
+  q.rels = k ? keep : NULL;
+  q.nrels = k;
+  twill_graph *gn;
+  long wi, wl;
+  int *kf = malloc((size_t)(g->nops > 0 ? g->nops : 1) * sizeof *kf);
+  if (!kf || twill_never_derive(g, &q, &gn, &wi, &wl, kf)) {
+    free(kf);
+    return twill_cr_fail(r, "cannot derive the single-iteration relaxation (memory, or a "
+                         "kernel too large)");
+  }
+  q.min_live = kf;
+  long ii, L;
+  const char *blk;
+  size_t n;
+  int bad = twill_cr_key(r, "never", 4) ||
+            twill_cr_long(r, 1, 1, TWILL_CHECK_MAX_TIME, &ii, "never I") ||
+            twill_cr_long(r, 2, 1, TWILL_CHECK_MAX_TIME, &L, "never L");
+  if (!bad && (ii != wi || L != wl))
+    bad = twill_cr_fail(r, "'never %ld %ld': the kernel's single-iteration relaxation is at "
+                        "I %ld, L %ld", ii, L, wi, wl);
+  if (!bad) bad = twill_cr_block(r, 3, &blk, &n, NULL);
+  if (!bad) bad = check_refutation(r, gn, &q, ii, L, blk, n);
+  twill_graph_free(gn);
+  free(kf);
+  if (bad || twill_cr_end(r)) return -1;
+  char par[700];
+  describe_params(pn, s->p->cross_warp, par, sizeof par);
+  cl->kind = TWILL_CLAIM_NEVER;
+  snprintf(msg, msglen,
+           "kernel %s, machine %s: infeasible at every I: one iteration without its "
+           "loop-carried edges, holding the copies they keep live at every I, has no "
+           "joint schedule (refuted at I' %ld, L' %ld); "
+           "parameters: %s; in normalized cycles, %s",
+           s->g->name, s->m->name, ii, L, par, costs);
+  return 0;
+}
+
+int twill_check_solve(const twill_check_subject *s, const char *cert, size_t len,
+                      twill_check_claim *cl, char *msg, size_t msglen) {
+  cert_rd r;
+  twill_cr_init(&r, cert, len, 0, msg, msglen);
+  if (!s->p) return twill_cr_fail(&r, "a solve certificate needs the joint parameters"), 1;
+  if (s->p->min_live) /* floors belong to the "no I at all" relaxation only */
+    return twill_cr_fail(&r, "the parameters set floors of live copies: not a claim"), 1;
+  if (twill_check_header(&r, s, "solve")) return 1;
+  cnorm nm;
+  twill_graph *g = NULL;
+  long X;
+  if (twill_cnorm_read(&r, s->g, s->p->cross_warp, s->budget, &nm, &g, &X)) return 1;
+  int rc = 1;
+  twill_joint_params pn;
+  twill_schedule *sch = NULL;
+  long *t1 = NULL, *tw = NULL;
+  char costs[600];
+  twill_cnorm_describe(&nm, costs, sizeof costs);
+  if (read_params(&r, s->p, X, &pn) || read_rels(&r, s->g, s->p) || twill_cr_line(&r))
+    goto out;
+  if (twill_cr_is(&r, 0, "never")) {
+    rc = check_never(&r, s, g, &pn, costs, cl, msg, msglen) ? 1 : 0;
+    goto out;
+  }
+  long ii, L;
+  if (twill_cr_key(&r, "ii", 2) || twill_cr_long(&r, 1, 1, TWILL_CHECK_MAX_TIME, &ii, "ii") ||
+      twill_cr_line(&r) || twill_cr_key(&r, "length", 2) ||
+      twill_cr_long(&r, 1, 1, TWILL_CHECK_MAX_TIME, &L, "length"))
+    goto out;
+  sch = twill_schedule_new(g->nops, ii);
+  size_t nn = g->nops > 0 ? (size_t)g->nops : 1;
+  t1 = malloc(nn * sizeof *t1);
+  tw = malloc(nn * sizeof *tw);
+  if (!sch || twill_schedule_add_warps(sch) || !t1 || !tw) {
+    twill_cr_fail(&r, "out of memory");
+    goto out;
+  }
+  for (int v = 0; v < g->nops; v++) {
+    long w;
+    if (twill_cr_line(&r) || twill_cr_key(&r, "time", 4) ||
+        twill_cr_word(&r, 1, g->ops[v].name, "time: the next op") ||
+        twill_cr_long(&r, 2, 0, TWILL_CHECK_MAX_TIME, &sch->start[v], "start time") ||
+        twill_cr_long(&r, 3, 0, pn.warps - 1, &w, "warp"))
+      goto out;
+    sch->warp[v] = (int)w;
+  }
+  char why[400];
+  if (twill_joint_validate(g, &pn, L, sch, why, sizeof why)) {
+    twill_cr_fail(&r, "the schedule is not a legal joint schedule at I %ld, L %ld: %s", ii, L,
+                  why);
+    goto out;
+  }
+  long slen = 0;
+  for (int v = 0; v < g->nops; v++)
+    if (sch->start[v] + lat1(&g->ops[v]) > slen) slen = sch->start[v] + lat1(&g->ops[v]);
+  if (slen != L) {
+    twill_cr_fail(&r, "the schedule's length is %ld, not %ld", slen, L);
+    goto out;
+  }
+  /* phase 1: no modulo schedule, so no joint schedule, below I1 */
+  const char *blk;
+  size_t n;
+  cert_rd sub;
+  cphase1 c1;
+  if (twill_cr_line(&r) || twill_cr_key(&r, "phase1", 2) ||
+      twill_cr_block(&r, 1, &blk, &n, &sub) || twill_phase1_read(&sub, g, &c1, t1))
+    goto out;
+  if (c1.ii > ii) {
+    twill_cr_fail(&r, "phase 1 proves no modulo schedule below %ld, above the claimed I* %ld",
+                  c1.ii, ii);
+    goto out;
+  }
+  for (long i = c1.ii; i < ii; i++) {
+    long wlen = c1.length;
+    if (twill_cr_line(&r)) goto out;
+    if (i > c1.ii) { /* a modulo schedule at I sets its copies */
+      long wi;
+      if (twill_cr_key(&r, "witness", 2) ||
+          twill_cr_long(&r, 1, 1, TWILL_CHECK_MAX_TIME, &wi, "witness I"))
+        goto out;
+      if (wi != i) {
+        twill_cr_fail(&r, "expected the witness at I = %ld", i);
+        goto out;
+      }
+      for (int v = 0; v < g->nops; v++)
+        if (twill_cr_line(&r) || twill_cr_key(&r, "wtime", 3) ||
+            twill_cr_word(&r, 1, g->ops[v].name, "wtime: the next op") ||
+            twill_cr_long(&r, 2, 0, TWILL_CHECK_MAX_TIME, &tw[v], "start time"))
+          goto out;
+      if (twill_phase1_valid(g, i, tw, &wlen, why, sizeof why)) {
+        twill_cr_fail(&r, "the witness is not a modulo schedule at I = %ld: %s", i, why);
+        goto out;
+      }
+      if (twill_cr_line(&r)) goto out;
+    }
+    long ri, rl;
+    if (twill_cr_key(&r, "refute", 4) ||
+        twill_cr_long(&r, 1, 1, TWILL_CHECK_MAX_TIME, &ri, "refute I") ||
+        twill_cr_long(&r, 2, 1, TWILL_CHECK_MAX_TIME, &rl, "refute L"))
+      goto out;
+    if (ri != i) {
+      twill_cr_fail(&r, "expected the refutation at I = %ld", i);
+      goto out;
+    }
+    long need = (wlen + i - 1) / i * i;
+    if (rl < need) {
+      twill_cr_fail(&r, "the refutation at I %ld is at L %ld; the claim needs L >= %ld "
+                    "(ceil(%ld / %ld) copies of I, %ld the length of a modulo schedule at I)",
+                    i, rl, need, wlen, i, wlen);
+      goto out;
+    }
+    if (twill_cr_block(&r, 3, &blk, &n, NULL) || check_refutation(&r, g, &pn, i, rl, blk, n))
+      goto out;
+  }
+  int proven = 1;
+  if (L - 1 >= max_lat1(g)) { /* else no schedule is shorter than an op */
+    if (twill_cr_line(&r)) goto out;
+    if (twill_cr_is(&r, 0, "length-proof")) {
+      if (twill_cr_key(&r, "length-proof", 2) || twill_cr_word(&r, 1, "none", "length-proof"))
+        goto out;
+      proven = 0;
+    } else {
+      long ri, rl;
+      if (twill_cr_key(&r, "refute", 4) ||
+          twill_cr_long(&r, 1, 1, TWILL_CHECK_MAX_TIME, &ri, "refute I") ||
+          twill_cr_long(&r, 2, 1, TWILL_CHECK_MAX_TIME, &rl, "refute L"))
+        goto out;
+      if (ri != ii || rl != L - 1) {
+        twill_cr_fail(&r, "expected the refutation at I* %ld, L* - 1 = %ld", ii, L - 1);
+        goto out;
+      }
+      if (twill_cr_block(&r, 3, &blk, &n, NULL) || check_refutation(&r, g, &pn, ii, rl, blk, n))
+        goto out;
+    }
+  }
+  if (twill_cr_end(&r)) goto out;
+  char par[700], below[300];
+  describe_params(&pn, s->p->cross_warp, par, sizeof par);
+  if (c1.ii < ii)
+    snprintf(below, sizeof below, ", nor at I in [%ld, %ld) within ceil(Lmin1(I)/I) copies "
+             "of I (Lmin1: the least modulo-schedule length at I)", c1.ii, ii);
+  else
+    below[0] = 0;
+  cl->kind = TWILL_CLAIM_SOLVE;
+  cl->ii = ii;
+  cl->length = L;
+  cl->length_proven = proven;
+  cl->phase1_ii = c1.ii;
+  cl->mii = c1.b.mii;
+  snprintf(msg, msglen,
+           "kernel %s, machine %s: I* = %ld, %s%ld%s; no joint schedule at I < %ld (phase 1: "
+           "no modulo schedule there; MII %ld)%s; parameters: %s; in normalized cycles, %s",
+           s->g->name, s->m->name, ii, proven ? "L* = " : "a joint schedule of length ", L,
+           proven ? " proven least at I*" : " at I* (NOT proven least: the certificate says so)",
+           c1.ii, c1.b.mii, below, par, costs);
+  rc = 0;
+out:
+  twill_schedule_free(sch);
+  free(t1);
+  free(tw);
+  twill_graph_free(g);
+  twill_cnorm_clear(&nm);
   return rc;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "twill/joint.h"
 #include "twill/io.h"
 #include "twill/kernel.h"
 
@@ -51,6 +52,36 @@ int twill_cli_load_kernel_text(const char *text, size_t len, const char *file,
 void twill_cli_log(void *ctx, const char *line) {
   (void)ctx;
   fprintf(stderr, "twill: %s\n", line);
+}
+
+int twill_cli_joint_params(const char *cmd, const twill_graph *g, const twill_arch *m,
+                           long warps, long regs, int no_cross, int nrel,
+                           const int *kind, const char *const *list,
+                           twill_joint_params *p, twill_joint_relset *rels) {
+  twill_joint_params_default(p, m);
+  rels->rels = NULL;
+  rels->n = 0;
+  if (warps) {
+    p->warps = (int)warps;
+    if (p->warps % p->warpgroup)
+      return twill_cli_error(cmd, "--warps %ld is not a multiple of the warpgroup size %d",
+                             warps, p->warpgroup);
+  }
+  if (regs) p->regs = regs;
+  if (p->reg_step > 0 && p->regs < p->reg_lo)
+    return twill_cli_error(cmd, "--regs %ld is below the machine's setmaxnreg minimum %d",
+                           p->regs, p->reg_lo);
+  p->no_cross_warp = no_cross != 0;
+  for (int k = 0; k < nrel; k++) {
+    char why[200];
+    if (twill_joint_rel_add(rels, g, (twill_rel_kind)kind[k], list[k], why, sizeof why)) {
+      twill_joint_relset_free(rels);
+      return twill_cli_error(cmd, "%s", why);
+    }
+  }
+  p->rels = rels->rels;
+  p->nrels = rels->n;
+  return 0;
 }
 
 char *twill_cli_read_file(const char *path, size_t *len) {

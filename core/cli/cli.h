@@ -129,6 +129,19 @@ int twill_cli_load_kernel_text(const char *text, size_t len, const char *file,
                                const char *arch_override, const char *arch_from,
                                twill_graph **g, twill_arch **m);
 
+/* The joint problem's parameters of a command line, as `twill solve` and
+ * `twill check` both derive them: the machine's defaults, then --warps
+ * (0: the machine's), --regs (0: the machine's), --no-cross-warp, and the
+ * relations (kind[i] over the op list list[i] of g) into rels, which p
+ * points to.  On a bad value prints the usage error for cmd and returns
+ * TWILL_EXIT_USAGE (rels freed); 0 on success. */
+struct twill_joint_params;
+struct twill_joint_relset;
+int twill_cli_joint_params(const char *cmd, const twill_graph *g, const twill_arch *m,
+                           long warps, long regs, int no_cross, int nrel,
+                           const int *kind, const char *const *list,
+                           struct twill_joint_params *p, struct twill_joint_relset *rels);
+
 /* twill_read_file ("-": standard input) without its diagnostic: NULL when
  * the file cannot be read; the caller says so in its own words. */
 char *twill_cli_read_file(const char *path, size_t *len);

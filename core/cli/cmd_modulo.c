@@ -237,8 +237,7 @@ int twill_cmd_modulo(int argc, char **argv) {
   if (o.cert && r.sched && (rc == TWILL_EXIT_OK ||
                  (rc == TWILL_EXIT_LIMIT && r.ii_lower == r.ii))) {
     FILE *f = fopen(o.cert, "w");
-    if (!f || twill_modulo_write_cert(g, m->name, o.normalize ? o.budget : 0,
-                                      &r, f)) {
+    if (!f || twill_modulo_write_cert(g, m->name, o.normalize ? &nm : NULL, &r, f)) {
       fprintf(stderr, "twill modulo: cannot write the certificate to %s\n",
               o.cert);
       rc = TWILL_EXIT_USAGE;

@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "twill/builtin.h"
+#include "twill/check.h"
 #include "twill/codegen.h"
 #include "twill/gaus.h"
 #include "twill/joint.h"
@@ -237,7 +238,11 @@ static int run_solve(const opts *o, made *k) {
                "one was complete)");
     } else {
       char msg[800];
-      int no = twill_solve_check_cert(k->g0, k->m, cert, len, msg, sizeof msg);
+      /* the checker's subject from this command line, as `twill check`
+       * builds it: the kernel as written, its machine, the budget, the
+       * joint parameters in real cycles */
+      twill_check_subject cs = {k->g0, k->m, o->no_normalize ? 0 : o->budget, &k->p};
+      int no = twill_check_cert(&cs, cert, len, NULL, msg, sizeof msg);
       rep->cert = no ? TWILL_REPORT_CERT_FAILED : TWILL_REPORT_CERT_VERIFIED;
       snprintf(k->cert_msg, sizeof k->cert_msg, "%s (%zu bytes, checked in process)",
                msg, len);
@@ -325,14 +330,15 @@ static int run_modulo(const opts *o, made *k) {
     char *cert = NULL;
     size_t len = 0;
     FILE *mf = open_memstream(&cert, &len);
-    int bad = !mf || twill_modulo_write_cert(g, k->m->name, o->no_normalize ? 0 : o->budget,
+    int bad = !mf || twill_modulo_write_cert(g, k->m->name, o->no_normalize ? NULL : &k->nm,
                                              r, mf);
     if (mf && fclose(mf)) bad = 1;
     if (bad) {
       snprintf(k->cert_msg, sizeof k->cert_msg, "no certificate: a proof is missing");
     } else {
       char msg[800];
-      int no = twill_modulo_check_cert(g, cert, len, msg, sizeof msg);
+      twill_check_subject cs = {k->g0, k->m, o->no_normalize ? 0 : o->budget, NULL};
+      int no = twill_check_cert(&cs, cert, len, NULL, msg, sizeof msg);
       rep->cert = no ? TWILL_REPORT_CERT_FAILED : TWILL_REPORT_CERT_VERIFIED;
       snprintf(k->cert_msg, sizeof k->cert_msg, "%s (%zu bytes, checked in process)",
                msg, len);
@@ -649,7 +655,7 @@ static int from_file(const opts *o, made *k, const char *text, size_t len, int k
       twill_joint_params dp;
       long X;
       twill_joint_params_default(&dp, k->m);
-      k->gn = twill_solve_prepare(k->g0, &dp, normalize, 0, &X, &real_per);
+      k->gn = twill_solve_prepare(k->g0, &dp, normalize, 0, &X, &real_per, NULL);
     } else {
       k->gn = twill_normalize_graph(k->g0, normalize, 0, &k->nm);
       real_per = scale_of(&k->nm);

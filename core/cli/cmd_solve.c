@@ -270,37 +270,17 @@ int twill_cmd_solve(int argc, char **argv) {
   twill_arch *m;
   if (twill_cli_load_kernel(o.kernel, o.arch, "twill solve: --arch", &g, &m)) return TWILL_EXIT_USAGE;
   twill_joint_params p;
-  twill_joint_params_default(&p, m);
-  if (o.warps) {
-    p.warps = (int)o.warps;
-    if (p.warps % p.warpgroup) {
-      twill_graph_free(g);
-      twill_arch_free(m);
-      return twill_cli_error("solve", "--warps %ld is not a multiple of the "
-                             "warpgroup size %d", o.warps, p.warpgroup);
-    }
-  }
-  if (o.regs) p.regs = o.regs;
-  if (p.reg_step > 0 && p.regs < p.reg_lo) {
+  twill_joint_relset rels;
+  int kinds[TWILL_JOINT_MAX_RELS];
+  for (int k = 0; k < o.nrel; k++) kinds[k] = (int)o.rel_kind[k];
+  rc = twill_cli_joint_params("solve", g, m, o.warps, o.regs, o.no_cross, o.nrel, kinds,
+                              o.rel_list, &p, &rels);
+  if (rc) {
     twill_graph_free(g);
     twill_arch_free(m);
-    return twill_cli_error("solve", "--regs %ld is below the machine's "
-                           "setmaxnreg minimum %d", p.regs, p.reg_lo);
+    return rc;
   }
-  p.no_cross_warp = o.no_cross;
   p.symmetry = o.symmetry;
-  twill_joint_relset rels = {NULL, 0};
-  for (int k = 0; k < o.nrel; k++) {
-    char why[200];
-    if (twill_joint_rel_add(&rels, g, o.rel_kind[k], o.rel_list[k], why, sizeof why)) {
-      twill_joint_relset_free(&rels);
-      twill_graph_free(g);
-      twill_arch_free(m);
-      return twill_cli_error("solve", "%s", why);
-    }
-  }
-  p.rels = rels.rels;
-  p.nrels = rels.n;
   twill_solve_result r;
   twill_cli_catch_interrupt();
   if (twill_solve(g, m, &p, &o.so, &r) || r.status < 0) {

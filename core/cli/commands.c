@@ -141,9 +141,22 @@ static const twill_cli_opt emit_opts[] = {
     {NULL, NULL, NULL}};
 
 static const twill_cli_opt check_opts[] = {
-    {"--arch", "A", "machine: hopper, blackwell or an .arch file\n"
-                    "(default: the certificate's arch line, else the\n"
-                    "kernel's, else hopper)"},
+    {"--arch", "A", ARCH_HELP},
+    {"--no-normalize", NULL, "the certificate is of the kernel's own cycle\n"
+                             "counts (default: normalized with budget 300)"},
+    {"--budget", "U", "the normalization budget the certificate was made\n"
+                      "with (default: 300)"},
+    {"--warps", "N", "solve certificates: as `twill solve --warps`\n"
+                     "(default: the machine's)"},
+    {"--regs", "N", "solve certificates: as `twill solve --regs`\n"
+                    "(default: the machine's)"},
+    {"--no-cross-warp", NULL, "solve certificates: as `twill solve\n"
+                              "--no-cross-warp`"},
+    {"--same", "A,B,...", "solve certificates: the relations of `twill\n"
+                          "solve`, in the same order"},
+    {"--apart", "A,B,...", "(as --same)"},
+    {"--own", "A,B,...", "(as --same)"},
+    {"--lead", "A,B", "(as --same)"},
     {NULL, NULL, NULL}};
 
 static const twill_cli_opt validate_opts[] = {
@@ -383,19 +396,24 @@ const twill_command twill_commands[] = {
      report_opts,
      "Exit 0, 2 infeasible at every I, 3 limit (the page is written in each\n"
      "case), 1 bad usage or input, or a certificate the checker rejects.\n"},
-    {"check", twill_cmd_check, "verify a schedule and its optimality certificate",
+    {"check", twill_cmd_check, "verify a modulo or solve certificate against a kernel and machine",
      "usage: twill check KERNEL CERT [options]\n"
      "\n"
-     "Verifies a certificate of `twill modulo --cert` (phase 1: I* and L) or\n"
-     "of `twill solve --cert` (the joint problem).  Rebuilds every model from\n"
-     "KERNEL itself (never from CERT), re-derives the MII, validates the\n"
-     "schedule, checks that each proof starts only from constraints of the\n"
-     "rebuilt program (each twill-smt refutation of solve must begin with\n"
-     "the encoding rebuilt from KERNEL, byte for byte), and verifies every\n"
-     "proof (VIPR, twill-smt) with exact arithmetic.  Either of KERNEL and\n"
+     "Verifies a certificate of `twill modulo --cert` or `twill solve --cert`.\n"
+     "What is claimed about comes from this command line, never from CERT:\n"
+     "the kernel, its machine (its arch line, or --arch), the normalization\n"
+     "budget (300 unless --budget or --no-normalize) and, for a solve\n"
+     "certificate, the joint problem's parameters (the machine's, with the\n"
+     "same flags as `twill solve`).  CERT states them too; a difference is a\n"
+     "rejection naming the value.  The checker computes the normalized costs\n"
+     "and verifies the certificate's proof of their optimality, re-derives\n"
+     "the MII, builds every program and joint problem itself, validates the\n"
+     "schedules, and verifies every VIPR and twill-smt proof with exact\n"
+     "arithmetic; it runs no solver and reads no clock.  Either of KERNEL and\n"
      "CERT may be '-' (standard input), not both.\n",
      check_opts,
-     "Prints s VERIFIED (exit 0) or s NOT VERIFIED with the reason on\n"
+     "Prints the verdict (kernel, machine, claim, parameters, costs) and\n"
+     "s VERIFIED (exit 0), or s NOT VERIFIED with CERT:LINE: reason on\n"
      "stderr (exit 1).\n"},
     {"validate", twill_cmd_validate,
      "parse and validate a kernel; print it back (.twill, JSON or DOT)",

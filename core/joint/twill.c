@@ -20,19 +20,9 @@
  * the search does not look at more copies than C(I) (docs/model.md section 6);
  * --extra-copies widens it.
  *
- * Certificate (text, blocks of bytes prefixed by their length, like the
- * phase-1 certificate):
- *   twill-certificate 1 solve
- *   kernel NAME / arch A / normalize U|off
- *   params W WG R REGS_PER_SM LO STEP XREAL X NO_CROSS SMEM TMEM SYMMETRY
- *   rel KIND OP,OP,... (the relations asked for, if any)
- *   ii I* / length L* / time OP T WARP ... (one line per op)
- *   phase1 BYTES (the phase-1 certificate)
- *   refute I L BYTES (a twill-smt proof) ... / length-proof none (optional)
- *   end
- * or, for "no I at all" (core/joint/joint_never.c), after the rel lines:
- *   never I' L' BYTES (the refutation of the single-iteration relaxation)
- *   end
+ * Certificate: format version 2, written by twill_solve_write_cert below
+ * and specified (with the argument for each check) in core/check/
+ * cert_solve.c, whose checker shares no code with this file.
  */
 #include <math.h>
 #include <pthread.h>
@@ -74,11 +64,13 @@ void twill_solve_result_clear(twill_solve_result *r) {
   for (int i = 0; i < r->ntries; i++) {
     free(r->tries[i].why);
     free(r->tries[i].proof);
+    free(r->tries[i].witness);
   }
   free(r->tries);
   free(r->phase1_cert);
   free(r->length_proof);
   free(r->never_proof);
+  twill_norm_clear(&r->norm);
   memset(r, 0, sizeof *r);
 }
 
@@ -88,7 +80,8 @@ void twill_solve_result_clear(twill_solve_result *r) {
  * normalized. */
 twill_graph *twill_solve_prepare(const twill_graph *g, const twill_joint_params *p,
                                  long budget, double limit, long *X,
-                                 double *real_per_norm) {
+                                 double *real_per_norm, twill_norm *keep) {
+  if (keep) memset(keep, 0, sizeof *keep);
   twill_graph *c = twill_graph_clone(g);
   if (!c) return NULL;
   for (int v = 0; v < c->nops; v++)
@@ -107,7 +100,8 @@ twill_graph *twill_solve_prepare(const twill_graph *g, const twill_joint_params 
    * (the one normalization fits best in relative terms) */
   if (real_per_norm && nm.n > 0 && nm.scaled[nm.n - 1] > 0)
     *real_per_norm = (double)nm.cost[nm.n - 1] / (double)nm.scaled[nm.n - 1];
-  twill_norm_clear(&nm);
+  if (keep) *keep = nm;
+  else twill_norm_clear(&nm);
   return n;
 }
 
@@ -238,7 +232,7 @@ static void phase1_log(void *ctx, const char *line) {
 }
 
 static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
-                 long ii, long lp, long lo) {
+                 long ii, long lp, long lo, const long *witness) {
   const twill_graph *g = r->g;
   long copies = (lp + ii - 1) / ii + (o->extra_copies > 0 ? o->extra_copies : 0);
   long lmax = copies * ii;
@@ -246,6 +240,11 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
   if (lo > lp) lo = lp;
   if (add_try(r, ii, lo, lmax)) return -1;
   twill_solve_try *t = &r->tries[r->ntries - 1];
+  if (witness) { /* the modulo schedule whose length set the copies */
+    t->witness = malloc((size_t)(g->nops > 0 ? g->nops : 1) * sizeof *t->witness);
+    if (!t->witness) return -1;
+    memcpy(t->witness, witness, (size_t)g->nops * sizeof *t->witness);
+  }
   double ts = now();
   twill_joint *j = twill_joint_new(g, &r->p, ii, lmax, o->certify);
   if (!j) return -1;
@@ -453,12 +452,13 @@ static int never(twill_solve_result *r, const twill_solve_opts *o, double t0) {
 int twill_solve(const twill_graph *g, const twill_arch *m,
                 const twill_joint_params *p, const twill_solve_opts *o,
                 twill_solve_result *r) {
+  (void)m; /* the parameters already carry the machine's values */
   memset(r, 0, sizeof *r);
   double t0 = now();
   r->norm_budget = o->budget;
   long X;
   r->g = twill_solve_prepare(g, p, o->budget, o->time_limit > 0 ? o->time_limit : 60, &X,
-                             &r->real_per_norm);
+                             &r->real_per_norm, &r->norm);
   if (!r->g) return -1;
   r->p = *p;
   r->p.cross_warp = X;
@@ -507,8 +507,7 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
   if (o->certify) {
     FILE *f = open_memstream(&r->phase1_cert, &r->phase1_cert_len);
     /* the phase-1 certificate needs I* proven; L at I* may be unproven */
-    int bad = !f || twill_modulo_write_cert(r->g, m && m->name ? m->name : "-",
-                                            o->budget, &mr, f);
+    int bad = !f || twill_modulo_write_body(r->g, &mr, f);
     if (f) fclose(f);
     if (bad) {
       free(r->phase1_cert);
@@ -517,12 +516,16 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
   }
   long ii = mr.ii, lp = mr.length, lo = mr.length_lower;
   twill_modulo_result_clear(&mr);
+  /* the schedule whose length sets the copies at an I above phase 1's
+   * (phase 1's own is in its certificate); NULL when none was found */
+  long *wit = NULL, *wbuf = malloc((size_t)(r->g->nops > 0 ? r->g->nops : 1) * sizeof *wbuf);
+  if (!wbuf) return -1;
   /* Give up (as a limit, never as "infeasible") past this I: by then one
    * copy spans the whole critical work several times over. */
   long ii_cap = 4 * ii + 16;
   bool tried_never = false;
   for (;;) {
-    int st = at_ii(r, o, t0, ii, lp, lo);
+    int st = at_ii(r, o, t0, ii, lp, lo, wit);
     if (st == 10) {
       r->status = r->length_proven ? 0 : 3;
       r->cross_edges = -1;
@@ -561,7 +564,10 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
        * Only a proof of infeasibility skips an I. */
       pr = twill_modulo_at(r->g, ii, left_of(o, t0), PHASE1_RESOLVE_NODES, &ms);
       if (pr == 1) {
-        if (add_try(r, ii, 0, 0)) return -1;
+        if (add_try(r, ii, 0, 0)) {
+          free(wbuf);
+          return -1;
+        }
         r->tries[r->ntries - 1].status = -1;
         r->ii_lower = ii + 1;
       }
@@ -571,22 +577,31 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
       twill_ims_opts io;
       twill_ims_opts_default(&io);
       io.ii_min = io.ii_max = ii;
-      if (twill_modulo_ims(r->g, &io, &ms) < 0) return -1;
+      if (twill_modulo_ims(r->g, &io, &ms) < 0) {
+        free(wbuf);
+        return -1;
+      }
     }
     if (ms) {
       lp = twill_schedule_length(r->g, ms);
       lo = pr == 0 ? lp : 0; /* phase 1's L at I is optimal unless a limit hit */
+      memcpy(wbuf, ms->start, (size_t)r->g->nops * sizeof *wbuf);
+      wit = wbuf;
     } else {
       lo = 0;
+      wit = NULL;
     }
     twill_schedule_free(ms);
     if (out_of_time(o, t0)) break;
   }
+  free(wbuf);
   r->seconds = now() - t0;
   return 0;
 }
 
-/* ---- certificate ------------------------------------------------------- */
+/* ---- certificate -------------------------------------------------------
+ * Format version 2, in core/check/cert_solve.c, whose checker shares no
+ * code with this writer. */
 
 static void write_rels(FILE *f, const twill_solve_result *r) {
   for (int k = 0; k < r->p.nrels; k++) {
@@ -606,52 +621,56 @@ static void write_params(FILE *f, const twill_joint_params *p, long xreal) {
 }
 
 /* Kernel, machine, normalization, parameters and relations: what the
- * checker rebuilds the encodings from. */
-static void write_header(FILE *f, const twill_solve_result *r, const char *arch) {
-  fprintf(f, "twill-certificate 1 solve\nkernel %s\narch %s\n", r->g->name,
-          arch);
-  if (r->norm_budget > 0) fprintf(f, "normalize %ld\n", r->norm_budget);
-  else fprintf(f, "normalize off\n");
+ * checker derives itself and compares. */
+static int write_header(FILE *f, const twill_solve_result *r, const char *machine) {
+  fprintf(f, "twill-certificate 2 solve\nkernel %s\nmachine %s\n", r->g->name, machine);
+  twill_norm nm = r->norm;
+  nm.U = r->norm_budget;
+  if (twill_cert_write_norm(r->norm_budget > 0 ? &nm : NULL, f)) return -1;
   write_params(f, &r->p, r->cross_warp_real);
   write_rels(f, r);
+  return 0;
 }
 
 /* "No I at all": the header and the refutation of the single-iteration
- * relaxation (core/joint/joint_never.c), which the checker rebuilds. */
-static int write_never_cert(const twill_solve_result *r, const char *arch,
-                            FILE *f) {
-  if (!r->never_proof) return -1;
-  write_header(f, r, arch);
+ * relaxation (core/joint/joint_never.c), which the checker derives. */
+static int write_never_cert(const twill_solve_result *r, const char *machine, FILE *f) {
+  if (!r->never_proof || write_header(f, r, machine)) return -1;
   fprintf(f, "never %ld %ld %zu\n", r->never_ii, r->never_L, r->never_proof_len);
   fwrite(r->never_proof, 1, r->never_proof_len, f);
   fprintf(f, "\nend\n");
   return ferror(f) ? -1 : 0;
 }
 
-int twill_solve_write_cert(const twill_solve_result *r, const char *arch,
-                           FILE *f) {
-  if (r->status == 2) return write_never_cert(r, arch, f);
+int twill_solve_write_cert(const twill_solve_result *r, const char *machine, FILE *f) {
+  if (r->status == 2) return write_never_cert(r, machine, f);
   if (!r->sched || !r->phase1_cert) return -1;
-  for (int i = 0; i < r->ntries; i++)
-    if (r->tries[i].ii < r->ii && r->tries[i].status == 20 && !r->tries[i].proof)
-      return -1;
-  write_header(f, r, arch);
+  for (int i = 0; i < r->ntries; i++) {
+    const twill_solve_try *t = &r->tries[i];
+    if (t->ii >= r->ii) continue;
+    /* an I skipped as infeasible for phase 1 has no certificate here, and
+     * an I refuted without a modulo schedule to bound its copies cannot
+     * show that the refutation covers them */
+    if (t->status != 20 || !t->proof || (t->ii > r->phase1_ii && !t->witness)) return -1;
+  }
+  if (write_header(f, r, machine)) return -1;
   fprintf(f, "ii %ld\nlength %ld\n", r->ii, r->length);
   for (int v = 0; v < r->g->nops; v++)
-    fprintf(f, "time %s %ld %d\n", r->g->ops[v].name, r->sched->start[v],
-            r->sched->warp[v]);
+    fprintf(f, "time %s %ld %d\n", r->g->ops[v].name, r->sched->start[v], r->sched->warp[v]);
   fprintf(f, "phase1 %zu\n", r->phase1_cert_len);
   fwrite(r->phase1_cert, 1, r->phase1_cert_len, f);
   fputc('\n', f);
   for (int i = 0; i < r->ntries; i++) {
     const twill_solve_try *t = &r->tries[i];
-    if (t->status == -1)
-      fprintf(f, "no-modulo %ld\n", t->ii);
-    else if (t->status == 20 && t->proof) {
-      fprintf(f, "refute %ld %ld %zu\n", t->ii, t->lmax, t->proof_len);
-      fwrite(t->proof, 1, t->proof_len, f);
-      fputc('\n', f);
+    if (t->ii >= r->ii) continue;
+    if (t->ii > r->phase1_ii) {
+      fprintf(f, "witness %ld\n", t->ii);
+      for (int v = 0; v < r->g->nops; v++)
+        fprintf(f, "wtime %s %ld\n", r->g->ops[v].name, t->witness[v]);
     }
+    fprintf(f, "refute %ld %ld %zu\n", t->ii, t->lmax, t->proof_len);
+    fwrite(t->proof, 1, t->proof_len, f);
+    fputc('\n', f);
   }
   if (r->length_proof) {
     fprintf(f, "refute %ld %ld %zu\n", r->ii, r->length - 1, r->length_proof_len);

@@ -19,10 +19,15 @@
  * constraints k[d] - k[s] >= ceil((lat - I*dist - slot[d] + slot[s]) / I),
  * whose least solution (with k >= 0) is feasible too and minimizes every
  * t[v] at once, hence L.  It is a longest path over a simple path, and each
- * edge weight is at most ceil((lat + I - 1) / I), so k[v] <= W with
- * W = sum over edges (not self-loops) of that bound.  Bounding k by W thus
- * loses no schedule and no optimal length: infeasibility of the bounded
- * program proves that no schedule exists at I.
+ * edge weight is at most ceil((lat + I - 1) / I) (dist >= 0, and slot[s] -
+ * slot[d] <= I - 1), so k[v] <= W with W = sum over edges (not self-loops)
+ * of that bound.  Bounding k by W thus loses no schedule and no optimal
+ * length: infeasibility of the bounded program proves that no schedule
+ * exists at I.  (The weight needs the "+ I - 1": with ceil(lat / I) alone,
+ * three ops a -> b -> c of latency 3 whose reservations force the slots
+ * 0, 2, 1 at I = 3 need stage 3 for c, and W would be 2: the program then
+ * called I = 3 infeasible beside a valid schedule; tests/test_modulo_exact.c
+ * keeps that kernel.)
  */
 #include <math.h>
 #include <stdlib.h>
@@ -41,7 +46,7 @@ static long stage_bound(const twill_graph *g, long ii) {
   for (int i = 0; i < g->nedges; i++) {
     const twill_edge *e = &g->edges[i];
     if (e->src == e->dst) continue;
-    w += (e->lat + ii - 1) / ii;
+    w += (e->lat + 2 * ii - 2) / ii; /* ceil((lat + I - 1) / I) */
   }
   return w;
 }

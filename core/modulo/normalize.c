@@ -2,6 +2,7 @@
 #include "twill/normalize.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 void twill_norm_clear(twill_norm *nm) {
   free(nm->cost);
   free(nm->scaled);
+  free(nm->vipr);
   memset(nm, 0, sizeof *nm);
 }
 
@@ -86,8 +88,21 @@ int twill_normalize_costs(const long *costs, int n, long U, double time_limit,
   free(all);
   free(ones);
   if (time_limit > 0) twill_ilp_set_time_limit(m, time_limit);
+  /* a certificate's checker verifies the mapping's optimality from this
+   * proof instead of solving (core/check/check_norm.c) */
+  twill_ilp_set_certify(m, 1);
   twill_ilp_status st = twill_ilp_solve(m);
   int rc = st == TWILL_ILP_OPTIMAL ? 0 : 1;
+  if (rc == 0) {
+    FILE *f = open_memstream(&out->vipr, &out->vipr_len);
+    int bad = !f || twill_ilp_write_vipr(m, f);
+    if (f) fclose(f);
+    if (bad) {
+      free(out->vipr);
+      out->vipr = NULL;
+      out->vipr_len = 0;
+    }
+  }
   if (!twill_ilp_has_solution(m)) {
     twill_ilp_free(m);
     goto fail;

@@ -6,6 +6,7 @@
 
 #include "../model.h"
 #include "dec.h"
+#include "writer.h"
 
 
 
@@ -202,11 +203,34 @@ void twill_dec_ceil(int *ov, dec *a) {
   normalize(a);
 }
 
-void twill_dec_print(FILE *f, const dec *a) {
+/* The magnitude's digits, most significant first, into buf (DEC_LIMBS*9+2). */
+static int mag_digits(const dec *a, char *buf) {
+  if (!a->n) { buf[0] = '0'; buf[1] = 0; return 1; }
+  int len = sprintf(buf, "%u", a->d[a->n - 1]);
+  for (int i = a->n - 2; i >= 0; i--) len += sprintf(buf + len, "%09u", a->d[i]);
+  return len;
+}
+
+/* mag /= k when k divides it exactly: 1 done, 0 not a divisor (a kept) */
+static int mag_div_exact(dec *a, uint32_t k) {
+  dec q = *a;
+  uint64_t rem = 0;
+  for (int i = q.n - 1; i >= 0; i--) {
+    uint64_t cur = rem * 1000000000u + q.d[i];
+    q.d[i] = (uint32_t)(cur / k);
+    rem = cur % k;
+  }
+  if (rem) return 0;
+  while (q.n && !q.d[q.n - 1]) q.n--;
+  *a = q;
+  return 1;
+}
+
+/* a in decimal notation (for strtod only: the certificate never gets it) */
+static void print_decimal(FILE *f, const dec *a) {
   if (!a->n) { fputs("0", f); return; }
   char digits[DEC_LIMBS * 9 + 2];
-  int len = sprintf(digits, "%u", a->d[a->n - 1]);
-  for (int i = a->n - 2; i >= 0; i--) len += sprintf(digits + len, "%09u", a->d[i]);
+  int len = mag_digits(a, digits);
   if (a->neg) fputc('-', f);
   if (a->e == 0) { fputs(digits, f); return; }
   if (len <= a->e) {
@@ -220,16 +244,57 @@ void twill_dec_print(FILE *f, const dec *a) {
   }
 }
 
-/* print y/q (q a positive integer; "y" alone when q = 1) */
+/* A number as the outside checkers read it: an integer, or a fraction p/q
+ * in lowest terms (viprchk of scipopt/vipr reads a decimal such as 0.5 or
+ * an unreduced 2/4 wrongly; the VIPR specification allows both, so we
+ * write neither).  a = mag / 10^e with mag not a multiple of 10 when e > 0
+ * (normalize), so the gcd of mag and 10^e is a power of 2 or of 5 alone:
+ * dividing out each while it divides both leaves the fraction reduced. */
+void twill_dec_print(FILE *f, const dec *a) {
+  char digits[DEC_LIMBS * 9 + 2];
+  if (!a->n) { fputs("0", f); return; }
+  if (a->neg) fputc('-', f);
+  if (a->e == 0) { mag_digits(a, digits); fputs(digits, f); return; }
+  int ov = 0;
+  dec num = *a, den;
+  num.neg = 0;
+  num.e = 0;
+  int two = 0, five = 0;
+  while (two < a->e && mag_div_exact(&num, 2)) two++;
+  while (five < a->e && mag_div_exact(&num, 5)) five++;
+  dzero(&den);
+  den.n = 1;
+  den.d[0] = 1;
+  for (int k = two; k < a->e; k++) mag_mul_small(&ov, &den, 2);
+  for (int k = five; k < a->e; k++) mag_mul_small(&ov, &den, 5);
+  /* den divides 10^e, which a's own limbs held: it cannot overflow */
+  mag_digits(&num, digits);
+  fputs(digits, f);
+  fputc('/', f);
+  mag_digits(&den, digits);
+  fputs(digits, f);
+}
+
+/* print y/q (q a positive integer; "y" alone when q = 1), in lowest terms:
+ * y = m / 10^e, so y/q = m / (q 10^e), reduced by their gcd (bigq keeps
+ * every value reduced); *ov set when a number does not fit */
 void twill_dec_print_frac(int *ov, FILE *f, const dec *y, const dec *q) {
   if (q->n == 1 && q->d[0] == 1 && q->e == 0) { twill_dec_print(f, y); return; }
   dec num = *y, den = *q;
   int ey = num.e;
   num.e = 0;
+  num.neg = 0;
   twill_dec_scale(ov, &den, ey);
-  twill_dec_print(f, &num);
-  fputc('/', f);
-  twill_dec_print(f, &den);
+  char buf[2 * (DEC_LIMBS * 9 + 2) + 4];
+  int k = 0;
+  if (y->neg && y->n) buf[k++] = '-';
+  k += mag_digits(&num, buf + k);
+  buf[k++] = '/';
+  mag_digits(&den, buf + k);
+  bigq r;
+  twill_bq_init(&r);
+  if (twill_bq_parse(&r, buf) || twill_vw_bq_out(f, &r, 0)) *ov = 1;
+  twill_bq_free(&r);
 }
 
 double twill_dec_to_double(const dec *a) {
@@ -237,7 +302,7 @@ double twill_dec_to_double(const dec *a) {
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
   if (!f) return NAN;
-  twill_dec_print(f, a);
+  print_decimal(f, a);
   fclose(f);
   double v = buf ? strtod(buf, NULL) : NAN;
   free(buf);

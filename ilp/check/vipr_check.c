@@ -102,6 +102,9 @@ typedef struct {
   int *touched, ntouched;
   int *abuf, nabuf, capabuf;
   int *refs, nrefs, caprefs;
+  /* the caller's judge of the problem (twill_vipr_check_mem_problem) */
+  twill_vipr_problem_fn judge;
+  void *judge_ctx;
 } ck;
 
 /* ---------------------------------------------------------------- input */
@@ -895,6 +898,66 @@ static int check_goal(ck *c, long long nder, char *msg, size_t msg_size) {
   return 0;
 }
 
+static twill_vipr_num num_of(const vipr_q *q) {
+  twill_vipr_num x = {0, 1, 0};
+  if (!twill_vipr_q_get_i64(q, &x.num, &x.den)) x.exact = 1;
+  else x.num = 0, x.den = 1;
+  return x;
+}
+
+/* Show the problem as read to the caller's judge. */
+static int show_problem(ck *c) {
+  if (!c->judge) return 0;
+  size_t nnz = (size_t)c->obj.nnz;
+  for (int i = 0; i < c->m; i++) nnz += (size_t)c->cons[i].a.nnz;
+  twill_vipr_term *t = malloc((nnz + 1) * sizeof *t);
+  twill_vipr_con *k = malloc(((size_t)c->m + 1) * sizeof *k);
+  if (!t || !k) {
+    free(t);
+    free(k);
+    return FAIL(c, "out of memory");
+  }
+  size_t at = 0;
+  twill_vipr_problem pb;
+  memset(&pb, 0, sizeof pb);
+  pb.nvars = c->n;
+  pb.is_int = c->is_int;
+  pb.obj_min = c->obj_min;
+  pb.nobj = c->obj.nnz;
+  pb.obj = t + at;
+  for (int a = 0; a < c->obj.nnz; a++, at++) {
+    t[at].var = c->obj.t[a].j;
+    t[at].a = num_of(&c->obj.t[a].v);
+  }
+  for (int i = 0; i < c->m; i++) {
+    const con *q = &c->cons[i];
+    k[i].name = q->name;
+    k[i].sense = q->sense;
+    k[i].rhs = num_of(&q->rhs);
+    k[i].n = q->a.nnz;
+    k[i].t = t + at;
+    for (int a = 0; a < q->a.nnz; a++, at++) {
+      t[at].var = q->a.t[a].j;
+      t[at].a = num_of(&q->a.t[a].v);
+    }
+  }
+  pb.ncons = c->m;
+  pb.cons = k;
+  pb.rtp_infeas = c->rtp_infeas;
+  pb.has_lb = c->has_lb;
+  pb.has_ub = c->has_ub;
+  if (c->has_lb) pb.lb = num_of(&c->lb);
+  if (c->has_ub) pb.ub = num_of(&c->ub);
+  char why[400] = "";
+  int bad = c->judge(c->judge_ctx, &pb, why, sizeof why);
+  free(t);
+  free(k);
+  if (!bad) return 0;
+  c->failed = 1;
+  snprintf(c->err, sizeof c->err, "%s: %s", c->file, why[0] ? why : "problem refused");
+  return -1;
+}
+
 static int run(ck *c, char *msg, size_t msg_size) {
   char dummy[8];
   if (!msg || msg_size == 0) { msg = dummy; msg_size = sizeof dummy; }
@@ -911,7 +974,7 @@ static int run(ck *c, char *msg, size_t msg_size) {
     snprintf(c->err, sizeof c->err, "%s: out of memory", c->file);
     rc = 1;
   } else {
-    rc = read_header(c) || read_sols(c) || read_ders(c, &nder) ||
+    rc = read_header(c) || show_problem(c) || read_sols(c) || read_ders(c, &nder) ||
          check_goal(c, nder, msg, msg_size);
   }
   if (rc) snprintf(msg, msg_size, "%s", c->err);
@@ -936,6 +999,20 @@ int twill_vipr_check_mem(const char *name, const char *data, size_t len,
   c.mem = data;
   c.len = data ? len : 0;
   c.limit = (long long)(len < (size_t)INT_MAX / 4 ? len : (size_t)INT_MAX / 4);
+  return run(&c, msg, msg_size);
+}
+
+int twill_vipr_check_mem_problem(const char *name, const char *data, size_t len,
+                                 twill_vipr_problem_fn fn, void *ctx, char *msg,
+                                 size_t msg_size) {
+  ck c;
+  memset(&c, 0, sizeof c);
+  c.file = name ? name : "<memory>";
+  c.mem = data;
+  c.len = data ? len : 0;
+  c.limit = (long long)(len < (size_t)INT_MAX / 4 ? len : (size_t)INT_MAX / 4);
+  c.judge = fn;
+  c.judge_ctx = ctx;
   return run(&c, msg, msg_size);
 }
 

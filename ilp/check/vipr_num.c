@@ -54,6 +54,17 @@ static void take(vipr_big *r, vipr_big *t) {
   twill_vipr_big_init(t);
 }
 
+/* |a| < 2^62 as an int64: 0, or -1 when it does not fit. */
+int twill_vipr_big_get_i64(const vipr_big *a, int64_t *v) {
+  const uint32_t *l = climbs(a);
+  if (a->n > 2) return -1;
+  uint64_t m = a->n > 0 ? l[0] : 0;
+  if (a->n > 1) m |= (uint64_t)l[1] << 32;
+  if (m >= ((uint64_t)1 << 62)) return -1;
+  *v = a->neg ? -(int64_t)m : (int64_t)m;
+  return 0;
+}
+
 int twill_vipr_big_set_i64(vipr_big *r, int64_t v) {
   uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
   r->n = 0;
@@ -524,6 +535,10 @@ int twill_vipr_q_copy(vipr_q *r, const vipr_q *a) {
 int twill_vipr_q_sgn(const vipr_q *a) { return twill_vipr_big_sgn(&a->num); }
 
 int twill_vipr_q_is_int(const vipr_q *a) { return is_one(&a->den); }
+
+int twill_vipr_q_get_i64(const vipr_q *a, int64_t *num, int64_t *den) {
+  return twill_vipr_big_get_i64(&a->num, num) || twill_vipr_big_get_i64(&a->den, den) ? -1 : 0;
+}
 
 /* Exact quotient a / b into r (b divides a). */
 static int divexact(vipr_big *r, const vipr_big *a, const vipr_big *b) {

@@ -42,6 +42,8 @@ typedef struct vipr_q {
 void twill_vipr_big_init(vipr_big *a);
 void twill_vipr_big_free(vipr_big *a);
 int twill_vipr_big_set_i64(vipr_big *r, int64_t v);
+/* a as an int64 when |a| < 2^62: 0, else -1 */
+int twill_vipr_big_get_i64(const vipr_big *a, int64_t *v);
 int twill_vipr_big_copy(vipr_big *r, const vipr_big *a);
 int twill_vipr_big_cmp(const vipr_big *a, const vipr_big *b);
 int twill_vipr_big_sgn(const vipr_big *a);
@@ -66,6 +68,9 @@ int twill_vipr_q_copy(vipr_q *r, const vipr_q *a);
 int twill_vipr_q_sgn(const vipr_q *a);
 int twill_vipr_q_cmp(const vipr_q *a, const vipr_q *b);
 int twill_vipr_q_is_int(const vipr_q *a);
+/* a = num/den (reduced, den > 0) with both below 2^62 in magnitude: 0,
+ * else -1 */
+int twill_vipr_q_get_i64(const vipr_q *a, int64_t *num, int64_t *den);
 int twill_vipr_q_add(vipr_q *r, const vipr_q *a, const vipr_q *b);
 int twill_vipr_q_sub(vipr_q *r, const vipr_q *a, const vipr_q *b);
 int twill_vipr_q_mul(vipr_q *r, const vipr_q *a, const vipr_q *b);

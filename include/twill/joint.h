@@ -116,6 +116,7 @@
 
 #include "twill/arch.h"
 #include "twill/graph.h"
+#include "twill/normalize.h"
 #include "twill/schedule.h"
 
 typedef enum twill_rel_kind {
@@ -287,6 +288,8 @@ typedef struct twill_solve_try {
   char *why;             /* explanation of an UNSAT (NULL if none) */
   char *proof;           /* with certify: refutation at (ii, lmax) */
   size_t proof_len;
+  long *witness;         /* above phase 1's I: the start times of the modulo
+                            schedule whose length set lmax (NULL if none) */
   double seconds;
 } twill_solve_try;
 
@@ -313,6 +316,8 @@ typedef struct twill_solve_result {
   char *never_proof;     /* status 2 with certify: the single-iteration */
   size_t never_proof_len; /* relaxation refuted at (never_ii, never_L) */
   long never_ii, never_L;
+  twill_norm norm;       /* the cost mapping (n == 0: not normalized), with
+                            its optimality proof for the certificate */
   double seconds;
 } twill_solve_result;
 
@@ -320,12 +325,14 @@ void twill_solve_opts_default(twill_solve_opts *o);
 /* The graph Algorithm 1 runs on: a copy of g with cross_warp (real cycles)
  * written into the spill of every op that keeps a result in registers,
  * normalized with budget (0: not normalized); *X gets cross_warp in the
- * graph's units and *real_per_norm (may be NULL) the real cycles per
- * normalized cycle, for reports.  The checker rebuilds it the same way.
- * NULL on error. */
+ * graph's units, *real_per_norm (may be NULL) the real cycles per
+ * normalized cycle, for reports, and *keep (may be NULL) the mapping.  The
+ * checker derives the same graph from the kernel and the certificate's
+ * mapping (core/check/check_norm.c).  NULL on error. */
 twill_graph *twill_solve_prepare(const twill_graph *g,
                                  const twill_joint_params *p, long budget,
-                                 double limit, long *X, double *real_per_norm);
+                                 double limit, long *X, double *real_per_norm,
+                                 twill_norm *keep);
 /* g validated and bound to m; p in real cycles (from the defaults and
  * flags).  Returns 0 (see r->status) or -1. */
 int twill_solve(const twill_graph *g, const twill_arch *m,
@@ -333,12 +340,10 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
                 twill_solve_result *r);
 void twill_solve_result_clear(twill_solve_result *r);
 
-int twill_solve_write_cert(const twill_solve_result *r, const char *arch,
+/* The certificate of a run with opts.certify (format version 2, in
+ * core/check/cert_solve.c; checked by twill_check_cert of twill/check.h).
+ * 0, or -1 when the result cannot be certified. */
+int twill_solve_write_cert(const twill_solve_result *r, const char *machine,
                            FILE *f);
-/* Check a solve certificate against the (bound, un-normalized) kernel;
- * 0 valid, 1 not, with a report in msg. */
-int twill_solve_check_cert(const twill_graph *g, const twill_arch *m,
-                           const char *cert, size_t len, char *msg,
-                           size_t msglen);
 
 #endif

@@ -17,7 +17,10 @@
 #ifndef TWILL_MODULO_H
 #define TWILL_MODULO_H
 
+#include <stdio.h>
+
 #include "twill/graph.h"
+#include "twill/normalize.h"
 #include "twill/schedule.h"
 
 typedef struct twill_ims_opts {
@@ -133,17 +136,21 @@ long twill_modulo_horizon(const twill_graph *g, long ii);
 struct twill_ilp *twill_modulo_program(const twill_graph *g, long ii,
                                        long lmax_hint);
 
-/* Write the certificate of a search run with opts.certify (see
- * core/check/cert_modulo.c for the format).  Returns 0, or -1 when the result is
- * not proven (a limit) or a proof is missing. */
-int twill_modulo_write_cert(const twill_graph *g, const char *arch,
-                            long budget, const twill_modulo_result *r,
-                            FILE *f);
-/* Check a certificate against a kernel (already loaded, bound, and
- * normalized as the certificate says).  Returns 0 when every claim is
- * verified, 1 otherwise; a one-line report in msg. */
-int twill_modulo_check_cert(const twill_graph *g, const char *cert,
-                            size_t len, char *msg, size_t msglen);
+/* Certificates (format version 2, in core/check/cert_check.c; written by
+ * core/modulo/modulo_cert.c, checked by twill_check_cert of twill/check.h,
+ * which shares no code with the writer).  Each returns 0, or -1 when the
+ * result is not proven (a limit) or a proof is missing. */
+/* The "normalize" section: "normalize off" for nm NULL or nm->U <= 0,
+ * else the budget, every cost's normalized value and the optimality proof
+ * (nm->vipr, needed with two costs or more). */
+int twill_cert_write_norm(const twill_norm *nm, FILE *f);
+/* The body of a search run with opts.certify on g (normalized): from "ii"
+ * to "end"; a solve certificate embeds it. */
+int twill_modulo_write_body(const twill_graph *g, const twill_modulo_result *r, FILE *f);
+/* A whole phase-1 certificate: header (kernel g->name, machine), the
+ * normalization g was made with (NULL: none), the body. */
+int twill_modulo_write_cert(const twill_graph *g, const char *machine, const twill_norm *nm,
+                            const twill_modulo_result *r, FILE *f);
 
 /* Phase 1 at one fixed I (Algorithm 1's re-solve at I+1): 0 optimal (the
  * schedule in *out), 1 infeasible, 2 limit (*out: best found, or NULL),

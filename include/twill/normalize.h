@@ -32,6 +32,9 @@ typedef struct twill_norm {
   long F;         /* the optimum of the program */
   long sum;       /* sum of the normalized values */
   long U;
+  char *vipr;     /* with two costs or more and a proven optimum: the
+                     program's VIPR certificate (RTP range), else NULL */
+  size_t vipr_len;
 } twill_norm;
 
 /* Normalize n distinct positive costs (any order) with budget U >= n.

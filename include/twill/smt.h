@@ -165,12 +165,26 @@ int twill_smt_write_proof(const twill_smt *m, FILE *out);
  * well formed but refutes nothing (no empty clause), -1 if a step is
  * rejected (msg says which line and why). */
 int twill_smt_check_proof(const char *text, size_t len, char *msg, size_t msgcap);
-/* The part of a proof after a known preamble (the problem's own variables,
- * constraints and clauses): the first line there that states a new input
- * (p, T, i or k; and a too unless allow_clauses), or NULL.  What a checker
- * uses to make sure a proof refutes that problem and not a stronger one;
- * o, t and derived-clause lines are checked by twill_smt_check_proof. */
-const char *twill_smt_proof_new_input(const char *tail, size_t n, int allow_clauses);
+/* A proof checked against a known problem: its first `end` bytes are the
+ * problem (what the caller built itself and compared byte for byte), and
+ * an input line (p, T, i, k or a: a new variable, constraint or clause)
+ * that starts at or after `end` is an assumption the problem does not
+ * make.  Such a line is rejected, except an `a` line when `late` is set:
+ * `late` then judges it (0 accepts) from its literals and, per literal,
+ * the int var x and bound K of an order literal [x <= K] (x = -1 for any
+ * other literal).  Lines are classified by the checker's own tokenizer
+ * (blanks and tabs around a directive change nothing), so no spelling of a
+ * directive slips past.  o, t and derived-clause lines are checked as in
+ * twill_smt_check_proof, whose result this returns. */
+typedef struct twill_smt_inputs {
+  size_t end;
+  int (*late)(void *ctx, int n, const int *lits, const int *ord_x,
+              const int64_t *ord_k);
+  void *ctx;
+} twill_smt_inputs;
+int twill_smt_check_proof_inputs(const char *text, size_t len,
+                                 const twill_smt_inputs *in, char *msg,
+                                 size_t msgcap);
 
 /* ---- Text format reader (sat/smt_text.c) ------------------------------- */
 /* A parser in the project's style: it never prints or exits; errors come

@@ -1,0 +1,52 @@
+/* core/modulo/modulo_cert.c: writing phase-1 certificates (the format and
+ * its checker are in core/check/cert_check.c; the checker shares nothing
+ * with this file but the text). */
+#include <stdio.h>
+
+#include "twill/modulo.h"
+#include "twill/normalize.h"
+
+int twill_cert_write_norm(const twill_norm *nm, FILE *f) {
+  if (!nm || nm->U <= 0) {
+    fprintf(f, "normalize off\n");
+    return 0;
+  }
+  fprintf(f, "normalize %ld\n", nm->U);
+  for (int i = 0; i < nm->n; i++) fprintf(f, "norm %ld %ld\n", nm->cost[i], nm->scaled[i]);
+  if (nm->n >= 2) {
+    if (!nm->vipr) return -1; /* no proof that the mapping is optimal */
+    fprintf(f, "norm-proof %zu\n", nm->vipr_len);
+    fwrite(nm->vipr, 1, nm->vipr_len, f);
+    fputc('\n', f);
+  }
+  return 0;
+}
+
+int twill_modulo_write_body(const twill_graph *g, const twill_modulo_result *r, FILE *f) {
+  /* I* must be proven; L may be left unproven (a limit struck after I*
+   * was settled): the certificate then says so */
+  int len_proven = r->status == TWILL_MODULO_OPTIMAL;
+  if (r->status == TWILL_MODULO_ERROR || r->ii_lower != r->ii) return -1;
+  for (int i = 0; i < r->ntries; i++)
+    if (!r->tries[i].vipr && (r->tries[i].ii < r->ii || len_proven)) return -1;
+  fprintf(f, "ii %ld\nlength %ld\nheuristic %ld %ld\n", r->ii, r->length, r->heuristic_ii,
+          r->heuristic_length);
+  if (!len_proven) fprintf(f, "length-proof none\n");
+  for (int v = 0; v < g->nops; v++) fprintf(f, "time %s %ld\n", g->ops[v].name, r->sched->start[v]);
+  for (int i = 0; i < r->ntries; i++) {
+    const twill_modulo_try *t = &r->tries[i];
+    if (t->ii == r->ii && !len_proven) break;
+    fprintf(f, "vipr %ld %s %zu\n", t->ii, t->ii < r->ii ? "infeasible" : "optimal", t->vipr_len);
+    fwrite(t->vipr, 1, t->vipr_len, f);
+    fputc('\n', f);
+  }
+  fprintf(f, "end\n");
+  return ferror(f) ? -1 : 0;
+}
+
+int twill_modulo_write_cert(const twill_graph *g, const char *machine, const twill_norm *nm,
+                            const twill_modulo_result *r, FILE *f) {
+  fprintf(f, "twill-certificate 2 modulo\nkernel %s\nmachine %s\n", g->name, machine);
+  if (twill_cert_write_norm(nm, f)) return -1;
+  return twill_modulo_write_body(g, r, f);
+}
