@@ -942,8 +942,10 @@ int twill_vipr_check_mem(const char *name, const char *data, size_t len,
 int twill_vipr_check_file(const char *path, char *msg, size_t msg_size) {
   ck c;
   memset(&c, 0, sizeof c);
-  c.file = path;
-  c.f = fopen(path, "rb");
+  /* "-": standard input, as every command that reads a file */
+  int is_stdin = !strcmp(path, "-");
+  c.file = is_stdin ? "<stdin>" : path;
+  c.f = is_stdin ? stdin : fopen(path, "rb");
   struct stat st;
   if (!c.f) {
     if (msg && msg_size) snprintf(msg, msg_size, "%s: cannot open", path);
@@ -962,6 +964,6 @@ int twill_vipr_check_file(const char *path, char *msg, size_t msg_size) {
     rc = 1;
   }
   free(c.fbuf);
-  fclose(c.f);
+  if (!is_stdin) fclose(c.f);
   return rc;
 }
