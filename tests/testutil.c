@@ -103,7 +103,8 @@ static char *slurp_fd(int fd) {
   return buf;
 }
 
-int tu_run_twill(char **out, char **err, const char *const *args) {
+static int run_twill(char **out, char **err, const char *const *args,
+                     const char *in) {
   const char *bin = getenv("TWILL_BIN");
   if (!bin || !*bin) bin = "bin/twill";
   char outp[] = "/tmp/twill-test-out-XXXXXX";
@@ -113,7 +114,8 @@ int tu_run_twill(char **out, char **err, const char *const *args) {
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
-    int nul = open("/dev/null", O_RDONLY);
+    int nul = open(in ? in : "/dev/null", O_RDONLY);
+    if (in && nul < 0) _exit(127);
     if (nul >= 0) dup2(nul, 0);
     dup2(fo, 1);
     dup2(fe, 2);
@@ -138,6 +140,24 @@ int tu_run_twill(char **out, char **err, const char *const *args) {
   if (out) *out = o; else free(o);
   if (err) *err = e; else free(e);
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int tu_run_twill(char **out, char **err, const char *const *args) {
+  return run_twill(out, err, args, NULL);
+}
+
+int tu_run_twill_stdin(char **out, char **err, const char *const *args,
+                       const char *in) {
+  return run_twill(out, err, args, in);
+}
+
+int tu_write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return -1;
+  size_t n = strlen(text);
+  int bad = fwrite(text, 1, n, f) != n;
+  if (fclose(f)) bad = 1;
+  return bad ? -1 : 0;
 }
 
 /* ---- nvcc ------------------------------------------------------------------ */

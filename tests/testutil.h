@@ -21,6 +21,11 @@ char *tu_read_file(const char *path, size_t *len);
  * from /dev/null, capturing stdout and stderr (malloc'd, caller frees).
  * Returns the exit status, or -1 if it could not be run. */
 int tu_run_twill(char **out, char **err, const char *const *args);
+/* The same with standard input read from the file at path in. */
+int tu_run_twill_stdin(char **out, char **err, const char *const *args,
+                       const char *in);
+/* Write text to path (created or truncated); 0 or -1. */
+int tu_write_file(const char *path, const char *text);
 /* 1 when running under valgrind (TWILL_VALGRIND=1). */
 int tu_under_valgrind(void);
 /* 1 when this test program was built with AddressSanitizer (make SAN=1). */
