@@ -239,17 +239,18 @@ int twill_norm_from_pairs(const long *cost, const long *scaled, int n, long U,
     snprintf(why, whylen, "out of memory");
     return -1;
   }
-  /* insertion sort by cost: n is a handful of distinct costs */
-  for (int i = 0; i < n; i++) {
-    int k = i;
-    while (k > 0 && out->cost[k - 1] > cost[i]) {
-      out->cost[k] = out->cost[k - 1];
-      out->scaled[k] = out->scaled[k - 1];
-      k--;
-    }
-    out->cost[k] = cost[i];
-    out->scaled[k] = scaled[i];
+  /* by cost, the order twill_norm_map's binary search needs (a file may
+   * list thousands: no quadratic sort) */
+  long *pair = malloc(2 * (size_t)n * sizeof *pair);
+  if (!pair) {
+    twill_norm_clear(out);
+    snprintf(why, whylen, "out of memory");
+    return -1;
   }
+  for (int i = 0; i < n; i++) pair[2 * i] = cost[i], pair[2 * i + 1] = scaled[i];
+  qsort(pair, (size_t)n, 2 * sizeof *pair, cmp_long); /* first of each pair */
+  for (int i = 0; i < n; i++) out->cost[i] = pair[2 * i], out->scaled[i] = pair[2 * i + 1];
+  free(pair);
   out->n = n;
   out->U = U;
   out->F = F;
