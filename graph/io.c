@@ -18,14 +18,6 @@ char *twill_read_file(const char *path, size_t *len, twill_diag *d) {
   }
   int is_stdin = !strcmp(path, "-");
   const char *name = is_stdin ? "<stdin>" : path;
-  /* standard input is one stream: a second "-" (twill check - -) would
-   * read nothing and fail later with a puzzling message */
-  static int stdin_read;
-  if (is_stdin && stdin_read++) {
-    twill_diag_set(d, name, 0, 0, "standard input was read already: only "
-                   "one input may be '-'");
-    return NULL;
-  }
   FILE *f = is_stdin ? stdin : fopen(path, "rb");
   if (!f) {
     twill_diag_set(d, name, 0, 0, "cannot open: %s", strerror(errno));

@@ -620,7 +620,7 @@ START_TEST(dash_is_stdin) {
   /* standard input is read once: a second "-" says so */
   const char *two[] = {"check", "-", "-", NULL};
   ck_assert_int_eq(tu_run_twill_stdin(&out, &err, two, kp), 1);
-  has(err, "only one input may be '-'");
+  has(err, "cannot both be standard input");
   free(out), free(err);
   const char *files[] = {kp, cp, js, cnf, smt, mps, vp};
   for (int i = 0; i < 7; i++) unlink(files[i]);

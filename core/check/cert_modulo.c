@@ -29,7 +29,7 @@
  *      program's, or a row of the program with the same integer
  *      coefficients and a right-hand side no tighter;  the variables, their
  *      integrality and the objective must be the program's;
- *   4. runs the exact VIPR checker (ilp/vipr_check.c) on each block.
+ *   4. runs the exact VIPR checker (ilp/check/vipr_check.c) on each block.
  * If every constraint a proof starts from holds in the program, whatever
  * the proof derives holds there too: infeasibility and the bound on L
  * transfer to the program, and so to the kernel (the program loses no

@@ -29,33 +29,16 @@ static int looks_like_schedule(const char *text, size_t len) {
   return 0;
 }
 
-/* A kernel from text already read: parsed, validated, bound to its
- * machine (arch, else its own `arch` line, else hopper). */
-static int kernel_from_text(const char *text, size_t len, const char *name,
-                            const char *arch, twill_graph **gp, twill_arch **mp) {
-  twill_diag d;
-  memset(&d, 0, sizeof d);
-  twill_graph *g = twill_graph_parse_any(text, len, name, &d);
-  twill_arch *m = NULL;
-  if (g && !twill_graph_validate(g, &d) &&
-      (m = twill_arch_load(arch ? arch : g->arch ? g->arch : "hopper", &d)) &&
-      !twill_graph_bind(g, m, &d)) {
-    *gp = g;
-    *mp = m;
-    return 0;
-  }
-  if (!d.file[0]) snprintf(d.file, sizeof d.file, "%s", name);
-  twill_diag_print(&d, stderr);
-  twill_graph_free(g);
-  twill_arch_free(m);
-  return -1;
-}
-
 /* An older schedule file without "source": the kernel as named (a
  * built-in, a path, or a path beside the schedule file). */
 static int load_named_kernel(const twill_sched_file *sf, const char *input,
-                             const char *arch, twill_graph **g, twill_arch **m,
-                             char *kname, size_t knlen) {
+                             const char *name, const char *arch, twill_graph **g,
+                             twill_arch **m, char *kname, size_t knlen) {
+  if (!strcmp(input, "-") && !strcmp(sf->kernel, "-")) {
+    fprintf(stderr, "%s: the schedule's kernel is '-', standard input, which "
+                    "holds the schedule: name a kernel file\n", name);
+    return -1;
+  }
   char *kpath = NULL;
   if (!twill_builtin_kernel(sf->kernel)) {
     FILE *kf = fopen(sf->kernel, "rb");
@@ -78,7 +61,8 @@ static int load_named_kernel(const twill_sched_file *sf, const char *input,
   }
   snprintf(kname, knlen, "%s", kpath ? kpath : sf->kernel);
   int lr = twill_cli_load_kernel(kpath ? kpath : sf->kernel,
-                                 arch ? arch : sf->arch, g, m);
+                                 arch ? arch : sf->arch,
+                                 arch ? "twill emit: --arch" : name, g, m);
   free(kpath);
   return lr;
 }
@@ -123,30 +107,23 @@ int twill_cmd_emit(int argc, char **argv) {
   const char *cmd = argc > 0 ? argv[0] : "emit";
   const char *input = NULL, *format = NULL, *outpath = NULL, *arch = NULL;
   bool complete = false;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      twill_cli_usage(cmd, stdout);
-      return TWILL_EXIT_OK;
-    } else if (!strcmp(a, "--complete")) {
-      complete = true;
-    } else if (!strcmp(a, "--format") || !strcmp(a, "-o") ||
-               !strcmp(a, "--arch")) {
-      if (i + 1 >= argc) return twill_cli_error(cmd, "%s needs a value", a);
-      const char *v = argv[++i];
-      if (!strcmp(a, "--format")) format = v;
-      else if (!strcmp(a, "-o")) outpath = v;
-      else arch = v;
-    } else if (!strncmp(a, "--format=", 9)) {
-      format = a + 9;
-    } else if (a[0] == '-' && a[1]) {
-      return twill_cli_error(cmd, "unknown option '%s'", a);
-    } else if (!input) {
-      input = a;
-    } else {
-      return twill_cli_error(cmd, "more than one input ('%s', '%s')", input, a);
-    }
+  /* set before the first `goto done`, which jumps past their use */
+  char *body = NULL;
+  size_t blen = 0;
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int r;
+  while ((r = twill_cli_next(&a)) > 0) {
+    if (!a.opt) {
+      if (input)
+        return twill_cli_error(cmd, "more than one input ('%s', '%s')", input, a.val);
+      input = a.val;
+    } else if (twill_cli_is(&a, "--format")) format = a.val;
+    else if (twill_cli_is(&a, "-o")) outpath = a.val;
+    else if (twill_cli_is(&a, "--arch")) arch = a.val;
+    else if (twill_cli_is(&a, "--complete")) complete = true;
   }
+  if (r < 0) return TWILL_EXIT_USAGE;
   if (!input) return twill_cli_error(cmd, "no kernel or schedule given");
   if (!format)
     return twill_cli_error(cmd, "--format is required (pseudocode, cuda, "
@@ -167,8 +144,6 @@ int twill_cmd_emit(int argc, char **argv) {
   twill_norm nm;
   memset(&nm, 0, sizeof nm);
   twill_emit_opts opts = {false, NULL, NULL, NULL};
-  char *body = NULL; /* --complete: the whole file, before it is written */
-  size_t blen = 0;
   int rc = TWILL_EXIT_USAGE;
   char why[512] = "";
   size_t len = 0;
@@ -198,11 +173,13 @@ int twill_cmd_emit(int argc, char **argv) {
         m = twill_arch_load(an, &d);
       }
       if (!m || twill_graph_validate(g0, &d) || twill_graph_bind(g0, m, &d)) {
-        if (!d.file[0]) snprintf(d.file, sizeof d.file, "%s", name);
+        /* a bad --arch has no place in the file: say where it came from */
+        if (!m && arch && !d.file[0]) fprintf(stderr, "twill emit: --arch: ");
+        else if (!d.file[0]) snprintf(d.file, sizeof d.file, "%s", name);
         twill_diag_print(&d, stderr);
         goto done;
       }
-    } else if (load_named_kernel(sf, input, arch, &g0, &m, kname, sizeof kname)) {
+    } else if (load_named_kernel(sf, input, name, arch, &g0, &m, kname, sizeof kname)) {
       goto done;
     }
     if (sf->warp_count > 0) m->warps = sf->warp_count;
@@ -252,9 +229,10 @@ int twill_cmd_emit(int argc, char **argv) {
   } else if (complete) {
     /* a kernel to be made into a complete GEMM: its optimal schedule, drawn
      * in real cycles like solve --emit */
-    if (text ? kernel_from_text(text, len, name, arch, &g0, &m)
-             : twill_cli_load_kernel(input, arch, &g0, &m))
-      goto done;
+    int lr = text ? twill_cli_load_kernel_text(text, len, name, arch,
+                                               "twill emit: --arch", &g0, &m)
+                  : twill_cli_load_kernel(input, arch, "twill emit: --arch", &g0, &m);
+    if (lr) goto done;
     rc = solve_for_complete(name, g0, &g, &m, &s, &nm);
     if (rc) goto done;
     rc = TWILL_EXIT_USAGE;
@@ -263,9 +241,10 @@ int twill_cmd_emit(int argc, char **argv) {
     opts.kernel = g0;
     opts.norm = nm.n > 0 ? &nm : NULL;
   } else {
-    if (text ? kernel_from_text(text, len, name, arch, &g, &m)
-             : twill_cli_load_kernel(input, arch, &g, &m))
-      goto done;
+    int lr = text ? twill_cli_load_kernel_text(text, len, name, arch,
+                                               "twill emit: --arch", &g, &m)
+                  : twill_cli_load_kernel(input, arch, "twill emit: --arch", &g, &m);
+    if (lr) goto done;
     s = twill_schedule_heuristic(g, why, sizeof why);
     if (!s) {
       fprintf(stderr, "twill emit: %s: %s\n", name, why);

@@ -23,31 +23,27 @@ static int parse(int argc, char **argv, opts *o) {
   o->normalize = 1;
   o->budget = 300;
   o->time_limit = 60; /* every search has a limit (DESIGN.md) */
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--json")) o->json = 1;
-    else if (!strcmp(a, "--heuristic")) o->heuristic = 1;
-    else if (!strcmp(a, "--no-normalize")) o->normalize = 0;
-    else if (!strcmp(a, "--cert")) {
-      if (i + 1 >= argc) return twill_cli_error("modulo", "--cert needs a file");
-      o->cert = argv[++i];
-    } else if (!strcmp(a, "--arch") || !strcmp(a, "--budget") ||
-             !strcmp(a, "--time-limit") || !strcmp(a, "--node-limit")) {
-      if (i + 1 >= argc) return twill_cli_error("modulo", "%s needs a value", a);
-      const char *v = argv[++i];
-      if (!strcmp(a, "--arch")) o->arch = v;
-      else if (!strcmp(a, "--budget")) {
-        if (twill_cli_long(a, v, i + 1, 1, 100000, &o->budget)) return 1;
-      } else if (!strcmp(a, "--node-limit")) {
-        if (twill_cli_long(a, v, i + 1, 1, 1000000000L, &o->node_limit)) return 1;
-      } else if (twill_cli_double(a, v, i + 1, 0.001, 1e7, &o->time_limit))
-        return 1;
-    } else if (a[0] == '-' && a[1])
-      return twill_cli_error("modulo", "unknown option '%s'", a);
-    else if (o->kernel)
-      return twill_cli_error("modulo", "more than one kernel given");
-    else o->kernel = a;
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int r;
+  while ((r = twill_cli_next(&a)) > 0) {
+    if (!a.opt) {
+      if (o->kernel) return twill_cli_error("modulo", "more than one kernel given");
+      o->kernel = a.val;
+    } else if (twill_cli_is(&a, "--json")) o->json = 1;
+    else if (twill_cli_is(&a, "--heuristic")) o->heuristic = 1;
+    else if (twill_cli_is(&a, "--no-normalize")) o->normalize = 0;
+    else if (twill_cli_is(&a, "--cert")) o->cert = a.val;
+    else if (twill_cli_is(&a, "--arch")) o->arch = a.val;
+    else if (twill_cli_is(&a, "--budget")) {
+      if (twill_cli_long(&a, 1, 100000, &o->budget)) return 1;
+    } else if (twill_cli_is(&a, "--node-limit")) {
+      if (twill_cli_long(&a, 1, 1000000000L, &o->node_limit)) return 1;
+    } else if (twill_cli_is(&a, "--time-limit")) {
+      if (twill_cli_double(&a, 0.001, 1e7, &o->time_limit)) return 1;
+    }
   }
+  if (r < 0) return 1;
   if (!o->kernel) return twill_cli_error("modulo", "no kernel given");
   return 0;
 }
@@ -108,7 +104,8 @@ static void print_text(const twill_graph *g, const twill_arch *m, const opts *o,
                        : t->status == 1 ? "infeasible (proven)"
                        : t->status == 3 ? "limit reached"
                                         : "error";
-    /* no seconds here: same input, same bytes (they go to stderr) */
+    /* no seconds here: same input, same bytes (the progress lines on a
+     * terminal carry them, on stderr) */
     printf("  I = %s: %s (%ld nodes)\n", both(&u, t->ii, b1, sizeof b1), what,
            t->nodes);
   }
@@ -190,7 +187,7 @@ int twill_cmd_modulo(int argc, char **argv) {
   if (parse(argc, argv, &o)) return TWILL_EXIT_USAGE;
   twill_graph *g0, *g;
   twill_arch *m;
-  if (twill_cli_load_kernel(o.kernel, o.arch, &g0, &m)) return TWILL_EXIT_USAGE;
+  if (twill_cli_load_kernel(o.kernel, o.arch, "twill modulo: --arch", &g0, &m)) return TWILL_EXIT_USAGE;
   /* the one normalization of this kernel on this machine, the same as
    * twill solve's (twill_normalize_kernel) */
   twill_norm nm;
@@ -229,6 +226,7 @@ int twill_cmd_modulo(int argc, char **argv) {
     mo.time_limit = o.time_limit;
     mo.node_limit = o.node_limit;
     mo.certify = o.cert != NULL;
+    if (isatty(2)) mo.log = twill_cli_log; /* progress for a person watching */
     twill_cli_catch_interrupt();
     if (twill_modulo_solve(g, &mo, &r) || r.status == TWILL_MODULO_ERROR)
       rc = TWILL_EXIT_USAGE;
@@ -247,11 +245,6 @@ int twill_cmd_modulo(int argc, char **argv) {
     if (print_json(g0, g, m, &o, &nm, &r)) rc = TWILL_EXIT_USAGE;
   } else {
     print_text(g, m, &o, &nm, &r);
-  }
-  if (isatty(2) && r.ntries) { /* wall-clock figures: stderr only */
-    for (int i = 0; i < r.ntries; i++)
-      fprintf(stderr, "twill: I = %ld (normalized): %.3f s\n", r.tries[i].ii,
-              r.tries[i].seconds);
   }
   if (o.cert && r.sched && (rc == TWILL_EXIT_OK ||
                  (rc == TWILL_EXIT_LIMIT && r.ii_lower == r.ii))) {

@@ -1,4 +1,6 @@
 /* core/cli/cmd_sat.c: `twill sat` and `twill drat-check`. */
+#include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,54 +19,92 @@ static void on_signal(int sig) {
   if (s) twill_sat_interrupt(s);
 }
 
-static const char sat_usage[] =
-    "usage: twill sat FILE.cnf [--proof FILE] [--binary-proof] [--lrat]\n"
-    "                 [--time-limit S] [--opt NAME=VALUE]...\n"
-    "  --opt: solver options seed, restart (0 EMA, 1 Luby), minimize,\n"
-    "         phase, reduce (see twill/sat.h)\n";
+void twill_cli_sat_options(FILE *f) {
+  fprintf(f, "solver options (--opt NAME=VALUE; default, range):\n");
+  for (int i = 0; twill_sat_option(i); i++) {
+    const twill_sat_option_info *o = twill_sat_option(i);
+    char range[64];
+    snprintf(range, sizeof range, "%" PRId64 ", [%" PRId64 ", %" PRId64 "]", o->def, o->lo,
+             o->hi);
+    fprintf(f, "  %-14s %s\n  %-14s %s\n", o->name, range, "", o->help);
+  }
+}
+
+/* NAME=VALUE with an integer VALUE: set it on s.  0 ok, else the message
+ * is printed and the result is 1 (usage error). */
+static int apply_option(twill_sat *s, const char *arg) {
+  char name[32];
+  const char *eq = strchr(arg, '=');
+  size_t nl = eq ? (size_t)(eq - arg) : 0;
+  if (!eq || nl == 0 || nl >= sizeof name) {
+    fprintf(stderr, "twill sat: --opt expects NAME=VALUE, got '%s'\n", arg);
+    return 1;
+  }
+  memcpy(name, arg, nl);
+  name[nl] = 0;
+  const twill_sat_option_info *o = NULL;
+  for (int i = 0; twill_sat_option(i) && !o; i++)
+    if (!strcmp(twill_sat_option(i)->name, name)) o = twill_sat_option(i);
+  if (!o) {
+    fprintf(stderr, "twill sat: unknown solver option '%s' (try 'twill help sat')\n", name);
+    return 1;
+  }
+  char *end;
+  errno = 0;
+  long long v = strtoll(eq + 1, &end, 10);
+  if (end == eq + 1 || *end || errno || !twill_sat_set_option(s, name, v)) {
+    fprintf(stderr,
+            "twill sat: option '%s' expects an integer in [%" PRId64 ", %" PRId64 "], got '%s'\n",
+            name, o->lo, o->hi, eq + 1);
+    return 1;
+  }
+  return 0;
+}
+
+/* The statistics table's rows, line by line: "c NAME VALUE ..." */
+static void print_stats(const twill_sat_stats *st) {
+  for (int line = 1;; line++) {
+    int any = 0;
+    for (int i = 0; twill_sat_stat(i); i++) {
+      if (twill_sat_stat(i)->line != line) continue;
+      printf("%s %s %llu", any ? "" : "c", twill_sat_stat(i)->name,
+             (unsigned long long)twill_sat_stat_value(st, i));
+      any = 1;
+    }
+    if (!any) break;
+    printf("\n");
+  }
+}
+
+#define MAX_OPTS 16
 
 int twill_cmd_sat(int argc, char **argv) {
   const char *file = NULL, *proof = NULL;
   int binary = 0, lrat = 0, nopts = 0;
-  const char *opts[16];
+  const char *opts[MAX_OPTS];
   double tlim = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--proof") && i + 1 < argc)
-      proof = argv[++i];
-    else if (!strcmp(argv[i], "--binary-proof"))
-      binary = 1;
-    else if (!strcmp(argv[i], "--lrat"))
-      lrat = 1;
-    else if (!strcmp(argv[i], "--opt") && i + 1 < argc && nopts < 16)
-      opts[nopts++] = argv[++i];
-    else if (!strcmp(argv[i], "--time-limit") && i + 1 < argc) {
-      char *end;
-      tlim = strtod(argv[++i], &end);
-      if (*end || tlim < 0) {
-        fprintf(stderr, "twill sat: bad time limit '%s'\n%s", argv[i], sat_usage);
-        return 1;
-      }
-    } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      fputs(sat_usage, stdout);
-      return 0;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "twill sat: unknown option '%s'\n%s", argv[i], sat_usage);
-      return 1;
-    } else if (!file)
-      file = argv[i];
-    else {
-      fprintf(stderr, "twill sat: extra argument '%s'\n%s", argv[i], sat_usage);
-      return 1;
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int ar;
+  while ((ar = twill_cli_next(&a)) > 0) {
+    if (!a.opt) {
+      if (file) return twill_cli_error("sat", "extra argument '%s'", a.val);
+      file = a.val;
+    } else if (twill_cli_is(&a, "--proof")) proof = a.val;
+    else if (twill_cli_is(&a, "--binary-proof")) binary = 1;
+    else if (twill_cli_is(&a, "--lrat")) lrat = 1;
+    else if (twill_cli_is(&a, "--opt") || twill_cli_is(&a, "--option")) {
+      if (nopts == MAX_OPTS)
+        return twill_cli_error("sat", "more than %d --opt", MAX_OPTS);
+      opts[nopts++] = a.val;
+    } else if (twill_cli_is(&a, "--time-limit")) {
+      if (twill_cli_double(&a, 0, 1e9, &tlim)) return 1;
     }
   }
-  if (!file) {
-    fputs(sat_usage, stderr);
-    return 1;
-  }
-  if (binary && lrat) {
-    fprintf(stderr, "twill sat: --binary-proof and --lrat exclude each other\n");
-    return 1;
-  }
+  if (ar < 0) return 1;
+  if (!file) return twill_cli_error("sat", "no CNF file given");
+  if (binary && lrat)
+    return twill_cli_error("sat", "--binary-proof and --lrat exclude each other");
   size_t len = 0;
   char *buf = twill_cli_read_file(file, &len);
   if (!buf) {
@@ -73,7 +113,7 @@ int twill_cmd_sat(int argc, char **argv) {
   }
   twill_cnf cnf;
   char err[512], warn[512];
-  if (twill_dimacs_parse(file, buf, len, &cnf, err, sizeof err, warn, sizeof warn)) {
+  if (twill_dimacs_parse(strcmp(file, "-") ? file : "<stdin>", buf, len, &cnf, err, sizeof err, warn, sizeof warn)) {
     fprintf(stderr, "%s\n", err);
     free(buf);
     return 1;
@@ -102,17 +142,7 @@ int twill_cmd_sat(int argc, char **argv) {
                                         : TWILL_PROOF_DRAT_TEXT);
   int rc = 0;
   for (int k = 0; k < nopts; k++) {
-    char name[32];
-    const char *eq = strchr(opts[k], '=');
-    size_t nl = eq ? (size_t)(eq - opts[k]) : 0;
-    if (!eq || nl >= sizeof name) rc = -2;
-    else {
-      memcpy(name, opts[k], nl);
-      name[nl] = 0;
-      if (!twill_sat_set_option(s, name, strtoll(eq + 1, NULL, 10))) rc = -2;
-    }
-    if (rc == -2) {
-      fprintf(stderr, "twill sat: bad option '%s'\n%s", opts[k], sat_usage);
+    if (apply_option(s, opts[k])) {
       twill_sat_free(s);
       twill_cnf_free(&cnf);
       if (pf) fclose(pf);
@@ -149,14 +179,7 @@ int twill_cmd_sat(int argc, char **argv) {
   twill_sat_stats st;
   twill_sat_get_stats(s, &st);
   printf("c variables %d clauses %d\n", cnf.nvars, cnf.nclauses);
-  printf("c conflicts %llu decisions %llu propagations %llu\n",
-         (unsigned long long)st.conflicts, (unsigned long long)st.decisions,
-         (unsigned long long)st.propagations);
-  printf("c restarts %llu reductions %llu learned %llu deleted %llu\n",
-         (unsigned long long)st.restarts, (unsigned long long)st.reductions,
-         (unsigned long long)st.learned, (unsigned long long)st.deleted);
-  printf("c learned-literals %llu minimized-literals %llu\n",
-         (unsigned long long)st.learned_literals, (unsigned long long)st.minimized_literals);
+  print_stats(&st);
   if (r == TWILL_SAT_SAT) {
     printf("s SATISFIABLE\n");
     char line[100];
@@ -187,29 +210,26 @@ int twill_cmd_sat(int argc, char **argv) {
   return r;
 }
 
-static const char check_usage[] =
-    "usage: twill drat-check FILE.cnf FILE.drat [--lrat]\n";
-
 int twill_cmd_drat_check(int argc, char **argv) {
   const char *files[2] = {NULL, NULL};
   int nf = 0, lrat = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--lrat"))
-      lrat = 1;
-    else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      fputs(check_usage, stdout);
-      return 0;
-    } else if (nf < 2 && (argv[i][0] != '-' || !argv[i][1]))
-      files[nf++] = argv[i];
-    else {
-      fprintf(stderr, "twill drat-check: bad argument '%s'\n%s", argv[i], check_usage);
-      return 1;
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int r;
+  while ((r = twill_cli_next(&a)) > 0) {
+    if (a.opt) {
+      if (twill_cli_is(&a, "--lrat")) lrat = 1;
+    } else if (nf == 2) {
+      return twill_cli_error("drat-check", "extra argument '%s'", a.val);
+    } else {
+      files[nf++] = a.val;
     }
   }
-  if (nf != 2) {
-    fputs(check_usage, stderr);
-    return 1;
-  }
+  if (r < 0) return 1;
+  if (nf != 2) return twill_cli_error("drat-check", "need FILE.cnf and FILE.drat");
+  if (!strcmp(files[0], "-") && !strcmp(files[1], "-"))
+    return twill_cli_error("drat-check", "FILE.cnf and FILE.drat cannot both be "
+                                         "standard input");
   size_t clen = 0, plen = 0;
   char *cnf = twill_cli_read_file(files[0], &clen);
   char *prf = cnf ? twill_cli_read_file(files[1], &plen) : NULL;

@@ -57,6 +57,8 @@ void twill_modulo_opts_default(twill_modulo_opts *o) {
   o->node_limit = 0;
   o->certify = 0;
   o->skip_length = 0;
+  o->log = NULL;
+  o->log_ctx = NULL;
 }
 
 void twill_modulo_result_clear(twill_modulo_result *r) {
@@ -320,6 +322,12 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
   r->sched = heur;
   r->ii = heur->ii;
   r->length = twill_schedule_length(g, heur);
+  if (o->log) {
+    char line[128];
+    snprintf(line, sizeof line, "MII %ld; heuristic I %ld, L %ld (%.2f s)", r->mii,
+             r->ii, r->length, now() - t0);
+    o->log(o->log_ctx, line);
+  }
   r->heuristic_length = r->length;
   r->ii_lower = r->mii;
   r->length_lower = 0;
@@ -356,6 +364,19 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
     twill_ilp_stats stats;
     twill_ilp_get_stats(m, &stats);
     r->nodes += stats.nodes;
+    if (o->log) {
+      char line[160];
+      if (st == TWILL_ILP_OPTIMAL)
+        snprintf(line, sizeof line, "I %ld: feasible, least L %.0f (%.2f s, %ld nodes)",
+                 ii, twill_ilp_objective(m), now() - ts, stats.nodes);
+      else
+        snprintf(line, sizeof line, "I %ld: %s (%.2f s, %ld nodes)", ii,
+                 st == TWILL_ILP_INFEASIBLE ? "infeasible"
+                 : st == TWILL_ILP_LIMIT    ? "limit"
+                                            : "failed",
+                 now() - ts, stats.nodes);
+      o->log(o->log_ctx, line);
+    }
     if (add_try(r, ii, (int)st, now() - ts, stats.nodes)) {
       twill_ilp_free(m);
       return -1;

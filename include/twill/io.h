@@ -1,8 +1,7 @@
 /* twill/io.h: the one whole-file reader every front end uses.
  *
  * "-" names standard input, so that every command reading a file also
- * reads a pipe; it can be read once per process (a second "-" is an error
- * that says so).  The bytes come back NUL-terminated (one extra byte not
+ * reads a pipe.  The bytes come back NUL-terminated (one extra byte not
  * counted in *len) so that text parsers may stop at the NUL as well as at
  * len.  Files over 1 GiB are refused: nothing twill reads is that large, and
  * a runaway pipe should not take the machine's memory.

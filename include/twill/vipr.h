@@ -5,7 +5,7 @@
  * program is infeasible or that its optimal value lies in [lb, ub].  The
  * checker reads the certificate once, front to back, and verifies every
  * solution and every derived constraint with its own exact rational
- * arithmetic (ilp/vipr_num.c); it shares no code with twill's solver.
+ * arithmetic (ilp/check/vipr_num.c); it shares no code with twill's solver.
  *
  * Limits (bad or hostile input is rejected, never crashes or hangs): a
  * number token is at most 65536 characters, an exponent at most 1000 in
@@ -30,7 +30,7 @@ int twill_vipr_check_mem(const char *name, const char *data, size_t len,
                          char *msg, size_t msg_size);
 
 /* The same for a file, read as a stream (the certificate is never held
- * in memory as a whole; "-": standard input).  An unreadable file is
+ * in memory as a whole); "-" is standard input.  An unreadable file is
  * "not verified". */
 int twill_vipr_check_file(const char *path, char *msg, size_t msg_size);
 
