@@ -1,5 +1,5 @@
-/* codegen/schedule_json.c: schedule files, written and read (the format
- * is in twill/codegen.h).
+/* codegen/schedule_json.c: schedule files, written and read
+ * (docs/formats.md, "Schedules"; the fields in twill/codegen.h).
  *
  * Reader: "kernel", "ii" and "times" are required; "normalized" and
  * "normalization" come together; every other key ("optimal", "length",

@@ -34,8 +34,8 @@
  * the proof derives holds there too: infeasibility and the bound on L
  * transfer to the program, and so to the kernel (the program loses no
  * schedule: see core/modulo/modulo_ilp.c).  Costs are normalized by the
- * deterministic program of twill.md 4 before either side starts; the
- * certificate speaks about the normalized kernel.
+ * deterministic program of docs/model.md section 2 before either side
+ * starts; the certificate speaks about the normalized kernel.
  */
 #include <ctype.h>
 #include <stdarg.h>

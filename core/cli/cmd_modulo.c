@@ -22,7 +22,7 @@ static int parse(int argc, char **argv, opts *o) {
   memset(o, 0, sizeof *o);
   o->normalize = 1;
   o->budget = 300;
-  o->time_limit = 60; /* every search has a limit (DESIGN.md) */
+  o->time_limit = 60; /* every search has a limit, as every solver call does */
   twill_cli_args a;
   twill_cli_args_init(&a, argc, argv);
   int r;

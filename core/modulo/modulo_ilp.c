@@ -1,7 +1,7 @@
 /* core/modulo/modulo_ilp.c: optimal modulo scheduling on ilp/ (twill/modulo.h).
  *
  * The program at fixed I (the slot-and-stage form of the first author's
- * modulo-scheduling ILP, twill.md 2.2):
+ * modulo-scheduling ILP; the Twill paper cites Stoutchinin's and states none):
  *
  *   a[v][s] in {0,1}, s in [0, I)      op v issues in slot s
  *   k[v] in [0, W] integer             its stage

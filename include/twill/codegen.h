@@ -1,9 +1,10 @@
 /* twill/codegen.h: every output a person reads, from a kernel, its machine
  * and a modulo schedule (optionally with a warp assignment).
  *
- * The pipelined loop follows twill.md 2.1: with L = twill_schedule_length()
- * and C = ceil(L / I) overlapped copies, the straight-line program Q runs the
- * steady state once and is T = (C - 1)*I + L cycles long:
+ * The pipelined loop follows docs/model.md section 3: with
+ * L = twill_schedule_length() and C = ceil(L / I) overlapped copies, the
+ * straight-line program Q runs the steady state once and is
+ * T = (C - 1)*I + L cycles long:
  *   prologue      cycles [0, (C-1)*I)
  *   steady state  cycles [(C-1)*I, C*I)   (the loop body, one per I)
  *   epilogue      cycles [C*I, T)
@@ -11,7 +12,7 @@
  * runs for iteration i + (C - 1 - stage(v)), stage(v) = t(v) / I.
  *
  * Formats: pseudocode, cuda (sm_90a warp-specialized skeleton), table,
- * gantt (text, <= 100 columns), svg, json (DESIGN.md "Results"), dot.
+ * gantt (text, <= 100 columns), svg, json (docs/formats.md), dot.
  * Every emitter writes deterministic bytes and returns 0, or -1 on a write
  * or allocation error.  g must be bound (unit capacities known) and s valid
  * for it (twill_schedule_validate).
@@ -167,7 +168,7 @@ typedef struct twill_sched_file {
   bool heuristic;      /* "heuristic": true */
 } twill_sched_file;
 
-/* Parse a schedule file (see above; unknown keys are accepted and
+/* Parse a schedule file (docs/formats.md; unknown keys are accepted and
  * ignored, and "stages" and "length" are recomputed from the times, but
  * "times" must agree with "normalized"."times" scaled, so that an edit of
  * the real times is not silently dropped).  Returns NULL with d filled
