@@ -112,7 +112,12 @@ static void print_text(const twill_graph *g, const twill_arch *m, const opts *o,
   if (o->heuristic)
     printf("I = %s, L = %s (heuristic schedule, not proven optimal)\n",
            both(&u, r->ii, b1, sizeof b1), both(&u, r->length, b2, sizeof b2));
+  else if (r->status == TWILL_MODULO_OPTIMAL && !u.on)
+    printf("I* = %ld, L = %ld: optimal (no schedule at I < %ld; none shorter "
+           "at I*)\n",
+           r->ii, r->length, r->ii);
   else if (r->status == TWILL_MODULO_OPTIMAL)
+    /* the proof is about normalized I: "below I*" in the solver's cycles */
     printf("I* = %s, L = %s: optimal (no schedule at a smaller I; none "
            "shorter at I*)\n",
            both(&u, r->ii, b1, sizeof b1), both(&u, r->length, b2, sizeof b2));
