@@ -9,6 +9,7 @@
 #include "testutil.h"
 #include "twill/gaus.h"
 #include "twill/joint.h"
+#include "twill/modulo.h"
 
 /* A temporary file holding text; the caller unlinks and frees the path. */
 static char *write_tmp(const char *text, const char *suffix) {
@@ -517,6 +518,7 @@ START_TEST(help_defaults_match_the_code) {
   default_is(h, "solve", "--budget", so.budget);
   default_is(h, "solve", "--threads", so.threads);
   default_is(h, "solve", "--extra-copies", so.extra_copies);
+  default_is(h, "solve", "--gaus-min-ops", so.gaus_min_ops);
   /* warps and registers come from the machine (joint_model.c's defaults) */
   const char *machines[] = {"hopper", "blackwell"};
   for (int i = 0; i < 2; i++) {
@@ -544,6 +546,9 @@ START_TEST(help_defaults_match_the_code) {
   u = strstr(u, "\"budget\": ");
   ck_assert_ptr_nonnull(u);
   default_is(h, "modulo", "--budget", strtod(u + 10, NULL));
+  twill_modulo_opts mo;
+  twill_modulo_opts_default(&mo);
+  default_is(h, "modulo", "--gaus-min-ops", mo.gaus_min_ops);
   free(out);
   free(err);
   free(h);

@@ -8,11 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/gaus/gaus_priv.h" /* twill_gaus_modulo_list, twill_gaus_asap: internal */
 #include "check_main.h"
 #include "testutil.h"
 #include "twill/arch.h"
 #include "twill/kernel.h"
 #include "twill/formats.h"
+#include "twill/codegen.h"
 #include "twill/gaus.h"
 #include "twill/schedule.h"
 
@@ -133,16 +135,174 @@ static void fd_check(twill_gaus_problem *p, char form, int mask, long D,
   twill_gaus_model_free(m);
 }
 
+/* D = 12 puts every window over the whole horizon; D = 60 (sigma <= 1.4,
+ * windows of at most 26 steps, mu spread over the horizon) exercises the
+ * pieces the step skips: steps where F is 0 or 1, Reg's constant runs
+ * and its successors whose windows have closed. */
 static void fd_form(char form, const int *masks, int nm) {
   int reps = tu_under_valgrind() ? 1 : 6;
   for (int rep = 0; rep < reps; rep++) {
     rng_state = 1000 + (unsigned long long)rep * 77 + (unsigned long long)form;
     twill_gaus_problem *p = rand_problem(irand(4, 10), 0.4, 3, 2, 3);
-    for (int k = 0; k < nm; k++) fd_check(p, form, masks[k], 12, 3 + rep % 3);
-    fd_check(p, form, TWILL_GAUS_ALL, 12, 3);
+    for (long D = 12; D <= 60; D += 48) {
+      for (int k = 0; k < nm; k++) fd_check(p, form, masks[k], D, 3 + rep % 3);
+      fd_check(p, form, TWILL_GAUS_ALL, D, 3);
+    }
     twill_gaus_problem_free(p);
   }
 }
+
+/* The memory and modulo-capacity terms against their definitions
+ * (twill/gaus.h), evaluated naively over every step with the exact normal
+ * CDF: F_i(d) = Phi((d + 0.5 - mu_i)/sigma_i), F_i(D-1) = 1,
+ * sigma_i = 0.1 + softplus(s_i);
+ * Reg(d) = sum_i b_i F_i(d) (1 - prod_{j in succ0(i)} F_j(d)) (ops with
+ * a distance-0 successor); B: tau LSE over d in [0, D + ext) (ext = the
+ * longest use end, at least 1: the step's per-step arrays, zero past D);
+ * C: MMem(s) = sum_{d = s mod II} Reg(d), tau LSE over s; C's cap term
+ * sum_{r, s} (MRes_r(s) - C_r)^+ with MRes_r(s) = sum of count P_i^d over
+ * the uses' slots (d + off + c) mod II and P_i^d = F_i(d) - F_i(d-1).
+ * The windowed, pieced evaluation must agree to rounding (the naive tails
+ * differ by at most Phi(-9) ~ 1e-19 per entry). */
+static double naive_F(double mu, double sg, long d, long D) {
+  if (d < 0) return 0;
+  if (d >= D - 1) return 1;
+  return 0.5 * erfc(-((double)d + 0.5 - mu) / sg * 0.70710678118654752440);
+}
+
+START_TEST(mem_and_cap_values) {
+  int reps = tu_under_valgrind() ? 2 : 10;
+  for (int rep = 0; rep < reps; rep++) {
+    rng_state = 3100 + (unsigned long long)rep;
+    twill_gaus_problem *p = rand_problem(irand(5, 30), 0.3, 4, 2, 3);
+    int n = p->n;
+    for (int f = 0; f < 2; f++) {
+      char form = f ? 'C' : 'B';
+      long D = 40 + 10 * (rep % 3), ii = 3 + rep % 4;
+      twill_gaus_opts o;
+      twill_gaus_opts_default(&o);
+      o.form = form;
+      o.tau = 0.7;
+      twill_gaus_model *m = twill_gaus_model_new(p, &o, D, ii);
+      ck_assert_ptr_nonnull(m);
+      double *mu = twill_gaus_model_mu(m), *s = twill_gaus_model_s(m);
+      for (int i = 0; i < n; i++) {
+        mu[i] = -1.0 + (double)(D + 1) * urand();
+        s[i] = -2.0 + 3.0 * urand();
+      }
+      twill_gaus_terms t;
+      twill_gaus_eval(m, TWILL_GAUS_MEM | TWILL_GAUS_CAP, NULL, NULL, &t);
+      long ext = 1;
+      for (int u = 0; u < p->nuses; u++)
+        if (p->uoffset[u] + p->ucycles[u] > ext) ext = p->uoffset[u] + p->ucycles[u];
+      long Dx = D + ext;
+      double *reg = calloc((size_t)Dx, sizeof(double));
+      double *sg = malloc((size_t)n * sizeof(double));
+      for (int i = 0; i < n; i++) sg[i] = 0.1 + log1p(exp(s[i]));
+      for (int i = 0; i < n; i++) {
+        int nsucc = 0;
+        for (int e = 0; e < p->ne; e++) nsucc += p->esrc[e] == i && !p->edist[e];
+        if (!nsucc) continue;
+        for (long d = 0; d < D; d++) {
+          double prod = 1;
+          for (int e = 0; e < p->ne; e++)
+            if (p->esrc[e] == i && !p->edist[e])
+              prod *= naive_F(mu[p->edst[e]], sg[p->edst[e]], d, D);
+          reg[d] += p->w[i] * naive_F(mu[i], sg[i], d, D) * (1 - prod);
+        }
+      }
+      double want_mem = 0, want_cap = 0;
+      long L = form == 'B' ? Dx : ii;
+      double *x = calloc((size_t)L, sizeof(double));
+      for (long d = 0; d < Dx; d++) x[form == 'B' ? d : d % ii] += reg[d];
+      double mx = x[0], sum = 0;
+      for (long k = 1; k < L; k++) mx = fmax(mx, x[k]);
+      for (long k = 0; k < L; k++) sum += exp((x[k] - mx) / o.tau);
+      want_mem = mx + o.tau * log(sum);
+      if (form == 'C') {
+        double *mres = calloc((size_t)(p->nunits * ii), sizeof(double));
+        for (int i = 0; i < n; i++)
+          for (int u = p->uoff[i]; u < p->uoff[i + 1]; u++)
+            for (long d = 0; d < D; d++) {
+              double P = naive_F(mu[i], sg[i], d, D) - naive_F(mu[i], sg[i], d - 1, D);
+              for (int c = 0; c < p->ucycles[u]; c++)
+                mres[p->uunit[u] * ii + (d + p->uoffset[u] + c) % ii] += p->ucount[u] * P;
+            }
+        for (int r = 0; r < p->nunits; r++)
+          for (long k = 0; k < ii; k++)
+            want_cap += fmax(0, mres[r * ii + k] - p->cap[r]);
+        free(mres);
+        ck_assert_msg(fabs(t.cap - want_cap) <= 1e-9 * fmax(1, want_cap),
+                      "rep %d: cap %.15g, definition %.15g", rep, t.cap, want_cap);
+      }
+      ck_assert_msg(fabs(t.mem - want_mem) <= 1e-9 * fmax(1, fabs(want_mem)),
+                    "rep %d form %c: mem %.15g, definition %.15g", rep, form,
+                    t.mem, want_mem);
+      free(x);
+      free(reg);
+      free(sg);
+      twill_gaus_model_free(m);
+    }
+    twill_gaus_problem_free(p);
+  }
+}
+END_TEST
+
+/* The dependence term against its definition (twill/gaus.h): terms.dep =
+ * sum_e Dep_e, Dep_e = E[(l_e - II dist_e - (X_dst - X_src))^+] = s (u Phi(u)
+ * + phi(u)) with s^2 = sigma_src^2 + sigma_dst^2, u = (l_e - II dist_e -
+ * (mu_dst - mu_src)) / s, over the edges of distance 0 (A) or every edge
+ * (C: back edges are the recurrences), with the exact normal CDF.  The
+ * step skips an edge whose u is below -9 (there Dep_e < 1e-19 s); half
+ * the draws put the mu within a few sigma of each other so that many u
+ * fall in (-9, 0), where a wider skip would be seen.  (Mutation: skipping
+ * from u <= -2 instead of -9 fails here; the finite-difference tests
+ * cannot see it, value and gradient being skipped together.) */
+START_TEST(dep_values) {
+  int reps = tu_under_valgrind() ? 2 : 10;
+  for (int rep = 0; rep < reps; rep++) {
+    rng_state = 5200 + (unsigned long long)rep;
+    twill_gaus_problem *p = rand_problem(irand(5, 30), 0.4, 6, 2, 4);
+    int n = p->n;
+    for (int f = 0; f < 2; f++) {
+      char form = f ? 'C' : 'A';
+      long D = 40 + 10 * (rep % 3), ii = 3 + rep % 4;
+      twill_gaus_opts o;
+      twill_gaus_opts_default(&o);
+      o.form = form;
+      twill_gaus_model *m = twill_gaus_model_new(p, &o, D, ii);
+      ck_assert_ptr_nonnull(m);
+      double *mu = twill_gaus_model_mu(m), *s = twill_gaus_model_s(m);
+      double spread = rep % 2 ? (double)D : 6.0;
+      for (int i = 0; i < n; i++) {
+        mu[i] = (double)D / 2 - spread / 2 + spread * urand();
+        s[i] = -2.0 + 3.0 * urand();
+      }
+      twill_gaus_terms t;
+      twill_gaus_eval(m, TWILL_GAUS_DEP, NULL, NULL, &t);
+      double want = 0;
+      int mid = 0; /* edges with u in (-9, -1): where the skip matters */
+      for (int e = 0; e < p->ne; e++) {
+        if (form == 'A' && p->edist[e]) continue;
+        int a = p->esrc[e], b = p->edst[e];
+        double sa = 0.1 + log1p(exp(s[a])), sb = 0.1 + log1p(exp(s[b]));
+        double sd = sqrt(sa * sa + sb * sb);
+        double l = (double)p->elat[e] - (form == 'C' ? (double)(ii * p->edist[e]) : 0);
+        double u = (l - (mu[b] - mu[a])) / sd;
+        double Phi = 0.5 * erfc(-u * 0.70710678118654752440);
+        double phi = exp(-0.5 * u * u) * 0.39894228040143267794;
+        want += sd * (u * Phi + phi);
+        mid += u > -9 && u < -1;
+      }
+      if (rep % 2 == 0) ck_assert_int_gt(mid, 0);
+      ck_assert_msg(fabs(t.dep - want) <= 1e-9 * fmax(1, want),
+                    "rep %d form %c: dep %.15g, definition %.15g", rep, form, t.dep, want);
+      twill_gaus_model_free(m);
+    }
+    twill_gaus_problem_free(p);
+  }
+}
+END_TEST
 
 /* twill_gaus_Phi (table + Taylor series) against 0.5 erfc(-x/sqrt 2): the
  * absolute error bound core/gaus/gaus.c states, 0 below -9 and 1 from 8.5. */
@@ -483,6 +643,122 @@ START_TEST(random_graphs_validate) {
 }
 END_TEST
 
+/* ---- the modulo list scheduler (core/gaus/gaus_mlist.c) ---------------------- */
+
+/* The loop of the issue that asked for GauS-C at scale: `twill random
+ * --nodes N --density 0.01 --back-edges 50 --seed 7`, as a problem, with
+ * the initial relaxation's times (ASAP/ALAP midpoints, rounded). */
+static twill_gaus_problem *issue_graph(int nodes) {
+  twill_random_opts ro;
+  twill_random_opts_default(&ro);
+  ro.nodes = nodes;
+  ro.density = 0.01;
+  ro.back_edges = 50;
+  ro.seed = 7;
+  twill_graph *g = twill_graph_random(&ro);
+  ck_assert_ptr_nonnull(g);
+  twill_gaus_problem *p = twill_gaus_problem_from_graph(g, NULL);
+  ck_assert_ptr_nonnull(p);
+  twill_graph_free(g);
+  return p;
+}
+
+static long *initial_times(const twill_gaus_problem *p, long ii, double **mu_out) {
+  long *asap = malloc((size_t)p->n * sizeof(long));
+  long cp = twill_gaus_asap(p, asap, NULL);
+  ck_assert_int_ge(cp, 0);
+  free(asap);
+  twill_gaus_opts o;
+  twill_gaus_opts_default(&o);
+  o.form = 'C';
+  twill_gaus_model *m = twill_gaus_model_new(p, &o, (cp > ii ? cp : ii) + ii, ii);
+  ck_assert_ptr_nonnull(m);
+  twill_gaus_model_init(m);
+  long *t0 = malloc((size_t)p->n * sizeof(long));
+  const double *mu = twill_gaus_model_mu(m);
+  for (int i = 0; i < p->n; i++) t0[i] = mu[i] > 0 ? (long)floor(mu[i] + 0.5) : 0;
+  if (mu_out) {
+    *mu_out = malloc((size_t)p->n * sizeof(double));
+    memcpy(*mu_out, mu, (size_t)p->n * sizeof(double));
+  }
+  twill_gaus_model_free(m);
+  return t0;
+}
+
+/* 1,000 ops, 54,922 edges: unit u1 (capacity 1) is busy 526 cycles per
+ * iteration (162 one-cycle and 182 two-cycle uses; `twill bounds` says
+ * the same), so no schedule has II < 526 and one at 526 fills every slot
+ * of u1.  The list scheduler reaches it from the initial relaxation.
+ * Mutations: with no deadlines at all (back edges checked only when both
+ * ends are placed) this fails; with the deadlines of placed heads but not
+ * passed on to the predecessors (t_a <= dl_b - lat) it passes here but
+ * modulo_list_5000_ops fails. */
+START_TEST(modulo_list_saturated_unit) {
+  twill_gaus_problem *p = issue_graph(1000);
+  ck_assert_int_eq(twill_gaus_mii(p), 526);
+  long *t0 = initial_times(p, 526, NULL);
+  long *t = malloc((size_t)p->n * sizeof(long));
+  ck_assert_int_eq(twill_gaus_modulo_list(p, 526, t0, t), 0);
+  char why[200];
+  ck_assert_msg(twill_gaus_check(p, t, 526, why, sizeof why) == 0, "%s", why);
+  free(t0);
+  free(t);
+  twill_gaus_problem_free(p);
+}
+END_TEST
+
+/* Whatever the II, a schedule the list scheduler returns is legal (the
+ * independent checker), and it fails (-2), never crashes, below the
+ * MII; random problems with back edges, units of capacity 1-3. */
+START_TEST(modulo_list_random_legal) {
+  int reps = tu_under_valgrind() ? 10 : 200, ok = 0;
+  for (int rep = 0; rep < reps; rep++) {
+    rng_state = 6100 + (unsigned long long)rep;
+    twill_gaus_problem *p = rand_problem(irand(3, 60), 0.3, irand(0, 12), irand(1, 3), 4);
+    long mii = twill_gaus_mii(p);
+    long *t = malloc((size_t)p->n * sizeof(long)), *t0 = malloc((size_t)p->n * sizeof(long));
+    for (long ii = mii > 1 ? mii - 1 : 1; ii <= mii + 4; ii++) {
+      for (int i = 0; i < p->n; i++) t0[i] = irand(0, (int)(3 * ii));
+      int rc = twill_gaus_modulo_list(p, ii, t0, t);
+      ck_assert(rc == 0 || rc == -2);
+      if (ii < mii) ck_assert_int_eq(rc, -2);
+      if (rc) continue;
+      ok++;
+      char why[200];
+      ck_assert_msg(twill_gaus_check(p, t, ii, why, sizeof why) == 0,
+                    "rep %d ii %ld: %s", rep, ii, why);
+    }
+    free(t);
+    free(t0);
+    twill_gaus_problem_free(p);
+  }
+  ck_assert_int_gt(ok, reps); /* it does succeed, mostly */
+}
+END_TEST
+
+/* The 5,000-op loop of the same family (374,519 edges, ResMII 2476, two
+ * units at 100% and 99.8%): from this initial relaxation the op-driven
+ * strategies alone (guided IMS, the fixed-point placer, Rau's IMS) fail
+ * at II 2500 (IMS out of budget after about 3,500 of 5,000 placements;
+ * they succeed at 2510); with the list scheduler first it legalizes at
+ * 2500, 0.97% above the bound. */
+START_TEST(modulo_list_5000_ops) {
+  if (tu_under_valgrind()) return;
+  twill_gaus_problem *p = issue_graph(5000);
+  ck_assert_int_eq(twill_gaus_mii(p), 2476);
+  double *mu = NULL;
+  long *t0 = initial_times(p, 2476, &mu);
+  long *t = malloc((size_t)p->n * sizeof(long));
+  ck_assert_int_eq(twill_gaus_legalize_modulo(p, mu, 2500, t), 0);
+  char why[200];
+  ck_assert_msg(twill_gaus_check(p, t, 2500, why, sizeof why) == 0, "%s", why);
+  free(mu);
+  free(t0);
+  free(t);
+  twill_gaus_problem_free(p);
+}
+END_TEST
+
 /* ---- readers ----------------------------------------------------------- */
 
 /* Node and edge counts from the suite's README (computed there from the
@@ -808,6 +1084,55 @@ START_TEST(command_same_bytes_any_threads) {
 }
 END_TEST
 
+/* `twill gaus --json` writes a schedule in the keys `twill modulo --json`
+ * uses (ii, length, times and stages by op name, cycles): the schedule
+ * reader takes it, every op of the kernel has a time, the validator
+ * accepts it on the kernel, and `twill emit` draws it. */
+START_TEST(json_schedule_emit) {
+  const char *kernels[] = {"fig1", "gemm-hopper", "fa3-fwd-hopper"};
+  const char *forms[] = {"C", "A"};
+  for (size_t k = 0; k < sizeof kernels / sizeof *kernels; k++)
+    for (int f = 0; f < 2; f++) {
+      char *o, *e;
+      const char *a[] = {"gaus", kernels[k], "--formulation", forms[f], "--iters", "40",
+                         "--json", NULL};
+      ck_assert_int_eq(tu_run_twill(&o, &e, a), 0);
+      ck_assert_ptr_null(strstr(o, "\"start\""));
+      ck_assert_ptr_nonnull(strstr(o, "\"time_unit\": \"cycle\""));
+      twill_diag d;
+      memset(&d, 0, sizeof d);
+      twill_sched_file *sf = twill_sched_file_parse(o, strlen(o), "gaus.json", &d);
+      ck_assert_msg(sf != NULL, "%s: %s", kernels[k], d.msg);
+      ck_assert_str_eq(sf->kernel, kernels[k]);
+      twill_graph *g = NULL;
+      twill_arch *m = NULL;
+      ck_assert_int_eq(tu_load_kernel(kernels[k], NULL, &g, &m), 0);
+      ck_assert_int_eq(sf->nops, g->nops);
+      twill_schedule *sc = twill_sched_file_bind(sf, g, "gaus.json", &d);
+      ck_assert_ptr_nonnull(sc);
+      char why[512];
+      ck_assert_msg(twill_schedule_validate(g, m, sc, why, sizeof why) == 0, "%s", why);
+      char path[] = "/tmp/twill_gaus_json_XXXXXX";
+      int fd = mkstemp(path);
+      ck_assert_int_ge(fd, 0);
+      FILE *fp = fdopen(fd, "w");
+      fputs(o, fp);
+      fclose(fp);
+      char *o2, *e2;
+      const char *b[] = {"emit", path, "--format", "table", NULL};
+      ck_assert_int_eq(tu_run_twill(&o2, &e2, b), 0);
+      ck_assert_ptr_nonnull(strstr(o2, "# schedule from"));
+      remove(path);
+      free(o2), free(e2);
+      twill_schedule_free(sc);
+      twill_sched_file_free(sf);
+      twill_graph_free(g);
+      twill_arch_free(m);
+      free(o), free(e);
+    }
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("gaus");
   TCase *tc = tcase_create("gradients");
@@ -818,6 +1143,8 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, fd_formulation_b);
   tcase_add_test(tc, fd_formulation_c);
   tcase_add_test(tc, fd_formulation_l);
+  tcase_add_test(tc, mem_and_cap_values);
+  tcase_add_test(tc, dep_values);
   suite_add_tcase(s, tc);
   TCase *tl = tcase_create("legal");
   tcase_set_timeout(tl, 120);
@@ -828,6 +1155,9 @@ static Suite *make_suite(void) {
   tcase_add_test(tl, builtin_kernels_validate);
   tcase_add_test(tl, random_graphs_validate);
   tcase_add_test(tl, raw_cycle_kernel_at_mii);
+  tcase_add_test(tl, modulo_list_saturated_unit);
+  tcase_add_test(tl, modulo_list_random_legal);
+  tcase_add_test(tl, modulo_list_5000_ops);
   suite_add_tcase(s, tl);
   TCase *tio = tcase_create("io");
   tcase_set_timeout(tio, 120);
@@ -835,6 +1165,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tio, gml_errors);
   tcase_add_test(tio, aig_errors);
   tcase_add_test(tio, command_same_bytes_any_threads);
+  tcase_add_test(tio, json_schedule_emit);
   tcase_add_test(tio, hls_instances_legal);
   tcase_add_test(tio, hls_errors);
   tcase_add_test(tio, hls_command);

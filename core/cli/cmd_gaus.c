@@ -15,25 +15,12 @@
 #include "cli.h"
 #include "twill/formats.h"
 #include "twill/gaus.h"
+#include "twill/json.h"
 #include "twill/schedule.h"
 
 static int ends_with(const char *s, const char *suf) {
   size_t a = strlen(s), b = strlen(suf);
   return a >= b && !strcmp(s + a - b, suf);
-}
-
-static void json_str(const char *s, FILE *f) {
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      fprintf(f, "\\%c", c);
-    else if (c < 0x20)
-      fprintf(f, "\\u%04x", c);
-    else
-      fputc(c, f);
-  }
-  fputc('"', f);
 }
 
 /* JSON text with the HLS keys "delay" and "resource" (and none of the
@@ -81,6 +68,9 @@ int twill_cmd_gaus(int argc, char **argv) {
   const char *kernel = NULL, *arch = NULL;
   long nrandom = 0;
   int json = 0, timing = 0, form_given = 0;
+  /* KERNEL is a built-in name or a kernel file `twill emit` can load
+     again (not standard input, not a GML, AIG or HLS graph) */
+  int loadable = 0;
   twill_cli_args a;
   twill_cli_args_init(&a, argc, argv);
   int ar;
@@ -169,6 +159,7 @@ int twill_cmd_gaus(int argc, char **argv) {
     }
     free(data);
     if (bad) return TWILL_EXIT_USAGE;
+    loadable = kind == IN_KERNEL && strcmp(kernel, "-") != 0;
     if (!g) {
       twill_diag_print(&d, stderr);
       return TWILL_EXIT_USAGE;
@@ -202,28 +193,96 @@ int twill_cmd_gaus(int argc, char **argv) {
   const twill_gaus_eval_t *e = &r.eval;
   const char *name = g->name ? g->name : "graph";
   if (json) {
-    printf("{\n  \"kernel\": ");
-    json_str(name, stdout);
-    printf(",\n  \"formulation\": \"%c\",\n  \"ops\": %d,\n  \"edges\": %d,\n",
-           o.form, g->nops, g->nedges);
-    printf("  \"ii\": %ld,\n  \"length\": %ld,\n  \"horizon\": %ld,\n"
-           "  \"steps\": %ld,\n  \"time_limited\": %s,\n",
-           r.ii, e->length, r.D, r.steps, r.time_limited ? "true" : "false");
-    printf("  \"res_peak\": %.17g,\n  \"com\": %.17g,\n  \"mem_peak\": %.17g,\n"
-           "  \"objective\": %.17g,\n",
-           e->res_peak, e->com, e->mem_peak, e->objective);
-    printf("  \"relaxation\": {\"loss\": %.17g, \"res\": %.17g, \"com\": %.17g, "
-           "\"mem\": %.17g, \"dep\": %.17g, \"lat\": %.17g, \"cap\": %.17g},\n",
-           r.terms.total, r.terms.res, r.terms.com, r.terms.mem, r.terms.dep,
-           r.terms.lat, r.terms.cap);
-    printf("  \"start\": [");
-    for (int i = 0; i < g->nops; i++) printf("%s%ld", i ? ", " : "", r.t[i]);
-    printf("]\n}\n");
+    /* the schedule keys of `twill modulo --json` (docs/formats.md, schedule JSON), so
+       that `twill emit` reads it: "kernel" is the KERNEL argument when it
+       is a kernel (a built-in name or a path emit loads; a GML, AIG or
+       HLS graph, or --random, gives the graph's name), times and stages
+       by op name, in the kernel's own cycles (GauS does not normalize: no
+       "normalize" key, "time_unit" says so); then GauS's own measures */
+    twill_jw w;
+    twill_jw_init(&w, stdout, true);
+    twill_jw_object_begin(&w);
+    twill_jw_key(&w, "kernel");
+    twill_jw_string(&w, loadable ? kernel : name);
+    if (m) {
+      twill_jw_key(&w, "arch");
+      twill_jw_string(&w, m->name);
+    }
+    twill_jw_key(&w, "ii");
+    twill_jw_int(&w, r.ii);
+    twill_jw_key(&w, "optimal"); /* not proven: a heuristic schedule */
+    twill_jw_bool(&w, false);
+    if (o.form == 'C') { /* the MII: no schedule has a smaller II */
+      twill_jw_key(&w, "lower_bound");
+      twill_jw_int(&w, r.mii);
+    }
+    twill_jw_key(&w, "length");
+    twill_jw_int(&w, e->length);
+    twill_jw_key(&w, "time_unit");
+    twill_jw_string(&w, "cycle");
+    twill_jw_key(&w, "times");
+    twill_jw_object_begin(&w);
+    for (int i = 0; i < g->nops; i++) {
+      twill_jw_key(&w, g->ops[i].name);
+      twill_jw_int(&w, r.t[i]);
+    }
+    twill_jw_object_end(&w);
+    twill_jw_key(&w, "stages");
+    twill_jw_object_begin(&w);
+    for (int i = 0; i < g->nops; i++) {
+      twill_jw_key(&w, g->ops[i].name);
+      twill_jw_int(&w, r.t[i] / r.ii);
+    }
+    twill_jw_object_end(&w);
+    twill_jw_key(&w, "formulation");
+    char fs[2] = {o.form, 0};
+    twill_jw_string(&w, fs);
+    twill_jw_key(&w, "ops");
+    twill_jw_int(&w, g->nops);
+    twill_jw_key(&w, "edges");
+    twill_jw_int(&w, g->nedges);
+    twill_jw_key(&w, "horizon");
+    twill_jw_int(&w, r.D);
+    twill_jw_key(&w, "steps");
+    twill_jw_int(&w, r.steps);
+    twill_jw_key(&w, "time_limited");
+    twill_jw_bool(&w, r.time_limited);
+    twill_jw_key(&w, "res_peak");
+    twill_jw_double(&w, e->res_peak);
+    twill_jw_key(&w, "com");
+    twill_jw_double(&w, e->com);
+    twill_jw_key(&w, "mem_peak");
+    twill_jw_double(&w, e->mem_peak);
+    twill_jw_key(&w, "objective");
+    twill_jw_double(&w, e->objective);
+    twill_jw_key(&w, "relaxation");
+    twill_jw_object_begin(&w);
+    const char *tk[] = {"loss", "res", "com", "mem", "dep", "lat", "cap"};
+    double tv[] = {r.terms.total, r.terms.res, r.terms.com, r.terms.mem,
+                   r.terms.dep, r.terms.lat, r.terms.cap};
+    for (int k = 0; k < 7; k++) {
+      twill_jw_key(&w, tk[k]);
+      twill_jw_double(&w, tv[k]);
+    }
+    twill_jw_object_end(&w);
+    twill_jw_key(&w, "stats");
+    twill_jw_object_begin(&w);
+    twill_jw_key(&w, "source");
+    twill_jw_string(&w, "gaus, heuristic schedule, not optimal");
+    twill_jw_object_end(&w);
+    twill_jw_object_end(&w);
+    if (twill_jw_finish(&w)) {
+      fprintf(stderr, "twill gaus: write error\n");
+      goto out;
+    }
   } else {
     printf("kernel %s: %d ops, %d edges, formulation %c\n", name, g->nops,
            g->nedges, o.form);
     printf("II %ld  length %ld  horizon %ld  steps %ld%s\n", r.ii, e->length,
            r.D, r.steps, r.time_limited ? "  (stopped by the time limit)" : "");
+    if (o.form == 'C')
+      printf("lower bound on II (MII) %ld%s\n", r.mii,
+             r.ii == r.mii ? ": this II is the least" : "");
     printf("resource peak %.6g  communication %.6g  memory peak %.6g  "
            "objective %.6g\n",
            e->res_peak, e->com, e->mem_peak, e->objective);

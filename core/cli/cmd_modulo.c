@@ -16,6 +16,7 @@ typedef struct opts {
   long budget;
   double time_limit;
   long node_limit;
+  long gaus_min_ops;
 } opts;
 
 static int parse(int argc, char **argv, opts *o) {
@@ -23,6 +24,7 @@ static int parse(int argc, char **argv, opts *o) {
   o->normalize = 1;
   o->budget = 300;
   o->time_limit = 60; /* every search has a limit, as every solver call does */
+  o->gaus_min_ops = TWILL_MODULO_GAUS_MIN_OPS;
   twill_cli_args a;
   twill_cli_args_init(&a, argc, argv);
   int r;
@@ -39,6 +41,8 @@ static int parse(int argc, char **argv, opts *o) {
       if (twill_cli_long(&a, 1, 100000, &o->budget)) return 1;
     } else if (twill_cli_is(&a, "--node-limit")) {
       if (twill_cli_long(&a, 1, 1000000000L, &o->node_limit)) return 1;
+    } else if (twill_cli_is(&a, "--gaus-min-ops")) {
+      if (twill_cli_long(&a, 0, 100000000L, &o->gaus_min_ops)) return 1;
     } else if (twill_cli_is(&a, "--time-limit")) {
       if (twill_cli_double(&a, 0.001, 1e7, &o->time_limit)) return 1;
     }
@@ -230,6 +234,7 @@ int twill_cmd_modulo(int argc, char **argv) {
     twill_modulo_opts_default(&mo);
     mo.time_limit = o.time_limit;
     mo.node_limit = o.node_limit;
+    mo.gaus_min_ops = o.gaus_min_ops;
     mo.certify = o.cert != NULL;
     if (isatty(2)) mo.log = twill_cli_log; /* progress for a person watching */
     twill_cli_catch_interrupt();

@@ -57,6 +57,8 @@ static int parse(int argc, char **argv, opts *o) {
     else if (twill_cli_is(&a, "--threads")) e = twill_cli_long(&a, 1, 256, &o->threads);
     else if (twill_cli_is(&a, "--budget")) e = twill_cli_long(&a, 1, 100000, &o->so.budget);
     else if (twill_cli_is(&a, "--extra-copies")) e = twill_cli_long(&a, 0, 64, &o->extra);
+    else if (twill_cli_is(&a, "--gaus-min-ops"))
+      e = twill_cli_long(&a, 0, 100000000L, &o->so.gaus_min_ops);
     else if (twill_cli_is(&a, "--time-limit"))
       e = twill_cli_double(&a, 0.001, 1e7, &o->so.time_limit);
     if (e) return TWILL_EXIT_USAGE;

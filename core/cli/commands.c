@@ -58,6 +58,10 @@ static const twill_cli_opt solve_opts[] = {
     {"--own", "A,B,...", "as --same, and no other op uses their warps"},
     {"--lead", "A,B", "A of the next iteration issues before B of this\n"
                       "one (FA3's hoisting: --lead S_0,PV_0)"},
+    {"--gaus-min-ops", "N", "from N ops on, a legalized GauS-C schedule is\n"
+                            "phase 1's first incumbent at its I (the\n"
+                            "heuristic, whose L sets the copies, stays;\n"
+                            "never a bound) (default: 20; 0: never)"},
     {NULL, NULL, NULL}};
 
 static const twill_cli_opt bounds_opts[] = {
@@ -82,6 +86,11 @@ static const twill_cli_opt modulo_opts[] = {
     {"--node-limit", "N", "branch-and-bound nodes per I (default: none)"},
     {"--cert", "FILE", "write a certificate; `twill check KERNEL FILE`\n"
                        "verifies it"},
+    {"--gaus-min-ops", "N", "from N ops on, a legalized GauS-C schedule is\n"
+                            "the heuristic when its (I, L) is smaller, else\n"
+                            "the program's first incumbent at its I (never\n"
+                            "a bound: what is proven does not change)\n"
+                            "(default: 20; 0: never)"},
     {NULL, NULL, NULL}};
 
 static const twill_cli_opt gaus_opts[] = {
@@ -100,7 +109,12 @@ static const twill_cli_opt gaus_opts[] = {
     {"--time-limit", "S", "seconds (default: none); exit 3 when it stops\n"
                           "the search"},
     {"--arch", "A", ARCH_HELP},
-    {"--json", NULL, "print the result as JSON"},
+    {"--json", NULL, "the schedule in the keys of `twill modulo --json`\n"
+                     "(kernel, arch, ii, length, times and stages by op\n"
+                     "name, in the kernel's own cycles: \"time_unit\":\n"
+                     "\"cycle\"), which `twill emit` draws, then GauS's\n"
+                     "measures (formulation, horizon, steps, peaks,\n"
+                     "objective)"},
     {"--timing", NULL, "seconds per step on stderr"},
     {"--no-restart", NULL, "do not restart the relaxation from each\n"
                            "legalized schedule (by default every periodic\n"
@@ -295,8 +309,8 @@ const twill_command twill_commands[] = {
     {"modulo", twill_cmd_modulo, "optimal modulo schedule (Twill phase 1)",
      "usage: twill modulo KERNEL [options]\n"
      "\n"
-     "Normalizes the costs (the program of twill.md 4), then for I = MII,\n"
-     "MII+1, ... solves the modulo-scheduling integer program at I,\n"
+     "Normalizes the costs (the program of docs/model.md section 2), then\n"
+     "for I = MII, MII+1, ... solves the modulo-scheduling integer program at I,\n"
      "minimizing the length L; the first feasible I is optimal.  Prints the\n"
      "bounds, the search log, I*, L and the schedule (start, stage, slot)\n"
      "in real cycles, the normalized values beside them (the same\n"
@@ -314,11 +328,12 @@ const twill_command twill_commands[] = {
      "\n"
      "Gaussian start times N(mu, sigma^2) over D steps, the paper's losses,\n"
      "the augmented Lagrangian around Adam, then legalization (every\n"
-     "schedule printed passes the validator).  Formulations (gaus.md):\n"
+     "schedule printed passes the validator).  Formulations (the GauS paper, arXiv 2602.20427):\n"
      "  A  resource + communication (default)   B  peak memory\n"
      "  C  modulo memory at II under a modulo resource cap, with\n"
-     "     recurrences; when the relaxation cannot be legalized at II, II\n"
-     "     grows (said on stderr)\n"
+     "     recurrences; the least II the initial relaxation legalizes at is\n"
+     "     searched up from the target (galloping, then bisection), then the\n"
+     "     relaxation aims at one less (said on stderr)\n"
      "  L  latency under per-step unit caps (default for HLS.json, the\n"
      "     hls_heurigym operator-scheduling files: delay/resource/nodes/edges)\n"
      "The input is told by its extension; '-' (standard input) by its\n"

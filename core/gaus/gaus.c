@@ -26,6 +26,7 @@
 #define WIN 9.0 /* window half-width in sigmas */
 #define CHUNK 256
 #define MAXCH 64
+#define EBLK 256 /* edges per block of ph_edges' passes */
 
 /* ---- problem ----------------------------------------------------------- */
 
@@ -297,20 +298,46 @@ struct twill_gaus_model {
   double *F;     /* window entries of all ops, interleaved: F_i(d),
                     dF_i(d)/dmu_i, dF_i(d)/dsigma_i at 3 (woff_i + d - lo_i) */
   long *rhi;     /* end of op i's Reg window (max hi over succ), or -1 */
-  long *rlo1, *rlo2; /* largest and second largest lo over op i's
-                        distance-0 successors (-1: none): below rlo1
-                        some successor's F is 0, below rlo2 two are */
+  long *rlo1;    /* largest lo over op i's distance-0 successors (-1:
+                    none): below it some successor's F is 0, so the
+                    product in Reg is 0 */
+  /* The edges in out-CSR order ("slots": slot k of op i lies in
+     [out_off[i], out_off[i+1])), so that per-edge arrays are read in op
+     order: source, destination, the latency bound l (lat - ii dist in C,
+     lat otherwise), distance, communication weight, and the slot's
+     position in in-CSR order (where the destination's terms go, so that
+     each op gathers both sides from contiguous runs). */
+  int *ps, *pd, *pdist, *dpos;
+  double *pl, *pc;
+  int *fs_off, *fs_k; /* distance-0 out-slots of each op (CSR): the
+                         successors of Reg, without the back edges */
+  int *openk;    /* per op chunk: maxdeg + 1 slots (ph_mem_adj) */
   int nch, ech;
   double *partU, *partR;
+  double *rdiff; /* per op chunk: Dx + 1 difference array of Reg's
+                    constant runs (b_i where F_i = 1 and the product 0) */
   double *U, *aU, *Rg, *aR, *M, *aM;
-  double *eg;    /* 4 per edge */
-  double *em;    /* 2 per edge: memory gradient to dst */
-  double *ev, *edv, *ecm;
+  double *W;     /* C: per (unit, cycles) pair k, W[k ii + s] = sum over
+                    c < cycles of aU(unit, (s + c) mod ii) */
+  int *wid, nw;  /* C: pair of each use, number of pairs */
+  int *wuc;      /* C: unit and cycles of pair k at 2k, 2k + 1 */
+  double *eg;    /* 2 per slot: the source's Dep (and com) terms */
+  double *egd;   /* 2 per in-slot: the destination's Dep (and com) terms */
+  unsigned char *eact; /* per slot: its egd pair is nonzero */
+  double *em;    /* 2 per in-slot: memory gradient to the destination
+                    (distance-0 edges, written by ph_mem_adj for every
+                    such edge when the memory term is on; 0 otherwise) */
+  double *edv;   /* Dep violation per slot (the ALM update reads it) */
+  double *esum;  /* per edge chunk: sums of the ALM terms, of Dep and of
+                    com (reduced in chunk order) */
   double *tmpT;
   double *ov, *olv, *omu, *osig;
   double *gmu, *gsig;
-  double *scratch; /* per op chunk: 2 * (maxdeg + 1) */
-  int maxdeg;
+  double *scratch; /* per op chunk: scr_stride doubles (ph_aggregate,
+                      ph_mem_adj) */
+  size_t scr_stride, scr_cap;
+  long wmax;     /* longest window of this evaluation */
+  int maxdeg;    /* largest number of distance-0 out-edges */
   int nmult;
   double *lam, *capg;
   double *busy;  /* per unit: busy instance-cycles, sum of count x cycles */
@@ -325,8 +352,8 @@ struct twill_gaus_model {
   int adam;
 };
 
-static bool edge_used(const twill_gaus_model *m, int e) {
-  return m->form == 'C' || m->p->edist[e] == 0;
+static bool edge_used(const twill_gaus_model *m, int k) {
+  return m->form == 'C' || m->pdist[k] == 0;
 }
 
 /* per-step unit usage U_r(d) is needed: A (objective and caps), L (caps) */
@@ -349,7 +376,21 @@ void twill_gaus_model_free(twill_gaus_model *m) {
   free(m->F);
   free(m->rhi);
   free(m->rlo1);
-  free(m->rlo2);
+  free(m->ps);
+  free(m->pd);
+  free(m->pdist);
+  free(m->dpos);
+  free(m->pl);
+  free(m->pc);
+  free(m->egd);
+  free(m->eact);
+  free(m->fs_off);
+  free(m->fs_k);
+  free(m->openk);
+  free(m->rdiff);
+  free(m->W);
+  free(m->wid);
+  free(m->wuc);
   free(m->partU);
   free(m->partR);
   free(m->U);
@@ -360,10 +401,9 @@ void twill_gaus_model_free(twill_gaus_model *m) {
   free(m->aM);
   free(m->eg);
   free(m->em);
-  free(m->ev);
+  free(m->esum);
   free(m->tmpT);
   free(m->edv);
-  free(m->ecm);
   free(m->ov);
   free(m->olv);
   free(m->omu);
@@ -413,12 +453,58 @@ twill_gaus_model *twill_gaus_model_new(const twill_gaus_problem *p,
   m->nch = nchunks(m->n);
   m->ech = nchunks(m->ne);
   size_t N = (size_t)m->n + 1, E = (size_t)m->ne + 1;
+  m->ps = malloc(E * sizeof(int));
+  m->pd = malloc(E * sizeof(int));
+  m->pdist = malloc(E * sizeof(int));
+  m->dpos = malloc(E * sizeof(int));
+  m->pl = malloc(E * sizeof(double));
+  m->pc = malloc(E * sizeof(double));
+  m->fs_off = calloc(N + 1, sizeof(int));
+  m->fs_k = malloc(E * sizeof(int));
   int maxdeg = 0;
-  for (int i = 0; i < m->n; i++) {
-    int d = p->out_off[i + 1] - p->out_off[i];
-    if (d > maxdeg) maxdeg = d;
+  if (m->ps && m->pd && m->pdist && m->dpos && m->pl && m->pc && m->fs_off &&
+      m->fs_k) {
+    for (int k = 0; k < m->ne; k++) m->dpos[p->in_e[k]] = k; /* by edge id */
+    for (int k = 0; k < m->ne; k++) {
+      int e = p->out_e[k];
+      m->ps[k] = p->esrc[e];
+      m->pd[k] = p->edst[e];
+      m->pdist[k] = p->edist[e];
+      m->pl[k] = m->form == 'C'
+                     ? (double)p->elat[e] - (double)ii * (double)p->edist[e]
+                     : (double)p->elat[e];
+      m->pc[k] = p->ecost[e];
+    }
+    for (int k = 0; k < m->ne; k++) m->fs_k[k] = m->dpos[p->out_e[k]];
+    memcpy(m->dpos, m->fs_k, (size_t)m->ne * sizeof(int)); /* by slot */
+    int q = 0;
+    for (int i = 0; i < m->n; i++) {
+      m->fs_off[i] = q;
+      for (int k = p->out_off[i]; k < p->out_off[i + 1]; k++)
+        if (!m->pdist[k]) m->fs_k[q++] = k;
+      if (q - m->fs_off[i] > maxdeg) maxdeg = q - m->fs_off[i];
+    }
+    m->fs_off[m->n] = q;
   }
   m->maxdeg = maxdeg;
+  m->openk = malloc((size_t)m->nch * ((size_t)maxdeg + 1) * sizeof(int));
+  /* C: the distinct (unit, cycles) pairs of the uses */
+  m->wid = calloc((size_t)p->nuses + 1, sizeof(int));
+  m->wuc = calloc(2 * ((size_t)p->nuses + 1), sizeof(int));
+  if (m->wid && m->wuc && m->form == 'C') {
+    for (int u = 0; u < p->nuses; u++) {
+      int k = 0;
+      while (k < m->nw && (m->wuc[2 * k] != p->uunit[u] || m->wuc[2 * k + 1] != p->ucycles[u]))
+        k++;
+      if (k == m->nw) {
+        m->wuc[2 * k] = p->uunit[u];
+        m->wuc[2 * k + 1] = p->ucycles[u];
+        m->nw++;
+      }
+      m->wid[u] = k;
+    }
+  }
+  m->W = calloc((size_t)m->nw * (size_t)ii + 1, sizeof(double));
   size_t RT = (size_t)m->R * (size_t)m->T + 1;
   m->nmult = m->ne + m->n + (int)(RT - 1);
   m->mu = calloc(N, sizeof(double));
@@ -431,9 +517,9 @@ twill_gaus_model *twill_gaus_model_new(const twill_gaus_problem *p,
   m->woff = calloc(N + 1, sizeof(long));
   m->rhi = calloc(N, sizeof(long));
   m->rlo1 = calloc(N, sizeof(long));
-  m->rlo2 = calloc(N, sizeof(long));
   m->partU = calloc((size_t)m->nch * RT, sizeof(double));
   m->partR = calloc((size_t)m->nch * (size_t)m->Dx, sizeof(double));
+  m->rdiff = calloc((size_t)m->nch * ((size_t)m->Dx + 1), sizeof(double));
   m->U = calloc(RT, sizeof(double));
   m->aU = calloc(RT, sizeof(double));
   m->capg = calloc(RT, sizeof(double));
@@ -442,19 +528,19 @@ twill_gaus_model *twill_gaus_model_new(const twill_gaus_problem *p,
   m->aR = calloc((size_t)m->Dx, sizeof(double));
   m->M = calloc((size_t)ii, sizeof(double));
   m->aM = calloc((size_t)ii, sizeof(double));
-  m->eg = calloc(4 * E, sizeof(double));
+  m->eg = calloc(2 * E, sizeof(double));
   m->em = calloc(2 * E, sizeof(double));
-  m->ev = calloc(E, sizeof(double));
+  m->egd = calloc(2 * E, sizeof(double));
+  m->eact = calloc(E, 1);
+  m->esum = calloc(3 * (size_t)m->ech, sizeof(double));
   m->tmpT = calloc((size_t)m->T + 1, sizeof(double));
   m->edv = calloc(E, sizeof(double));
-  m->ecm = calloc(E, sizeof(double));
   m->ov = calloc(N, sizeof(double));
   m->olv = calloc(N, sizeof(double));
   m->omu = calloc(N, sizeof(double));
   m->osig = calloc(N, sizeof(double));
   m->gmu = calloc(N, sizeof(double));
   m->gsig = calloc(N, sizeof(double));
-  m->scratch = calloc((size_t)m->nch * 2 * ((size_t)maxdeg + 1), sizeof(double));
   m->lam = calloc((size_t)m->nmult + 1, sizeof(double));
   m->m1mu = calloc(N, sizeof(double));
   m->m2mu = calloc(N, sizeof(double));
@@ -462,10 +548,12 @@ twill_gaus_model *twill_gaus_model_new(const twill_gaus_problem *p,
   m->m2s = calloc(N, sizeof(double));
   m->pool = twill_gaus_pool_new(o->threads);
   if (!m->mu || !m->s || !m->s0 || !m->sig || !m->dsig || !m->lo || !m->hi ||
-      !m->woff || !m->rhi || !m->rlo1 || !m->rlo2 || !m->partU || !m->partR || !m->U || !m->aU ||
+      !m->woff || !m->rhi || !m->rlo1 || !m->fs_off || !m->fs_k || !m->openk || !m->wid || !m->wuc ||
+      !m->ps || !m->pd || !m->pdist || !m->dpos || !m->pl || !m->pc || !m->egd || !m->eact ||
+      !m->W || !m->partU || !m->partR || !m->rdiff || !m->U || !m->aU ||
       !m->capg || !m->busy || !m->Rg || !m->aR || !m->M || !m->aM || !m->eg || !m->em ||
-      !m->ev || !m->tmpT || !m->edv || !m->ecm || !m->ov || !m->olv || !m->omu ||
-      !m->osig || !m->gmu || !m->gsig || !m->scratch || !m->lam ||
+      !m->esum || !m->tmpT || !m->edv || !m->ov || !m->olv || !m->omu ||
+      !m->osig || !m->gmu || !m->gsig || !m->lam ||
       !m->m1mu || !m->m2mu || !m->m1s || !m->m2s || !m->pool) {
     twill_gaus_model_free(m);
     return NULL;
@@ -670,14 +758,51 @@ static void ph_fill(void *ctx, int c) {
         for (long d = d0; d < d1; d++)
           row[d] += cnt * (Fv(m, i, d - off) - Fv(m, i, d - off - cyc));
       } else if (mres) {
+        /* P^d = F(d) - F(d-1) on [lo, hi] (F(hi) = 1) into the slots
+           (d + off + k) mod ii, k < cyc */
+        long ii = m->ii, s0 = (lo + off) % ii;
+        double prev = 0;
         for (long d = lo; d <= hi; d++) {
-          double P = Fv(m, i, d) - Fv(m, i, d - 1);
-          for (int k = 0; k < cyc; k++)
-            row[(d + off + k) % m->ii] += cnt * P;
+          double f = d < hi ? F[3 * (d - lo)] : 1.0, P = f - prev;
+          prev = f;
+          long sl = s0;
+          for (int k = 0; k < cyc; k++) {
+            row[sl] += cnt * P;
+            if (++sl == ii) sl = 0;
+          }
+          if (++s0 == ii) s0 = 0;
         }
       }
     }
+    /* Reg (B, C): the window ends at the last distance-0 successor's hi;
+       below the largest successor lo the product is 0 */
+    if (m->form == 'B' || m->form == 'C') {
+      long r = -1, l1 = -1;
+      for (int k = m->fs_off[i]; k < m->fs_off[i + 1]; k++) {
+        int j = m->pd[m->fs_k[k]];
+        if (m->hi[j] > r) r = m->hi[j];
+        if (m->lo[j] > l1) l1 = m->lo[j];
+      }
+      m->rhi[i] = r;
+      m->rlo1[i] = l1;
+    }
   }
+}
+
+/* Reg's pieces for op i (B, C), with z the first step where every
+ * distance-0 successor has started (F_j > 0 possible; below it the
+ * product is 0): [lo, a1) own window, product 0: b_i F_i(d); [a1, z)
+ * F_i = 1 and the product 0: the constant b_i; [z, rhi) the product over
+ * the successors whose window is still open (F_j = 1 from hi_j on, a
+ * factor 1).  z <= rhi and, since every successor's window opens by z,
+ * [z, rhi) is at most one window long: the cost per op is its window
+ * times its distance-0 out-degree, not the horizon. */
+static void reg_bounds(const twill_gaus_model *m, int i, long *a1, long *z) {
+  long lo = m->lo[i], rh = m->rhi[i];
+  long zz = m->rlo1[i] < rh ? m->rlo1[i] : rh;
+  if (zz < lo) zz = lo;
+  *z = zz;
+  *a1 = m->hi[i] < zz ? m->hi[i] : zz;
 }
 
 /* phase 3: per-chunk partial memory aggregates (B, C) */
@@ -687,27 +812,48 @@ static void ph_aggregate(void *ctx, int c) {
   int a, b;
   chunk_range(m->n, m->nch, c, &a, &b);
   double *pr = m->partR + (size_t)c * (size_t)m->Dx;
+  double *df = m->rdiff + (size_t)c * ((size_t)m->Dx + 1);
   bool mem = (m->form == 'B' || m->form == 'C') && (m->mask & TWILL_GAUS_MEM);
   if (!mem) return;
+  long dmin = m->Dx, dmax = 0;
   for (int i = a; i < b; i++) {
-    long lo = m->lo[i];
-    if (m->rhi[i] > lo) {
-      /* below rlo1 a successor has F = 0, so the product is 0 (the loop
-         below would find the same 0) */
-      long d = lo, z = m->rlo1[i] < m->rhi[i] ? m->rlo1[i] : m->rhi[i];
-      for (; d < z; d++) pr[d] += p->w[i] * Fv(m, i, d) * (1.0 - 0.0);
-      for (; d < m->rhi[i]; d++) {
-        double pr1 = 1.0;
-        for (int k = p->out_off[i]; k < p->out_off[i + 1]; k++) {
-          int e = p->out_e[k];
-          if (p->edist[e]) continue;
-          pr1 *= Fv(m, p->edst[e], d);
-          if (pr1 == 0) break; /* F >= 0: the product stays 0 */
-        }
-        pr[d] += p->w[i] * Fv(m, i, d) * (1.0 - pr1);
+    long lo = m->lo[i], rh = m->rhi[i], a1, z;
+    if (rh <= lo) continue;
+    reg_bounds(m, i, &a1, &z);
+    double wi = p->w[i];
+    const double *Fi = m->F + 3 * m->woff[i];
+    for (long d = lo; d < a1; d++) pr[d] += wi * Fi[3 * (d - lo)];
+    if (a1 < z) { /* the constant run, through the difference array */
+      df[a1] += wi;
+      df[z] -= wi;
+      if (a1 < dmin) dmin = a1;
+      if (z > dmax) dmax = z;
+    }
+    if (z < rh) {
+      /* the product over the open successors, successor by successor
+         (F_j = 1 from hi_j on; z >= lo_j: inside j's window) */
+      double *prod = m->scratch + (size_t)c * m->scr_stride;
+      long len = rh - z;
+      for (long d = 0; d < len; d++) prod[d] = 1.0;
+      for (int k = m->fs_off[i]; k < m->fs_off[i + 1]; k++) {
+        int j = m->pd[m->fs_k[k]];
+        long e1 = (m->hi[j] < rh ? m->hi[j] : rh) - z;
+        const double *Fj = m->F + 3 * (m->woff[j] + z - m->lo[j]);
+        for (long d = 0; d < e1; d++) prod[d] *= Fj[3 * d];
       }
+      for (long d = z; d < rh; d++)
+        pr[d] += wi * Fv(m, i, d) * (1.0 - prod[d - z]);
     }
   }
+  /* the constant runs: prefix sums of the difference array (cleared for
+     the next evaluation) */
+  double run = 0;
+  for (long d = dmin; d < dmax; d++) {
+    run += df[d];
+    df[d] = 0;
+    pr[d] += run;
+  }
+  if (dmax > 0) df[dmax] = 0;
 }
 
 /* phase 4: reduce partials in chunk order (parallel over entries) */
@@ -745,62 +891,67 @@ static double lse(const double *x, long len, double tau, double *adj,
   return mx + tau * log(s);
 }
 
-/* phase 5: edges (Dep/Rec and communication) */
+/* phase 5: edges (Dep/Rec and communication), by slot (twill_gaus_model):
+ * the source's terms stay in the slot, the destination's go to its
+ * in-CSR position (egd) */
 static void ph_edges(void *ctx, int c) {
   twill_gaus_model *m = ctx;
-  const twill_gaus_problem *p = m->p;
   int a, b;
   chunk_range(m->ne, m->ech, c, &a, &b);
   bool dep = m->mask & TWILL_GAUS_DEP;
   bool com = m->form == 'A' && (m->mask & TWILL_GAUS_COM);
-  /* Dep in three passes over the chunk, each with a short body so that
-     the out-of-order core overlaps many edges (one pass had a ~100-cycle
-     dependency chain per edge: sqrt, division, Phi); the eg slots hold
-     (u, sd, Phi(u), phi(u)) in between */
-  if (dep) {
-    for (int e = a; e < b; e++) {
-      double *g = m->eg + 4 * (size_t)e;
-      if (!edge_used(m, e)) continue;
-      int i = p->esrc[e], j = p->edst[e];
-      double l = (double)p->elat[e] - (double)m->ii * p->edist[e];
-      if (m->form != 'C') l = (double)p->elat[e];
-      double si = m->sig[i], sj = m->sig[j];
-      double sd = sqrt(si * si + sj * sj);
-      g[0] = (l - (m->mu[j] - m->mu[i])) / sd;
-      g[1] = sd;
-    }
-    for (int e = a; e < b; e++) {
-      double *g = m->eg + 4 * (size_t)e;
-      if (edge_used(m, e)) g[2] = Phi_pdf(g[0], &g[3]);
-    }
-  }
-  for (int e = a; e < b; e++) {
-    double *g = m->eg + 4 * (size_t)e;
-    m->ev[e] = m->edv[e] = m->ecm[e] = 0;
-    m->em[2 * (size_t)e] = m->em[2 * (size_t)e + 1] = 0;
-    if (!edge_used(m, e)) {
-      g[0] = g[1] = g[2] = g[3] = 0;
-      continue;
-    }
-    int i = p->esrc[e], j = p->edst[e];
+  /* Dep in three passes over blocks of EBLK slots, each with a short body
+     so that the out-of-order core overlaps many edges (one pass had a
+     ~100-cycle dependency chain per edge: sqrt, division, Phi).  An edge
+     with u = (l - m)/s <= -9 has Phi(u) = phi(u) = 0 in Phi_pdf, so V = 0
+     and no gradient: the test (l - m) <= 0, (l - m)^2 >= 81 s^2 finds
+     it without the square root and the division (most back edges of a
+     modulo schedule, whose slack is nearly II) */
+  double sev = 0, sdv = 0, scm = 0;
+  double bu[EBLK], bs[EBLK], bP[EBLK], bp[EBLK];
+  for (int e0 = a; e0 < b; e0 += EBLK) {
+    int e1 = e0 + EBLK < b ? e0 + EBLK : b;
     if (dep) {
-      double u = g[0], sd = g[1], Pu = g[2], pu = g[3];
-      double si = m->sig[i], sj = m->sig[j];
-      double V = sd * (u * Pu + pu);
-      double lam = m->lam[e];
-      double w = lam + m->rho * V;
-      m->edv[e] = V;
-      m->ev[e] = lam * V + 0.5 * m->rho * V * V;
-      double wp = w * pu / sd;
-      g[0] = w * Pu;
-      g[1] = wp * si;
-      g[2] = -w * Pu;
-      g[3] = wp * sj;
-    } else {
-      g[0] = g[1] = g[2] = g[3] = 0;
+      for (int e = e0; e < e1; e++) {
+        int i = m->ps[e], j = m->pd[e], xb = e - e0;
+        double si = m->sig[i], sj = m->sig[j];
+        double s2 = si * si + sj * sj, r = m->pl[e] - (m->mu[j] - m->mu[i]);
+        if (!edge_used(m, e) || (r <= 0 && r * r >= WIN * WIN * s2)) {
+          bu[xb] = -INFINITY; /* Phi_pdf: 0 and 0 */
+          bs[xb] = 1;
+          continue;
+        }
+        double sd = sqrt(s2);
+        bu[xb] = r / sd;
+        bs[xb] = sd;
+      }
+      for (int xb = 0; xb < e1 - e0; xb++) bP[xb] = Phi_pdf(bu[xb], &bp[xb]);
     }
-    if (com && p->ecost[e] != 0 && p->edist[e] == 0) {
-      double ce = p->ecost[e], al = m->o.alpha;
+    for (int e = e0; e < e1; e++) {
+      int xb = e - e0;
+      double *g = m->eg + 2 * (size_t)e;
+      double gd[2] = {0, 0};
+      m->edv[e] = 0;
+      g[0] = g[1] = 0;
+      if (!edge_used(m, e)) continue;
+      int i = m->ps[e], j = m->pd[e];
+      if (dep && (bP[xb] != 0 || bp[xb] != 0)) {
+        double u = bu[xb], sd = bs[xb], Pu = bP[xb], pu = bp[xb];
+        double si = m->sig[i], sj = m->sig[j];
+        double V = sd * (u * Pu + pu);
+        double lam = m->lam[e];
+        double w = lam + m->rho * V;
+        m->edv[e] = V;
+        sdv += V;
+        sev += lam * V + 0.5 * m->rho * V * V;
+        double wp = w * pu / sd;
+        g[0] = w * Pu;
+        g[1] = wp * si;
+        gd[0] = -w * Pu;
+        gd[1] = wp * sj;
+      }
+    if (com && m->pc[e] != 0 && m->pdist[e] == 0) {
+      double ce = m->pc[e], al = m->o.alpha;
       long d0 = m->lo[i], d1 = m->hi[j]; /* F_i = 0 below lo_i, F_j = 1 from hi_j */
       if (d1 > m->D - 1) d1 = m->D - 1;
       double v = 0, gmi = 0, gsi = 0, gmj = 0, gsj = 0;
@@ -841,79 +992,126 @@ static void ph_edges(void *ctx, int c) {
         gmj -= y[1];
         gsj -= y[2];
       }
-      m->ecm[e] = ce * v;
+      scm += ce * v;
       g[0] += al * ce * gmi;
       g[1] += al * ce * gsi;
-      g[2] += al * ce * gmj;
-      g[3] += al * ce * gsj;
+      gd[0] += al * ce * gmj;
+      gd[1] += al * ce * gsj;
+    }
+      /* the destination's slot is written only when it changes from or
+         to zero (eact: it holds a nonzero pair): the stores are scattered,
+         and most back edges stay inactive */
+      bool nz = gd[0] != 0 || gd[1] != 0;
+      if (nz || m->eact[e]) {
+        double *d = m->egd + 2 * (size_t)m->dpos[e];
+        d[0] = gd[0];
+        d[1] = gd[1];
+        m->eact[e] = nz;
+      }
     }
   }
+  m->esum[3 * (size_t)c] = sev;
+  m->esum[3 * (size_t)c + 1] = sdv;
+  m->esum[3 * (size_t)c + 2] = scm;
 }
 
 /* phase 6: memory adjoint through the lifetimes (writes own accumulators
- * and the dst slots of the op's out-edges) */
+ * and the memory slots em of the destinations of the op's distance-0
+ * out-edges).  With A = aR(d):
+ *   dL/dF_i(d) = A b_i (1 - prod_j F_j(d)),
+ *   dL/dF_j(d) = -A b_i F_i(d) prod_{k != j} F_k(d),
+ * over the pieces of reg_bounds: below z only the own term (the product
+ * is 0, and a successor whose F is 0 there has dF = 0 too, being outside
+ * its window); from z on the product runs over the successors whose
+ * window is still open.  The products leaving one factor out are prefix
+ * times suffix products over the successors, kept as rows over d (one
+ * prefix row per successor, one running suffix row), so each successor's
+ * gradient is one pass over its own window. */
 static void ph_mem_adj(void *ctx, int c) {
   twill_gaus_model *m = ctx;
   const twill_gaus_problem *p = m->p;
   int a, b;
   chunk_range(m->n, m->nch, c, &a, &b);
   bool mem = (m->form == 'B' || m->form == 'C') && (m->mask & TWILL_GAUS_MEM);
-  double *pre = m->scratch + (size_t)c * 2 * ((size_t)m->maxdeg + 1);
-  double *suf = pre + m->maxdeg + 1;
+  if (!mem) {
+    for (int i = a; i < b; i++) m->omu[i] = m->osig[i] = 0;
+    return;
+  }
+  size_t W = (size_t)m->wmax + 1;
+  double *scr = m->scratch + (size_t)c * m->scr_stride;
+  double *suf = scr, *q = scr + W, *pre = scr + 2 * W; /* pre: rows of W */
+  int *open = m->openk + (size_t)c * ((size_t)m->maxdeg + 1);
   for (int i = a; i < b; i++) {
+    int k0 = m->fs_off[i], k1 = m->fs_off[i + 1], deg = k1 - k0;
+    for (int k = k0; k < k1; k++) {
+      double *em = m->em + 2 * (size_t)m->dpos[m->fs_k[k]];
+      em[0] = em[1] = 0;
+    }
     m->omu[i] = m->osig[i] = 0;
-    if (!mem || m->rhi[i] <= m->lo[i]) continue;
-    int k0 = p->out_off[i], k1 = p->out_off[i + 1], deg = k1 - k0;
-    double bi = p->w[i];
-    for (long d = m->lo[i]; d < m->rhi[i]; d++) {
-      double A = m->aR[d];
-      if (A == 0) continue;
-      if (d < m->rlo2[i]) { /* two successors with F = 0 (as below) */
-        double gF0 = A * bi * (1 - 0.0);
-        m->omu[i] += gF0 * Fmv(m, i, d);
-        m->osig[i] += gF0 * Fsv(m, i, d);
-        continue;
-      }
-      /* two successors not started yet (F = 0): the product and every
-         product but one factor are 0, so only the own term remains
-         (scanned from the end: later successors tend to start later) */
-      int zeros = 0;
-      for (int k = deg - 1; k >= 0 && zeros < 2; k--) {
-        int e = p->out_e[k0 + k];
-        if (!p->edist[e] && Fv(m, p->edst[e], d) == 0) zeros++;
-      }
-      if (zeros >= 2) {
-        double gF0 = A * bi * (1 - 0.0);
-        m->omu[i] += gF0 * Fmv(m, i, d);
-        m->osig[i] += gF0 * Fsv(m, i, d);
-        continue;
-      }
-      /* prefix/suffix products over the distance-0 successors */
-      pre[0] = 1;
+    long lo = m->lo[i], hi = m->hi[i], rh = m->rhi[i], a1, z;
+    if (rh <= lo) continue;
+    reg_bounds(m, i, &a1, &z);
+    double bi = p->w[i], gm = 0, gs = 0;
+    const double *Fi = m->F + 3 * m->woff[i];
+    for (long d = lo; d < a1; d++) {
+      double gF = m->aR[d] * bi;
+      gm += gF * Fi[3 * (d - lo) + 1];
+      gs += gF * Fi[3 * (d - lo) + 2];
+    }
+    if (z < rh) {
+      long len = rh - z;
+      /* the successors whose window is still open at z (the others have
+         F = 1 and dF = 0 on all of [z, rh)) */
+      int no = 0;
+      for (int k = 0; k < deg; k++)
+        if (m->hi[m->pd[m->fs_k[k0 + k]]] > z) open[no++] = m->fs_k[k0 + k];
+      deg = no;
+      /* pre row k (k = 0..deg): product of the factors of open successors
+         0..k-1 at z + d */
+      for (long d = 0; d < len; d++) pre[d] = 1.0;
       for (int k = 0; k < deg; k++) {
-        int e = p->out_e[k0 + k];
-        double f = p->edist[e] ? 1.0 : Fv(m, p->edst[e], d);
-        pre[k + 1] = pre[k] * f;
+        int j = m->pd[open[k]];
+        const double *row = pre + (size_t)k * W;
+        double *nxt = pre + (size_t)(k + 1) * W;
+        long e1 = (m->hi[j] < rh ? m->hi[j] : rh) - z;
+        const double *Fj = m->F + 3 * (m->woff[j] + z - m->lo[j]);
+        long d = 0;
+        for (; d < e1; d++) nxt[d] = row[d] * Fj[3 * d];
+        for (; d < len; d++) nxt[d] = row[d]; /* F_j = 1 */
       }
-      suf[deg] = 1;
+      /* the own term (where F_i still moves) and q = -A b_i F_i */
+      const double *prod = pre + (size_t)deg * W;
+      for (long d = 0; d < len; d++) {
+        double A = m->aR[z + d];
+        long x = z + d;
+        if (x < hi) {
+          double gFi = A * bi * (1 - prod[d]);
+          gm += gFi * Fi[3 * (x - lo) + 1];
+          gs += gFi * Fi[3 * (x - lo) + 2];
+        }
+        q[d] = -A * bi * (x < hi ? Fi[3 * (x - lo)] : 1.0);
+        suf[d] = 1.0;
+      }
+      /* successors from the last: dL/dF_j = q pre_k suf, then suf *= F_j */
       for (int k = deg - 1; k >= 0; k--) {
-        int e = p->out_e[k0 + k];
-        double f = p->edist[e] ? 1.0 : Fv(m, p->edst[e], d);
-        suf[k] = suf[k + 1] * f;
-      }
-      double fi = Fv(m, i, d);
-      double gFi = A * bi * (1 - pre[deg]);
-      m->omu[i] += gFi * Fmv(m, i, d);
-      m->osig[i] += gFi * Fsv(m, i, d);
-      for (int k = 0; k < deg; k++) {
-        int e = p->out_e[k0 + k];
-        if (p->edist[e]) continue;
-        int j = p->edst[e];
-        double gFj = -A * bi * fi * pre[k] * suf[k + 1];
-        m->em[2 * (size_t)e] += gFj * Fmv(m, j, d);
-        m->em[2 * (size_t)e + 1] += gFj * Fsv(m, j, d);
+        int kk = open[k], j = m->pd[kk];
+        const double *row = pre + (size_t)k * W;
+        long e1 = (m->hi[j] < rh ? m->hi[j] : rh) - z;
+        const double *Fj = m->F + 3 * (m->woff[j] + z - m->lo[j]);
+        double sm = 0, ss = 0;
+        for (long d = 0; d < e1; d++) {
+          double gFj = q[d] * row[d] * suf[d];
+          sm += gFj * Fj[3 * d + 1];
+          ss += gFj * Fj[3 * d + 2];
+          suf[d] *= Fj[3 * d];
+        }
+        double *em = m->em + 2 * (size_t)m->dpos[kk];
+        em[0] = sm;
+        em[1] = ss;
       }
     }
+    m->omu[i] = gm;
+    m->osig[i] = gs;
   }
 }
 
@@ -927,6 +1125,7 @@ static void ph_ops(void *ctx, int c) {
   bool mres = m->form == 'C' && (m->mask & TWILL_GAUS_CAP);
   bool lat = m->mask & TWILL_GAUS_LAT;
   bool len = m->form == 'L' && (m->mask & TWILL_GAUS_LEN);
+  bool mem = (m->form == 'B' || m->form == 'C') && (m->mask & TWILL_GAUS_MEM);
   for (int i = a; i < b; i++) {
     double gm = m->omu[i], gs = m->osig[i];
     long lo = m->lo[i], hi = m->hi[i];
@@ -945,17 +1144,21 @@ static void ph_ops(void *ctx, int c) {
           gm += gF * Fx[3 * k + 1];
           gs += gF * Fx[3 * k + 2];
         }
-      } else if (mres) {
-        /* P^d = F(d) - F(d-1), d in [lo, hi]; slot sum A(d) */
-        for (long x = lo; x < hi; x++) {
-          double Ax = 0, Ax1 = 0;
-          for (int k = 0; k < cyc; k++) {
-            Ax += arow[(x + off + k) % m->ii];
-            Ax1 += arow[(x + 1 + off + k) % m->ii];
-          }
-          double gF = cnt * (Ax - Ax1);
-          gm += gF * Fmv(m, i, x);
-          gs += gF * Fsv(m, i, x);
+      } else if (mres && hi > lo) {
+        /* P^d = F(d) - F(d-1), d in [lo, hi], puts cnt P^d on the slots
+           (d + off + k) mod ii, k < cyc: dL/dP^d = cnt A(d) with A(d) =
+           W((d + off) mod ii) (the slot sums of evaluate), so dL/dF(x) =
+           cnt (A(x) - A(x + 1)) */
+        const double *Wk = m->W + (size_t)m->wid[u] * (size_t)m->ii;
+        const double *Fx = m->F + 3 * m->woff[i];
+        long ii = m->ii, sl = (lo + off) % ii;
+        double Ax = Wk[sl];
+        for (long k = 0; k < hi - lo; k++) {
+          if (++sl == ii) sl = 0;
+          double Ax1 = Wk[sl], gF = cnt * (Ax - Ax1);
+          Ax = Ax1;
+          gm += gF * Fx[3 * k + 1];
+          gs += gF * Fx[3 * k + 2];
         }
       }
     }
@@ -973,15 +1176,18 @@ static void ph_ops(void *ctx, int c) {
       gm += (lam + m->rho * g) * dg;
     }
     for (int k = p->out_off[i]; k < p->out_off[i + 1]; k++) {
-      int e = p->out_e[k];
-      gm += m->eg[4 * (size_t)e];
-      gs += m->eg[4 * (size_t)e + 1];
+      gm += m->eg[2 * (size_t)k];
+      gs += m->eg[2 * (size_t)k + 1];
     }
     for (int k = p->in_off[i]; k < p->in_off[i + 1]; k++) {
-      int e = p->in_e[k];
-      gm += m->eg[4 * (size_t)e + 2] + m->em[2 * (size_t)e];
-      gs += m->eg[4 * (size_t)e + 3] + m->em[2 * (size_t)e + 1];
+      gm += m->egd[2 * (size_t)k];
+      gs += m->egd[2 * (size_t)k + 1];
     }
+    if (mem) /* em is 0 at the back edges' positions (never written) */
+      for (int k = p->in_off[i]; k < p->in_off[i + 1]; k++) {
+        gm += m->em[2 * (size_t)k];
+        gs += m->em[2 * (size_t)k + 1];
+      }
     m->gmu[i] = gm;
     m->gsig[i] = gs * m->dsig[i];
     if (m->adam) {
@@ -1000,39 +1206,32 @@ static void ph_ops(void *ctx, int c) {
 }
 
 static int ensure_windows(twill_gaus_model *m) {
-  long tot = 0;
+  long tot = 0, wmax = 0;
   for (int i = 0; i < m->n; i++) {
     m->woff[i] = tot;
     tot += m->hi[i] - m->lo[i];
+    if (m->hi[i] - m->lo[i] > wmax) wmax = m->hi[i] - m->lo[i];
   }
   m->woff[m->n] = tot;
+  m->wmax = wmax;
+  /* scratch of ph_aggregate / ph_mem_adj: the Reg piece [z, rhi) is at
+     most one window long (reg_bounds), and ph_mem_adj keeps maxdeg + 1
+     prefix rows and two more rows of that length */
+  size_t stride = ((size_t)m->maxdeg + 3) * ((size_t)wmax + 1);
+  if (stride * (size_t)m->nch > m->scr_cap) {
+    size_t cap = stride * (size_t)m->nch + stride * (size_t)m->nch / 2 + 1;
+    double *x = realloc(m->scratch, cap * sizeof(double));
+    if (!x) return -1;
+    m->scratch = x;
+    m->scr_cap = cap;
+  }
+  m->scr_stride = stride;
   if ((size_t)tot + 1 > m->wcap) {
     size_t cap = (size_t)tot + 1 + (size_t)tot / 2;
     double *F = realloc(m->F, 3 * cap * sizeof(double));
     if (!F) return -1;
     m->F = F;
     m->wcap = cap;
-  }
-  /* Reg window (B, C): up to the last successor's hi */
-  const twill_gaus_problem *p = m->p;
-  if (m->form != 'B' && m->form != 'C') return 0;
-  for (int i = 0; i < m->n; i++) {
-    long r = -1, l1 = -1, l2 = -1;
-    for (int k = p->out_off[i]; k < p->out_off[i + 1]; k++) {
-      int e = p->out_e[k];
-      if (p->edist[e]) continue;
-      if (m->hi[p->edst[e]] > r) r = m->hi[p->edst[e]];
-      long l = m->lo[p->edst[e]];
-      if (l > l1) {
-        l2 = l1;
-        l1 = l;
-      } else if (l > l2) {
-        l2 = l;
-      }
-    }
-    m->rlo1[i] = l1;
-    m->rlo2[i] = l2;
-    m->rhi[i] = r;
   }
   return 0;
 }
@@ -1086,6 +1285,30 @@ static double evaluate(twill_gaus_model *m, int mask, int adam,
       }
     }
     total += lsum;
+    if (m->form == 'C') {
+      /* the slot sums ph_ops reads: W(s) = sum_{c < cyc} aU((s + c) mod
+         ii) = (cyc div ii) (the row's sum) + a window of cyc mod ii
+         slots, slid around the ring (O(ii) per pair, not O(ii cyc): raw-
+         cycle kernels have 512-cycle uses) */
+      long ii = m->ii;
+      for (int k = 0; k < m->nw; k++) {
+        const double *row = m->aU + (size_t)m->wuc[2 * k] * (size_t)ii;
+        double *Wk = m->W + (size_t)k * (size_t)ii;
+        long cyc = m->wuc[2 * k + 1], w = cyc % ii;
+        double full = 0, v = 0;
+        if (cyc >= ii)
+          for (long q = 0; q < ii; q++) full += row[q];
+        full *= (double)(cyc / ii);
+        for (long q = 0; q < w; q++) v += row[q];
+        for (long sl = 0; sl < ii; sl++) {
+          Wk[sl] = full + v;
+          if (w > 0) {
+            long q = sl + w;
+            v += row[q >= ii ? q - ii : q] - row[sl];
+          }
+        }
+      }
+    }
   }
   if ((m->form == 'B' || m->form == 'C') && (mask & TWILL_GAUS_MEM)) {
     if (m->form == 'B') {
@@ -1114,10 +1337,10 @@ static double evaluate(twill_gaus_model *m, int mask, int adam,
   twill_gaus_pool_run(m->pool, ph_mem_adj, m, m->nch);
   twill_gaus_pool_run(m->pool, ph_ops, m, m->nch);
   double ev = 0, com = 0, ov = 0;
-  for (int e = 0; e < m->ne; e++) {
-    ev += m->ev[e];
-    tt.dep += m->edv[e];
-    com += m->ecm[e];
+  for (int c = 0; c < m->ech; c++) {
+    ev += m->esum[3 * (size_t)c];
+    tt.dep += m->esum[3 * (size_t)c + 1];
+    com += m->esum[3 * (size_t)c + 2];
   }
   for (int i = 0; i < m->n; i++) {
     ov += m->ov[i];

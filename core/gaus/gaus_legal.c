@@ -19,11 +19,14 @@
  *
  * Modulo at II: t = max(0, round(mu)); Bellman-Ford-style sweeps of
  * t_dst >= t_src + lat - II*dist over all edges, at most n + 1 sweeps (still
- * changing: a positive cycle, "recurrence violation"); then rounds of
- * placement into a modulo reservation table in (t, topological rank)
- * order, bumping an op by up to II - 1 steps to a free slot and never
- * before its placed distance-0 predecessors allow; a round that leaves a
- * back edge violated re-relaxes and places again (at most n + 1 rounds).
+ * changing: a positive cycle, "recurrence violation").  Then, from those
+ * relaxed times, the first strategy that succeeds: (0) cycle-driven
+ * modulo list scheduling (core/gaus/gaus_mlist.c); up to OPDRIVEN_MAX_OPS ops
+ * also (1) IMS guided by the relaxed times, (2) rounds of placement into
+ * a modulo reservation table in (t, topological rank) order, bumping an
+ * op by up to II - 1 steps to a free slot and never before its placed
+ * distance-0 predecessors allow, a round that leaves a back edge violated
+ * re-relaxing and placing again, (3) Rau's IMS by height.
  */
 #include <limits.h>
 #include <math.h>
@@ -510,6 +513,13 @@ static int relax(const twill_gaus_problem *p, long ii, long *t) {
   return rc;
 }
 
+/* Above this many ops the op-driven strategies (IMS, the fixed-point
+ * placer) are not tried after the list scheduler fails: on the random
+ * 5,000-op family (twill random --nodes 5000 --density 0.01 --back-edges
+ * 50) each failing call cost 0.5-20 s (IMS scans every op per eviction)
+ * and none succeeded at an II where the list scheduler failed. */
+#define OPDRIVEN_MAX_OPS 2000
+
 static long lmod(long a, long m) {
   long r = a % m;
   return r < 0 ? r + m : r;
@@ -734,8 +744,19 @@ int twill_gaus_legalize_modulo(const twill_gaus_problem *p, const double *mu,
     pref[i] = (t[i] + q - 1) / q; /* in units of q */
     prio[i] = -pref[i];
   }
+  /* 0. cycle-driven list scheduling by relaxed time (core/gaus/gaus_mlist.c):
+   *    fills a saturated unit in time order, where the op-driven
+   *    strategies below thrash */
+  int res = twill_gaus_modulo_list(p, ii, relaxed, t);
+  if (res == 0 || res == -3 || n > OPDRIVEN_MAX_OPS) {
+    free(relaxed);
+    free(pref);
+    free(prio);
+    return res;
+  }
   twill_graph *g = graph_of(p, q);
-  int res = -2, scaled = 0;
+  int scaled = 0;
+  res = -2;
   /* 1. IMS guided by the relaxation: earliest relaxed time first, never
    *    before it */
   if (g && twill_modulo_ims_at(g, ii / q, 6, prio, pref, t) == 0) res = 0, scaled = 1;

@@ -1,8 +1,9 @@
 /* core/gaus/gaus_pool.h: a tiny persistent pthread pool for GauS.
  *
  * twill_gaus_pool_run(pool, fn, ctx, nchunks) calls fn(ctx, c) for every chunk
- * c in [0, nchunks); thread k runs the chunks c = k, k + T, k + 2T, ...
- * Chunks must write disjoint memory; the result never depends on T.
+ * c in [0, nchunks), each chunk on whichever thread claims it first (the
+ * caller included), and returns when all are done.  Chunks must write
+ * disjoint memory; the result never depends on T or on who ran what.
  */
 #ifndef TWILL_GAUS_POOL_H
 #define TWILL_GAUS_POOL_H

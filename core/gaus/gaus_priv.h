@@ -10,5 +10,12 @@
 long twill_gaus_asap(const twill_gaus_problem *p, long *asap, int *order);
 /* Current sigma values (n). */
 void twill_gaus_model_sigma(const twill_gaus_model *m, double *sig);
+long twill_gaus_model_D(const twill_gaus_model *m);
+/* Cycle-driven modulo list scheduling at ii with priorities t0 (n times,
+ * core/gaus/gaus_mlist.c says how).  0 with t legal at ii, -2 when the attempt
+ * fails (a deadline missed, the table full for some class, an op that
+ * does not fit alone), -3 on allocation failure. */
+int twill_gaus_modulo_list(const twill_gaus_problem *p, long ii,
+                           const long *t0, long *t);
 
 #endif

@@ -65,6 +65,7 @@ void twill_solve_opts_default(twill_solve_opts *o) {
   o->budget = 300;
   o->threads = 1;
   o->explain = true;
+  o->gaus_min_ops = TWILL_MODULO_GAUS_MIN_OPS;
 }
 
 void twill_solve_result_clear(twill_solve_result *r) {
@@ -477,6 +478,7 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
   mo.time_limit = o->time_limit > 0 ? o->time_limit / 4 : 0;
   mo.skip_length = 1;
   mo.certify = o->certify;
+  mo.gaus_min_ops = o->gaus_min_ops;
   if (o->log) { /* phase 1's progress too, marked as such */
     mo.log = phase1_log;
     mo.log_ctx = (void *)o;

@@ -31,6 +31,7 @@
 
 #include "twill/bounds.h"
 #include "twill/ilp.h"
+#include "twill/gaus.h"
 #include "twill/modulo.h"
 
 static long lat1(const twill_op *o) { return o->lat > 0 ? o->lat : 1; }
@@ -57,6 +58,7 @@ void twill_modulo_opts_default(twill_modulo_opts *o) {
   o->node_limit = 0;
   o->certify = 0;
   o->skip_length = 0;
+  o->gaus_min_ops = TWILL_MODULO_GAUS_MIN_OPS;
   o->log = NULL;
   o->log_ctx = NULL;
 }
@@ -318,14 +320,28 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
     r->seconds = now() - t0;
     return 0;
   }
+  /* GauS (core/gaus/gaus_hint.c) on larger kernels: the heuristic when its
+   * (I, L) is smaller, else the first incumbent at its own I (below) */
+  twill_schedule *gaus = o->gaus_min_ops > 0 && g->nops >= o->gaus_min_ops
+                             ? twill_gaus_hint(g) : NULL;
+  bool gaus_heur = false; /* for the progress line */
+  if (gaus && !o->skip_length &&
+      (gaus->ii < heur->ii ||
+       (gaus->ii == heur->ii &&
+        twill_schedule_length(g, gaus) < twill_schedule_length(g, heur)))) {
+    twill_schedule *x = heur;
+    heur = gaus;
+    gaus = x;
+    gaus_heur = true;
+  }
   r->heuristic_ii = heur->ii;
   r->sched = heur;
   r->ii = heur->ii;
   r->length = twill_schedule_length(g, heur);
   if (o->log) {
     char line[128];
-    snprintf(line, sizeof line, "MII %ld; heuristic I %ld, L %ld (%.2f s)", r->mii,
-             r->ii, r->length, now() - t0);
+    snprintf(line, sizeof line, "MII %ld; heuristic I %ld, L %ld (%s, %.2f s)",
+             r->mii, r->ii, r->length, gaus_heur ? "GauS-C" : "IMS", now() - t0);
     o->log(o->log_ctx, line);
   }
   r->heuristic_length = r->length;
@@ -346,7 +362,9 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
     /* the heuristic's schedule is the first incumbent at its I: when it
      * already meets the program's bound (the critical path, often) the
      * root closes the tree, with a certificate */
-    if (ii == r->heuristic_ii && start_from(m, &l, g, heur)) {
+    const twill_schedule *first = ii == r->heuristic_ii ? heur
+                                  : gaus && ii == gaus->ii ? gaus : NULL;
+    if (first && start_from(m, &l, g, first)) {
       twill_ilp_free(m);
       r->status = TWILL_MODULO_ERROR;
       break;
@@ -379,6 +397,7 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
     }
     if (add_try(r, ii, (int)st, now() - ts, stats.nodes)) {
       twill_ilp_free(m);
+      twill_schedule_free(gaus);
       return -1;
     }
     if (o->certify &&
@@ -403,6 +422,7 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
       twill_schedule *s = read_schedule(g, m, &l);
       if (!s) {
         twill_ilp_free(m);
+        twill_schedule_free(gaus);
         return -1;
       }
       char why[256];
@@ -449,6 +469,7 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
     long crit = critical_length(g, r->ii);
     if (crit > r->length_lower) r->length_lower = crit;
   }
+  twill_schedule_free(gaus);
   r->seconds = now() - t0;
   return 0;
 }

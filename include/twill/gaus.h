@@ -56,6 +56,7 @@
 
 #include "twill/diag.h"
 #include "twill/graph.h"
+#include "twill/schedule.h"
 
 /* ---- the problem: flat arrays the solver reads ------------------------- */
 
@@ -142,7 +143,9 @@ twill_gaus_model *twill_gaus_model_new(const twill_gaus_problem *p,
                                        long ii);
 void twill_gaus_model_free(twill_gaus_model *m);
 int twill_gaus_model_nmult(const twill_gaus_model *m); /* multipliers */
-double *twill_gaus_model_lambda(twill_gaus_model *m);  /* nmult entries */
+/* nmult entries: one per edge (in the order of the problem's out_e, the
+ * model's edge order), one per op, one per (unit, step or slot) */
+double *twill_gaus_model_lambda(twill_gaus_model *m);
 void twill_gaus_model_set_rho(twill_gaus_model *m, double rho);
 /* Current parameters (n entries each). */
 double *twill_gaus_model_mu(twill_gaus_model *m);
@@ -183,7 +186,8 @@ long twill_gaus_legalize_plain(const twill_gaus_problem *p, const double *mu,
 long twill_gaus_improve_plain(const twill_gaus_problem *p, const double *mu,
                               long *t, int restarts);
 /* Modulo legalization at II (GauS's Appendix A.2): relaxation over all edges,
- * capped at n sweeps, then placement into a modulo reservation table.
+ * capped at n sweeps, then placement into a modulo reservation table
+ * (cycle-driven list scheduling first, core/gaus/gaus_legal.c lists the rest).
  * Returns 0, -1 recurrence violation (II too small), -2 resource conflict
  * that placement could not resolve, -3 allocation failure. */
 int twill_gaus_legalize_modulo(const twill_gaus_problem *p, const double *mu,
@@ -214,6 +218,8 @@ void twill_gaus_measure(const twill_gaus_problem *p, const twill_gaus_opts *o,
 typedef struct twill_gaus_result {
   long *t;           /* n start times (owned) */
   long ii;
+  long mii;          /* C: max(ResMII, RecMII), no schedule has a smaller
+                        II (twill_gaus_mii); 0 otherwise */
   long D;
   long steps;        /* Adam steps taken */
   long first_legal_step;
@@ -234,5 +240,15 @@ typedef struct twill_gaus_result {
 int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
                      twill_gaus_result *r, FILE *log);
 void twill_gaus_result_free(twill_gaus_result *r);
+
+/* ---- a schedule for the exact search (core/gaus/gaus_hint.c) ---------------- */
+
+#define TWILL_GAUS_HINT_ITERS 200 /* Adam steps of the hint's run */
+
+/* GauS-C on g (validated and bound; any units, e.g. normalized), with
+ * TWILL_GAUS_HINT_ITERS steps on one thread, legalized and shifted to
+ * start at 0; NULL when it fails.  The schedule passes
+ * twill_schedule_validate(g, NULL, ...).  Deterministic. */
+twill_schedule *twill_gaus_hint(const twill_graph *g);
 
 #endif

@@ -277,6 +277,9 @@ typedef struct twill_solve_opts {
   bool first_model;   /* the paper's behaviour: keep the first joint model;
                          default: fewest register values crossing warps at
                          (I*, L*) (fewer transfers and barriers) */
+  long gaus_min_ops;  /* phase 1's twill_modulo_opts.gaus_min_ops (a GauS-C
+                         schedule as the program's first incumbent from
+                         this many ops on; 0: never) */
 } twill_solve_opts;
 
 typedef struct twill_solve_try {

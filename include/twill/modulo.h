@@ -70,6 +70,12 @@ typedef struct twill_modulo_opts {
   int skip_length;   /* stop once I* is proven: when the heuristic's I is
                         the first I left, take its schedule and leave L
                         unproven (Algorithm 1 needs I* and a seed L only) */
+  long gaus_min_ops; /* from this many ops on, a GauS-C schedule
+                        (twill_gaus_hint) is offered: the heuristic when its
+                        (I, L) is smaller (not with skip_length: Algorithm
+                        1's copies come from the heuristic's L), and the
+                        first incumbent of the program at its I; never a
+                        bound.  0: never.  Default TWILL_MODULO_GAUS_MIN_OPS */
   /* progress: one line for the heuristic, then one per I searched
    * ("I 32: infeasible (1.20 s, 415 nodes)"); NULL: silent (the library
    * never prints; the program passes a function that writes to stderr
@@ -77,6 +83,12 @@ typedef struct twill_modulo_opts {
   void (*log)(void *ctx, const char *line);
   void *log_ctx;
 } twill_modulo_opts;
+
+/* bench/gaus_exact.sh (bench/results/gaus-exact-*.md): on the kernels
+ * measured, Rau's IMS was at the proven I* on everything below 20 ops and
+ * missed it from 20 ops on (random loops of 20, 28 and 32 ops), where the
+ * GauS schedule had the smaller I; the proven answers never differed. */
+#define TWILL_MODULO_GAUS_MIN_OPS 20
 
 typedef struct twill_modulo_try {
   long ii;
