@@ -220,14 +220,20 @@ START_TEST(partial_certificate_when_length_unproven) {
 }
 END_TEST
 
-/* twill modulo --json feeds twill emit: the schedule is in normalized
- * cycles, the file says so ("normalize": 300), and emit normalizes the
- * kernel the same way before validating it. */
+/* twill modulo --json feeds twill emit: the file carries the solver's
+ * normalized times and their mapping (fa3-bwd-hopper: costs 128 -> 1,
+ * 256 -> 2 (the hopper cross-warp cost, paid by the ops that hold
+ * registers), 512 -> 4, exact ratios, so 128 real cycles per normalized
+ * cycle), and emit rebuilds the normalized kernel from that mapping and
+ * draws it in real cycles: I* = 20 normalized (the .twill file's MII of
+ * 2560 cycles over 128) is I = 2560. */
 START_TEST(modulo_json_feeds_emit) {
   char *out, *err;
   const char *a[] = {"modulo", "fa3-bwd-hopper", "--json", NULL};
   ck_assert_int_eq(tu_run_twill(&out, &err, a), 0);
-  ck_assert_ptr_nonnull(strstr(out, "\"normalize\": 300"));
+  ck_assert_ptr_nonnull(strstr(out, "\"real_per_normalized_cycle\": 128"));
+  ck_assert_ptr_nonnull(strstr(out, "\"ii\": 2560"));
+  ck_assert_ptr_nonnull(strstr(out, "\"normalized\": {\n    \"ii\": 20,"));
   FILE *f = fopen("/tmp/twill-test-bwd.json", "w");
   ck_assert_ptr_nonnull(f);
   fputs(out, f);
@@ -236,7 +242,8 @@ START_TEST(modulo_json_feeds_emit) {
   free(err);
   const char *b[] = {"emit", "/tmp/twill-test-bwd.json", "--format", "table", NULL};
   ck_assert_int_eq(tu_run_twill(&out, &err, b), 0);
-  ck_assert_ptr_nonnull(strstr(out, "I = 20"));
+  ck_assert_ptr_nonnull(strstr(out, "I = 2560,"));
+  ck_assert_ptr_nonnull(strstr(out, "1 normalized cycle = 128 cycles"));
   free(out);
   free(err);
   remove("/tmp/twill-test-bwd.json");

@@ -164,6 +164,25 @@ int tu_run_twill_in(const char *in, size_t len, char **out, char **err,
   return run_twill(in ? in : "", len, out, err, args);
 }
 
+int tu_run_twill_stdin(char **out, char **err, const char *const *args,
+                       const char *in) {
+  size_t n = 0;
+  char *text = tu_read_file(in, &n);
+  if (!text) return -1;
+  int rc = tu_run_twill_in(text, n, out, err, args);
+  free(text);
+  return rc;
+}
+
+int tu_write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return -1;
+  size_t n = strlen(text);
+  int bad = fwrite(text, 1, n, f) != n;
+  if (fclose(f)) bad = 1;
+  return bad ? -1 : 0;
+}
+
 int tu_run_twill_tty(char **out, char **tty, const char *const *args) {
   const char *bin = getenv("TWILL_BIN");
   if (!bin || !*bin) bin = "bin/twill";

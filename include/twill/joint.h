@@ -116,6 +116,7 @@
 
 #include "twill/arch.h"
 #include "twill/graph.h"
+#include "twill/normalize.h"
 #include "twill/schedule.h"
 
 typedef enum twill_rel_kind {
@@ -308,7 +309,14 @@ typedef struct twill_solve_result {
   size_t length_proof_len;
   long norm_budget;
   long cross_warp_real;  /* the cross-warp cost before normalization */
-  double real_per_norm;  /* real cycles per normalized cycle (report only) */
+  twill_norm norm;       /* the mapping g was normalized with (n = 0: not
+                            normalized); twill_norm_scale() gives the real
+                            cycles per normalized cycle for reports */
+  bool phase1_ii_proven; /* phase 1 proved phase1_ii (no modulo schedule
+                            below it) */
+  bool phase1_length_proven; /* phase 1 proved phase1_length minimal at
+                            phase1_ii (it stops once I* is proven, so
+                            often not: twill modulo goes on to prove it) */
   char why_never[400];   /* status 2: why no I can ever work */
   char *never_proof;     /* status 2 with certify: the single-iteration */
   size_t never_proof_len; /* relaxation refuted at (never_ii, never_L) */
@@ -317,15 +325,15 @@ typedef struct twill_solve_result {
 } twill_solve_result;
 
 void twill_solve_opts_default(twill_solve_opts *o);
-/* The graph Algorithm 1 runs on: a copy of g with cross_warp (real cycles)
- * written into the spill of every op that keeps a result in registers,
- * normalized with budget (0: not normalized); *X gets cross_warp in the
- * graph's units and *real_per_norm (may be NULL) the real cycles per
- * normalized cycle, for reports.  The checker rebuilds it the same way.
- * NULL on error. */
+/* The graph Algorithm 1 runs on: twill_normalize_kernel(g, p->cross_warp,
+ * budget) (twill/normalize.h: the cross-warp cost written into the spill of
+ * every op that pays it, then normalized with budget; 0: not normalized),
+ * the same graph `twill modulo` schedules; *X gets cross_warp in the graph's
+ * units and *nm (may be NULL) the mapping.  The checker rebuilds it the
+ * same way.  NULL on error. */
 twill_graph *twill_solve_prepare(const twill_graph *g,
                                  const twill_joint_params *p, long budget,
-                                 double limit, long *X, double *real_per_norm);
+                                 double limit, long *X, twill_norm *nm);
 /* g validated and bound to m; p in real cycles (from the defaults and
  * flags).  Returns 0 (see r->status) or -1. */
 int twill_solve(const twill_graph *g, const twill_arch *m,
