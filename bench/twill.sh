@@ -105,7 +105,9 @@ for k in kernels:
         print("%-18s twill solve exit %d: %s" % (k, p.returncode, p.stderr.strip()[:200]))
         continue
     rec["status"] = {0: "optimal", 2: "infeasible", 3: "limit"}.get(p.returncode, "exit %d" % p.returncode)
-    rec["ii"], rec["L"] = j.get("ii"), j.get("length")
+    # the solver's own I and L (normalized cycles), what z3 is asked about
+    n = j.get("normalized", j)
+    rec["ii"], rec["L"] = n.get("ii"), n.get("length")
     rec["length_proven"] = j.get("length_proven")
     rec["twill_s"] = statistics.median(ts)
     tries = j.get("tries", [])

@@ -70,7 +70,8 @@ static void emit_inst(const cuda_ctx *cx, const cg_inst *in, int role,
   snprintf(ind2, sizeof ind2, "%s%s", ind, sub);
   snprintf(is, sizeof is, "%s", it);
   fprintf(f, "%s// cycle %ld: %s, iteration %s, stage %ld, slot %ld, warp %s\n",
-          ind2, in->time, g->ops[v].name, it, cm->stage[v], cm->slot[v],
+          ind2, twill_cg_real(cm, in->time), g->ops[v].name, it, cm->stage[v],
+          twill_cg_real(cm, cm->slot[v]),
           twill_cg_warp_label(cm, v, wl, sizeof wl));
   fprintf(f, "%s{\n%s  const int it = %s;\n", ind2, ind2, is);
   for (int k = 0; k < cm->nx; k++) {
@@ -132,16 +133,16 @@ static void emit_role(const cuda_ctx *cx, int r) {
       sec = in->section;
       if (sec == 0)
         fprintf(f, "  // ---- prologue: Q cycles [0, %ld)\n",
-                (cm->C - 1) * cm->I);
+                twill_cg_real(cm, (cm->C - 1) * cm->I));
       else if (sec == 1)
         fprintf(f,
                 "  // ---- steady state: one body per I = %ld cycles; i = "
                 "oldest iteration in flight\n"
                 "  for (int i = 0; i + %ld < n; ++i) {\n",
-                cm->I, cm->C - 1);
+                twill_cg_real(cm, cm->I), cm->C - 1);
       else
-        fprintf(f, "  // ---- epilogue: Q cycles [%ld, %ld)\n", cm->C * cm->I,
-                cm->T);
+        fprintf(f, "  // ---- epilogue: Q cycles [%ld, %ld)\n",
+                twill_cg_real(cm, cm->C * cm->I), twill_cg_real(cm, cm->T));
     }
     emit_inst(cx, in, r, sec == 1 ? "    " : "  ");
   }
@@ -195,7 +196,7 @@ int twill_emit_cuda(const twill_graph *g, const twill_arch *m,
           "32;\nconstexpr int kII = %ld;      // initiation interval "
           "(cycles)\nconstexpr int kCopies = %ld;  // C = ceil(L / I)\n"
           "static_assert(kII >= 1 && kCopies >= 1, \"a modulo schedule\");\n\n",
-          nwarps, cm.I, cm.C);
+          nwarps, twill_cg_real(&cm, cm.I), cm.C);
   fprintf(f,
           "// What the tile ops share: fill in (pointers, tensor maps, "
           "shared-memory tiles).\nstruct Ctx {\n  int n_iter;  // loop trip "
@@ -212,7 +213,7 @@ int twill_emit_cuda(const twill_graph *g, const twill_arch *m,
             "warp) {\n  (void)ctx; (void)iter; (void)warp;\n"
             "#ifdef TWILL_TILE_HOOK\n  TWILL_TILE_HOOK(%d, ctx, iter, warp);\n"
             "#endif\n}\n",
-            o->name, o->lat,
+            o->name, cm.src->ops[v].lat,
             o->issue == TWILL_ISSUE_WARPGROUP ? "warpgroup"
             : o->issue == TWILL_ISSUE_THREAD  ? "thread"
                                               : "warp",
@@ -290,7 +291,8 @@ int twill_emit_cuda(const twill_graph *g, const twill_arch *m,
     fprintf(f, "  Ring<%ld, %d, %d> %s;  // %s -> %s, lat %ld, dist %d\n",
             cm.x[k].depth, pw, cw, rn,
             twill_cg_role_label(&cm, cm.x[k].prole, a, sizeof a),
-            twill_cg_role_label(&cm, cm.x[k].crole, b, sizeof b), e->lat, e->dist);
+            twill_cg_role_label(&cm, cm.x[k].crole, b, sizeof b),
+            cm.src->edges[cm.x[k].edge].lat, e->dist);
   }
   if (!cm.nx) fprintf(f, "  int unused;  // no edge crosses warps\n");
   fprintf(f, "};\n");

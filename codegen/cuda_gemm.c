@@ -316,7 +316,8 @@ static void emit_inst(const gctx *x, int q, const char *ind) {
   char it[48], wl[32];
   iter_expr(cm, in, it, sizeof it);
   fprintf(f, "%s// cycle %ld: %s, iteration %s, stage %ld, slot %ld, warp %s\n", ind,
-          in->time, cm->g->ops[v].name, it, cm->stage[v], cm->slot[v],
+          twill_cg_real(cm, in->time), cm->g->ops[v].name, it, cm->stage[v],
+          twill_cg_real(cm, cm->slot[v]),
           twill_cg_warp_label(cm, v, wl, sizeof wl));
   int wrel = cm->s->warp[v] - cm->roles[r].first;
   if (v == k->load[0] || v == k->load[1]) {
@@ -369,15 +370,17 @@ static void emit_role(const gctx *x, int r) {
       if (sec == 1) fprintf(f, "    }\n");
       sec = in->section;
       if (sec == 0)
-        fprintf(f, "    // ---- prologue: Q cycles [0, %ld)\n", (cm->C - 1) * cm->I);
+        fprintf(f, "    // ---- prologue: Q cycles [0, %ld)\n",
+                twill_cg_real(cm, (cm->C - 1) * cm->I));
       else if (sec == 1)
         fprintf(f,
                 "    // ---- steady state: one body per I = %ld; i = oldest iteration "
                 "in flight\n"
                 "    for (int i = 0; i + %ld < n; ++i) {\n",
-                cm->I, cm->C - 1);
+                twill_cg_real(cm, cm->I), cm->C - 1);
       else
-        fprintf(f, "    // ---- epilogue: Q cycles [%ld, %ld)\n", cm->C * cm->I, cm->T);
+        fprintf(f, "    // ---- epilogue: Q cycles [%ld, %ld)\n",
+                twill_cg_real(cm, cm->C * cm->I), twill_cg_real(cm, cm->T));
     }
     emit_inst(x, q, sec == 1 ? "      " : "    ");
   }
@@ -454,7 +457,8 @@ int twill_emit_cuda_complete(const twill_graph *g, const twill_arch *m,
           "ceil(L / I)\n"
           "constexpr int kBytes_%s = kBM * kBK * 2, kBytes_%s = kBN * kBK * 2;\n\n",
           g->name, k.bm, k.bn, k.bk, g->ops[k.load[0]].name, g->ops[k.load[1]].name,
-          k.stages, k.stages, k.stages, rp.threads, rp.nwg, cm.I, cm.L, cm.C, A, B);
+          k.stages, k.stages, k.stages, rp.threads, rp.nwg, twill_cg_real(&cm, cm.I),
+          twill_cg_real(&cm, cm.L), cm.C, A, B);
   fprintf(f,
           "// One ring per load: kStages tiles, 'full' barriers (ring %s -> %s: the "
           "TMA's bytes)\n"

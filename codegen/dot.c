@@ -28,7 +28,7 @@ int twill_emit_dot(const twill_graph *g, const twill_arch *m,
   for (int v = 0; v < g->nops; v++) {
     char wl[32], lab[256];
     snprintf(lab, sizeof lab, "%s\\nt=%ld stage %ld warp %s%s",
-             g->ops[v].name, s->start[v], cm.stage[v],
+             g->ops[v].name, twill_cg_real(&cm, s->start[v]), cm.stage[v],
              twill_cg_warp_label(&cm, v, wl, sizeof wl),
              g->ops[v].varlat ? "\\nvariable latency" : "");
     fprintf(f, "  n%d [label=\"", v);
@@ -43,7 +43,7 @@ int twill_emit_dot(const twill_graph *g, const twill_arch *m,
     const twill_edge *ed = &g->edges[e];
     int cross = cm.warps && cm.role_of[ed->src] != cm.role_of[ed->dst];
     fprintf(f, "  n%d -> n%d [label=\"%ld%s%.0d\"%s%s];\n", ed->src, ed->dst,
-            ed->lat, ed->dist ? ", d=" : "", ed->dist,
+            cm.src->edges[e].lat, ed->dist ? ", d=" : "", ed->dist,
             ed->dist ? ", style=dashed" : "",
             cross ? ", color=\"#d62728\", penwidth=2" : "");
   }

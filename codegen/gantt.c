@@ -67,7 +67,9 @@ static long col_of(const scale *sc, long t) {
 /* Greedy interval packing: each bar to the first lane whose last bar ends
  * (in columns of sc) before it starts. */
 static int pack(row *r, const scale *sc) {
-  qsort(r->bars, (size_t)r->nbars, sizeof *r->bars, cmp_bar);
+  /* a row may have no bars (a declared unit no op uses): qsort's base
+   * must not be NULL even for zero items */
+  if (r->nbars > 1) qsort(r->bars, (size_t)r->nbars, sizeof *r->bars, cmp_bar);
   long *end = malloc((size_t)(r->nbars > 0 ? r->nbars : 1) * sizeof *end);
   if (!end) return -1;
   r->nlanes = 0;
@@ -160,12 +162,30 @@ static int text_chart(const cg_model *cm, FILE *f, const char *title,
       rows_free(rows, nr);
       return -1;
     }
-  if (sc.zoom)
+  if (cm->norm) {
+    /* the grid stays one step per normalized cycle (legible); its width
+     * in real cycles: num/den per normalized cycle */
+    long a = cm->num * sc.cpc, b = cm->den * sc.zoom;
+    if (!sc.zoom) b = cm->den;
+    long q = a, r = b;
+    while (r) {
+      long t = q % r;
+      q = r;
+      r = t;
+    }
+    a /= q, b /= q;
+    char w[48];
+    if (b == 1) snprintf(w, sizeof w, "%ld", a);
+    else snprintf(w, sizeof w, "%ld/%ld", a, b);
+    fprintf(f, "\n%s: cycles %ld..%ld, 1 column = %s cycles\n", title,
+            twill_cg_real(cm, x0), twill_cg_real(cm, x1) - 1, w);
+  } else if (sc.zoom) {
     fprintf(f, "\n%s: cycles %ld..%ld, 1 cycle = %ld column%s\n", title, x0,
             x1 - 1, sc.zoom, sc.zoom > 1 ? "s" : "");
-  else
+  } else {
     fprintf(f, "\n%s: cycles %ld..%ld, 1 column = %ld cycles\n", title, x0,
             x1 - 1, sc.cpc);
+  }
   /* ruler: a cycle number every 10 columns where it fits */
   char line[GANTT_COLS + 1];
   memset(line, ' ', sizeof line);
@@ -174,7 +194,7 @@ static int text_chart(const cg_model *cm, FILE *f, const char *title,
   for (int c = 0; c < cols; c += (int)tick) {
     char num[24];
     long t = sc.zoom ? x0 + c / sc.zoom : x0 + (long)c * sc.cpc;
-    int k = snprintf(num, sizeof num, "%ld", t);
+    int k = snprintf(num, sizeof num, "%ld", twill_cg_real(cm, t));
     int at = LABEL_W + 1 + c;
     if (at < used || at + k > GANTT_COLS) continue;
     memcpy(line + at, num, (size_t)k);
@@ -351,11 +371,19 @@ int twill_emit_svg(const twill_graph *g, const twill_arch *m,
   xml_text(f, g->name);
   fprintf(f, " on ");
   xml_text(f, m ? m->name : "(no machine)");
+  long Tr = twill_cg_real(&cm, cm.T);
   fprintf(f, ": I = %ld, L = %ld, C = %ld copies, T = %ld cycles</text>\n",
-          cm.I, cm.L, cm.C, cm.T);
+          twill_cg_real(&cm, cm.I), twill_cg_real(&cm, cm.L), cm.C, Tr);
   fprintf(f, "<text x=\"10\" y=\"38\" fill=\"#555555\">");
   if (opts && opts->heuristic)
     fprintf(f, "heuristic schedule, not optimal; ");
+  if (cm.norm) {
+    char k[64];
+    fprintf(f, "real cycles: solved on normalized costs (budget %ld, error "
+               "%ld), 1 normalized cycle = %s cycles%s; ",
+            cm.norm->U, cm.norm->F, twill_cg_ratio(&cm, k, sizeof k),
+            cm.den > 1 ? ", rounded" : "");
+  }
   fprintf(f, "rows: %s; bars: op instances coloured by iteration</text>\n",
           cm.warps ? "warp roles" : "all ops (no warp assignment)");
   /* phase bands */
@@ -402,7 +430,8 @@ int twill_emit_svg(const twill_graph *g, const twill_arch *m,
       fprintf(f, "<g><title>");
       xml_text(f, g->ops[b->op].name);
       fprintf(f, " iteration %d: cycles %ld-%ld, stage %ld, slot %ld, warp %s",
-              b->iter, b->from, b->to - 1, cm.stage[b->op], cm.slot[b->op],
+              b->iter, twill_cg_real(&cm, b->from), twill_cg_real(&cm, b->to) - 1,
+              cm.stage[b->op], twill_cg_real(&cm, cm.slot[b->op]),
               twill_cg_warp_label(&cm, b->op, wl, sizeof wl));
       fprintf(f,
               "</title><rect class=\"bar\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
@@ -435,20 +464,22 @@ int twill_emit_svg(const twill_graph *g, const twill_arch *m,
           "<line x1=\"%d\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
           "stroke=\"#333333\"/>\n",
           SVG_LEFT, ay, SVG_LEFT + pw, ay);
-  long step = tick_step(cm.T);
-  for (long t = 0; t <= cm.T; t += step) {
-    double x = SVG_LEFT + t * sx;
+  /* ticks at round real cycles; a real cycle t sits at t * den / num
+   * cycles of the drawing */
+  long step = tick_step(Tr);
+  for (long t = 0; t <= Tr; t += step) {
+    double x = SVG_LEFT + (double)t * (double)cm.den / (double)cm.num * sx;
     fprintf(f,
             "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
             "stroke=\"#333333\"/>\n",
             x, ay, x, ay + 4);
-    if (cm.T - t < step / 2 && t) continue; /* would touch the end label */
+    if (Tr - t < step / 2 && t) continue; /* would touch the end label */
     fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%ld</text>\n",
             x, ay + 16, t);
   }
   fprintf(f,
           "<text x=\"%.1f\" y=\"%d\" text-anchor=\"end\">%ld cycles</text>\n",
-          SVG_LEFT + pw, ay + 30, cm.T);
+          SVG_LEFT + pw, ay + 30, Tr);
   /* legend */
   fprintf(f, "<text x=\"10\" y=\"%d\">iteration:</text>\n", legend_y + 12);
   for (long j = 0; j < cm.C && j < 10; j++) {

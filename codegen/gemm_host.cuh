@@ -302,7 +302,7 @@ static int run(int argc, char **argv) {
   std::printf("# %s: tile %dx%dx%d, %d-stage ring, %d threads, %d bytes of shared memory\n",
               twill_gemm::kName, twill_gemm::kBM, twill_gemm::kBN, twill_gemm::kBK,
               twill_gemm::kStages, twill_gemm::kThreads, twill_gemm::kSmemBytes);
-  std::printf("# schedule: I = %d, L = %d (normalized cycles), C = %d copies in flight\n",
+  std::printf("# schedule: I = %d, L = %d (cycles), C = %d copies in flight\n",
               twill_gemm::kII, twill_gemm::kLength, twill_gemm::kCopies);
   std::printf("# device: %s, %d SMs; peer: %s; seed %llu; median of %d launches after %d\n",
               prop.name, prop.multiProcessorCount, have_cb ? cb.name : "none (cuBLAS not loaded)",

@@ -133,6 +133,11 @@ int twill_cg_model_init(cg_model *cm, const twill_graph *g, const twill_arch *m,
   cm->m = m;
   cm->s = s;
   cm->opts = opts;
+  cm->src = opts && opts->kernel ? opts->kernel : g;
+  cm->norm = opts && opts->norm && opts->norm->n > 0 ? opts->norm : NULL;
+  twill_norm_scale(cm->norm, &cm->num, &cm->den);
+  /* the source must be g's kernel: same ops and edges, in the same order */
+  if (cm->src->nops != g->nops || cm->src->nedges != g->nedges) return -1;
   cm->I = s->ii > 0 ? s->ii : 1;
   cm->L = twill_schedule_length(g, s);
   cm->C = (cm->L + cm->I - 1) / cm->I;
@@ -317,6 +322,26 @@ const char *twill_cg_ident(const char *name, char *buf, size_t n) {
   return buf;
 }
 
+long twill_cg_real(const cg_model *cm, long t) {
+  return twill_norm_real(t, cm->num, cm->den);
+}
+
+const char *twill_cg_ratio(const cg_model *cm, char *buf, size_t n) {
+  if (cm->den == 1) snprintf(buf, n, "%ld", cm->num);
+  else snprintf(buf, n, "%ld/%ld", cm->num, cm->den);
+  return buf;
+}
+
+void twill_cg_scale_line(const cg_model *cm, FILE *f, const char *pfx) {
+  if (!cm->norm) return;
+  char k[64];
+  fprintf(f,
+          "%sreal cycles: solved on normalized costs (budget %ld, error %ld); "
+          "1 normalized cycle = %s cycles%s\n",
+          pfx, cm->norm->U, cm->norm->F, twill_cg_ratio(cm, k, sizeof k),
+          cm->den > 1 ? ", times rounded to whole cycles" : "");
+}
+
 void twill_cg_header(const cg_model *cm, FILE *f, const char *pfx,
                const char *what) {
   fprintf(f, "%stwill %s: kernel %s on %s\n", pfx, what, cm->g->name,
@@ -328,13 +353,16 @@ void twill_cg_header(const cg_model *cm, FILE *f, const char *pfx,
             pfx);
   else if (cm->opts && cm->opts->source)
     fprintf(f, "%sschedule from %s\n", pfx, cm->opts->source);
+  twill_cg_scale_line(cm, f, pfx);
   fprintf(f,
           "%sI = %ld, L = %ld, copies C = ceil(L/I) = %ld, T = (C-1)*I + L = "
           "%ld\n",
-          pfx, cm->I, cm->L, cm->C, cm->T);
+          pfx, twill_cg_real(cm, cm->I), twill_cg_real(cm, cm->L), cm->C,
+          twill_cg_real(cm, cm->T));
   fprintf(f,
           "%sprologue [0, %ld), steady state [%ld, %ld) (loop body, one per "
           "I), epilogue [%ld, %ld)\n",
-          pfx, (cm->C - 1) * cm->I, (cm->C - 1) * cm->I, cm->C * cm->I,
-          cm->C * cm->I, cm->T);
+          pfx, twill_cg_real(cm, (cm->C - 1) * cm->I),
+          twill_cg_real(cm, (cm->C - 1) * cm->I), twill_cg_real(cm, cm->C * cm->I),
+          twill_cg_real(cm, cm->C * cm->I), twill_cg_real(cm, cm->T));
 }

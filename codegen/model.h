@@ -51,6 +51,13 @@ typedef struct cg_model {
   int nx;
   cg_inst *inst;        /* C*nops instances sorted by (time, op) */
   int ninst;
+  /* units (twill_emit_opts): g's times are normalized cycles when norm is
+   * set; printed numbers are real cycles, times through twill_cg_real(),
+   * costs from src (opts->kernel, the kernel as written: same ops and
+   * edges as g) */
+  const twill_graph *src;
+  const twill_norm *norm; /* NULL: g's cycles are real */
+  long num, den;          /* real cycles per cycle of g, reduced (1/1) */
 } cg_model;
 
 /* The CTA's warpgroups and registers per thread, as the CUDA outputs set
@@ -87,8 +94,16 @@ const char *twill_cg_iter_label(const cg_model *cm, const cg_inst *in, char *buf
                           size_t n);
 /* A C identifier from an op name. */
 const char *twill_cg_ident(const char *name, char *buf, size_t n);
+/* A time (or a span of time) of g in real cycles, round(t * num / den):
+ * the one conversion every emitter prints through. */
+long twill_cg_real(const cg_model *cm, long t);
+/* The scale as text: "256" or "512/3" (real cycles per cycle of g). */
+const char *twill_cg_ratio(const cg_model *cm, char *buf, size_t n);
+/* One line (pfx-prefixed) stating that times are real cycles of a schedule
+ * solved on normalized costs, and the scale; nothing without a norm. */
+void twill_cg_scale_line(const cg_model *cm, FILE *f, const char *pfx);
 /* The header comment lines common to every text output, each prefixed by
- * `pfx` ("// ", "# ", ...). */
+ * `pfx` ("// ", "# ", ...), the scale line included. */
 void twill_cg_header(const cg_model *cm, FILE *f, const char *pfx,
                const char *what);
 

@@ -13,7 +13,8 @@ static void inst_line(const cg_model *cm, const cg_inst *in, FILE *f,
   snprintf(nm, sizeof nm, "%s(%s)", o->name,
            twill_cg_iter_label(cm, in, it, sizeof it));
   fprintf(f, "%scycle %-6ld %-20s stage %-3ld slot %-6ld warp %s\n", indent,
-          in->time, nm, cm->stage[in->op], cm->slot[in->op],
+          twill_cg_real(cm, in->time), nm, cm->stage[in->op],
+          twill_cg_real(cm, cm->slot[in->op]),
           twill_cg_warp_label(cm, in->op, wl, sizeof wl));
 }
 
@@ -21,14 +22,17 @@ static void section_head(const cg_model *cm, int sec, FILE *f,
                          const char *indent) {
   long I = cm->I, C = cm->C;
   if (sec == 0)
-    fprintf(f, "%sprologue (cycles 0..%ld):\n", indent, (C - 1) * I - 1);
+    fprintf(f, "%sprologue (cycles 0..%ld):\n", indent,
+            twill_cg_real(cm, (C - 1) * I) - 1);
   else if (sec == 1)
     fprintf(f,
             "%ssteady state: for i = 0 .. N-%ld (i = oldest iteration in "
             "flight; body = %ld cycles, Q cycles %ld..%ld):\n",
-            indent, C, I, (C - 1) * I, C * I - 1);
+            indent, C, twill_cg_real(cm, I), twill_cg_real(cm, (C - 1) * I),
+            twill_cg_real(cm, C * I) - 1);
   else
-    fprintf(f, "%sepilogue (cycles %ld..%ld):\n", indent, C * I, cm->T - 1);
+    fprintf(f, "%sepilogue (cycles %ld..%ld):\n", indent,
+            twill_cg_real(cm, C * I), twill_cg_real(cm, cm->T) - 1);
 }
 
 /* Ring name of cross edge k. */
@@ -81,7 +85,8 @@ static void warp_programs(const cg_model *cm, FILE *f) {
     ring_name(cm, k, rn, sizeof rn);
     fprintf(f, "#   %-28s %s -> %s  lat %ld dist %d%s  stages %ld\n", rn,
             twill_cg_role_label(cm, cm->x[k].prole, a, sizeof a),
-            twill_cg_role_label(cm, cm->x[k].crole, b, sizeof b), e->lat, e->dist,
+            twill_cg_role_label(cm, cm->x[k].crole, b, sizeof b),
+            cm->src->edges[cm->x[k].edge].lat, e->dist,
             e->blocking ? " blocking" : "", cm->x[k].depth);
   }
   for (int r = 0; r < cm->nroles; r++) {
@@ -123,7 +128,7 @@ static void warp_programs(const cg_model *cm, FILE *f) {
         if (cm->x[k].src != in->op) continue;
         ring_name(cm, k, rn, sizeof rn);
         fprintf(f, "%sarrive %s.full[%s]   (at completion, cycle %ld)\n", ind,
-                rn, it, in->time + g->ops[in->op].lat);
+                rn, it, twill_cg_real(cm, in->time + g->ops[in->op].lat));
       }
       for (int k = 0; k < cm->nx; k++) {
         if (cm->x[k].dst != in->op) continue;

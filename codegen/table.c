@@ -32,9 +32,10 @@ static void fold_add(long *acc, long I, long from, long to, long w) {
   for (long c = 0; c < rem; c++) acc[(s + c) % I] += w;
 }
 
-/* Print rows of ncol values per slot, merging equal consecutive slots. */
-static void print_runs(FILE *f, const long *rows, long I, int ncol,
-                       const int *cap, int width) {
+/* Print rows of ncol values per slot, merging equal consecutive slots;
+ * a run of slots [k, j) is labelled by the real cycles it covers. */
+static void print_runs(const cg_model *cm, FILE *f, const long *rows, long I,
+                       int ncol, const int *cap, int width) {
   long k = 0;
   while (k < I) {
     long j = k + 1;
@@ -42,10 +43,11 @@ static void print_runs(FILE *f, const long *rows, long I, int ncol,
                             (size_t)ncol * sizeof *rows))
       j++;
     char lab[48];
-    if (j - k == 1)
-      snprintf(lab, sizeof lab, "%ld", k);
+    long lo = twill_cg_real(cm, k), hi = twill_cg_real(cm, j) - 1;
+    if (hi <= lo)
+      snprintf(lab, sizeof lab, "%ld", lo);
     else
-      snprintf(lab, sizeof lab, "%ld-%ld", k, j - 1);
+      snprintf(lab, sizeof lab, "%ld-%ld", lo, hi);
     fprintf(f, "  %-13s", lab);
     for (int c = 0; c < ncol; c++) {
       char cell[48];
@@ -72,12 +74,13 @@ int twill_emit_table(const twill_graph *g, const twill_arch *m,
           "stage", "slot", "warp", "units (unit@offset:cycles)", "regs",
           "smem");
   for (int v = 0; v < g->nops; v++) {
-    const twill_op *o = &g->ops[v];
+    /* costs as the kernel gives them, in real cycles */
+    const twill_op *o = &cm.src->ops[v];
     char units[256] = "-", wl[32];
     size_t k = 0;
     for (int u = 0; u < o->nuses && k < sizeof units - 1; u++) {
       int r = snprintf(units + k, sizeof units - k, "%s%s@%d:%d%s",
-                       u ? "," : "", g->units[o->uses[u].unit].name,
+                       u ? "," : "", cm.src->units[o->uses[u].unit].name,
                        o->uses[u].offset, o->uses[u].cycles,
                        o->uses[u].count > 1 ? "x" : "");
       if (r < 0) break;
@@ -90,7 +93,8 @@ int twill_emit_table(const twill_graph *g, const twill_arch *m,
       }
     }
     fprintf(f, "%-16s %8ld %6ld %8ld %-8s %-24s %5ld %8ld\n", o->name,
-            s->start[v], cm.stage[v], cm.slot[v],
+            twill_cg_real(&cm, s->start[v]), cm.stage[v],
+            twill_cg_real(&cm, cm.slot[v]),
             twill_cg_warp_label(&cm, v, wl, sizeof wl), units, o->regs, o->smem);
   }
 
@@ -124,7 +128,7 @@ int twill_emit_table(const twill_graph *g, const twill_arch *m,
       fprintf(f, " %9s", g->units[u].name);
     }
     fprintf(f, "\n");
-    print_runs(f, mrt, I, nu, cap, 9);
+    print_runs(&cm, f, mrt, I, nu, cap, 9);
     fprintf(f, "  %-13s", "utilization");
     for (int u = 0; u < nu; u++) {
       long busy = 0;
@@ -185,7 +189,7 @@ int twill_emit_table(const twill_graph *g, const twill_arch *m,
     fprintf(f, "\n  %s registers per thread by slot:\n",
             twill_cg_role_label(&cm, r, rl, sizeof rl));
     for (long c = 0; c < I; c++) col[c] = reg[(size_t)r * I + c];
-    print_runs(f, col, I, 1, NULL, 8);
+    print_runs(&cm, f, col, I, 1, NULL, 8);
   }
   free(reg);
   free(sm);

@@ -1606,8 +1606,14 @@ static int search(twill_sat *s) {
       s->st.decisions++;
       if ((s->st.decisions & 4095) == 0 &&
           ((s->time_limit > 0 && now_s(s) > s->time_limit) || s->interrupted ||
-           stop_all))
+           stop_all)) {
+        /* the decision variable was popped but is not assigned: back into
+         * the heap, or a later solve on this instance would never decide
+         * it (heap_ok; seen as an intermittent assert under load, where the
+         * clock check strikes here) */
+        heap_insert(s, (int)var_of(next));
         return TWILL_SAT_UNKNOWN;
+      }
     }
     s->trail_lim[s->nlevels++] = s->trail_n;
     enqueue(s, next, CREF_NONE);

@@ -87,7 +87,7 @@ static char *emit_str(const fx *x, twill_emit_format f, bool heuristic) {
   size_t len = 0;
   FILE *mf = open_memstream(&buf, &len);
   ck_assert_ptr_nonnull(mf);
-  twill_emit_opts o = {heuristic, NULL};
+  twill_emit_opts o = {heuristic, NULL, NULL, NULL};
   int rc;
   switch (f) {
   case TWILL_EMIT_PSEUDOCODE: rc = twill_emit_pseudocode(x->g, x->m, x->s, &o, mf); break;
@@ -465,7 +465,7 @@ START_TEST(builtin_all_formats) {
     char *buf = NULL;
     size_t len = 0;
     FILE *mf = open_memstream(&buf, &len);
-    twill_emit_opts o = {true, NULL};
+    twill_emit_opts o = {true, NULL, NULL, NULL};
     ck_assert_int_eq(twill_emit(x.g, x.m, x.s, (twill_emit_format)f, &o, mf), 0);
     fclose(mf);
     ck_assert_msg(len > 0, "%s %s empty", name, twill_emit_format_name(f));
@@ -557,7 +557,7 @@ START_TEST(builtin_cuda_compiles) {
   FILE *mf = open_memstream(&all, &len);
   for (int k = 0; k < NBUILTIN; k++) {
     fx x = builtin_fx(builtins[k]);
-    twill_emit_opts o = {true, NULL};
+    twill_emit_opts o = {true, NULL, NULL, NULL};
     ck_assert_int_eq(twill_emit_cuda(x.g, x.m, x.s, &o, mf), 0);
     fx_free(&x);
   }

@@ -83,7 +83,7 @@ static char *complete_str(const fx *x, int *rc, char *why, size_t n, int *line) 
   size_t len = 0;
   FILE *mf = open_memstream(&buf, &len);
   ck_assert_ptr_nonnull(mf);
-  twill_emit_opts o = {false, NULL};
+  twill_emit_opts o = {false, NULL, NULL, NULL};
   *rc = twill_emit_cuda_complete(x->g, x->m, x->s, &o, mf, why, n, line);
   fclose(mf);
   return buf;
@@ -255,7 +255,12 @@ START_TEST(cli_complete_uses_the_solve) {
   char *o = NULL, *e = NULL;
   ck_assert_int_eq(tu_run_twill(&o, &e, a), 0);
   has(o, "// schedule from twill solve (Algorithm 1");
-  has(o, "// I = 2, L = 3, copies C = ceil(L/I) = 2");
+  /* real cycles: the solve's I = 2, L = 3 normalized, 256 cycles each
+   * (the mapping 1 -> 0, 256 -> 1, 512 -> 2 derived in test_units.c) */
+  has(o, "// real cycles: solved on normalized costs (budget 300, error 2); "
+         "1 normalized cycle = 256 cycles\n");
+  has(o, "// I = 512, L = 768, copies C = ceil(L/I) = 2");
+  has(o, "constexpr int kII = 512, kLength = 768, kCopies = 2;");
   has(o, "constexpr int kStages = 4;\n");
   has(o, "      op_release<1>(ss, base + (i + 0), warp == 3 && lane == 0);\n");
   const char *s[] = {"solve", "gemm-hopper", NULL};

@@ -44,39 +44,14 @@ static char *slurp(const char *path) {
   return s;
 }
 
-/* tu_run_twill with standard input read from the file in_path. */
+/* tu_run_twill with standard input the bytes of the file in_path. */
 static int run_stdin(char **out, char **err, const char *const *args, const char *in_path) {
-  const char *bin = getenv("TWILL_BIN");
-  if (!bin || !*bin) bin = "bin/twill";
-  char outp[] = "/tmp/twill-ilpcli-out-XXXXXX", errp[] = "/tmp/twill-ilpcli-err-XXXXXX";
-  int fo = mkstemp(outp), fe = mkstemp(errp);
-  ck_assert(fo >= 0 && fe >= 0);
-  pid_t pid = fork();
-  ck_assert_int_ge(pid, 0);
-  if (pid == 0) {
-    int in = open(in_path, O_RDONLY);
-    if (in < 0) _exit(127);
-    dup2(in, 0);
-    dup2(fo, 1);
-    dup2(fe, 2);
-    int argc = 0;
-    while (args[argc]) argc++;
-    char **argv = calloc((size_t)argc + 2, sizeof *argv);
-    if (!argv) _exit(127);
-    argv[0] = (char *)bin;
-    for (int i = 0; i < argc; i++) argv[i + 1] = (char *)args[i];
-    execv(bin, argv);
-    _exit(127);
-  }
-  int st = 0;
-  waitpid(pid, &st, 0);
-  close(fo);
-  close(fe);
-  *out = slurp(outp);
-  *err = slurp(errp);
-  unlink(outp);
-  unlink(errp);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  size_t len = 0;
+  char *in = tu_read_file(in_path, &len);
+  ck_assert_ptr_nonnull(in);
+  int rc = tu_run_twill_in(in, len, out, err, args);
+  free(in);
+  return rc;
 }
 
 /* min x + y, x + 2y <= 4, 3x + y <= 6, 0 <= x, y <= 10 integer.  Minimum

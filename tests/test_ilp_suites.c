@@ -203,7 +203,7 @@ END_TEST
 
 /* ---- MIP suite with certificates: the instances whose search, writing
  * and checking of the VIPR certificate (twill_vipr_check_mem) take a few
- * seconds at most (bench/results/ilp-mip-cert-2026-11-26-stop23.md: 1.9 s
+ * seconds at most (bench/results/ilp-mip-cert-2026-11-26-3a894da.md: 1.9 s
  * and less, p2756 4.1 s; the next ones, dcmulti, gesa3 and khb05250 at 2
  * to 2.5 s, added 32 s under the sanitizers when tried).  test_ilp_cert
  * certifies p0033, flugpl, lseu, mod008 and stein27; bench/ilp_cert.sh all

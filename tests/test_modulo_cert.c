@@ -218,7 +218,7 @@ START_TEST(partial_certificate_when_length_unproven) {
   twill_arch *m;
   ck_assert_int_eq(tu_load_kernel("fa3-fwd-hopper", NULL, &g0, &m), 0);
   twill_norm nm;
-  twill_graph *g = twill_normalize_graph(g0, 300, 0, &nm);
+  twill_graph *g = twill_normalize_kernel(g0, m->cross_warp, 300, 0, &nm);
   ck_assert_ptr_nonnull(g);
   twill_modulo_opts o;
   twill_modulo_opts_default(&o);
@@ -249,14 +249,20 @@ START_TEST(partial_certificate_when_length_unproven) {
 }
 END_TEST
 
-/* twill modulo --json feeds twill emit: the schedule is in normalized
- * cycles, the file says so ("normalize": 300), and emit normalizes the
- * kernel the same way before validating it. */
+/* twill modulo --json feeds twill emit: the file carries the solver's
+ * normalized times and their mapping (fa3-bwd-hopper: costs 128 -> 1,
+ * 256 -> 2 (the hopper cross-warp cost, paid by the ops that hold
+ * registers), 512 -> 4, exact ratios, so 128 real cycles per normalized
+ * cycle), and emit rebuilds the normalized kernel from that mapping and
+ * draws it in real cycles: I* = 20 normalized (the .twill file's MII of
+ * 2560 cycles over 128) is I = 2560. */
 START_TEST(modulo_json_feeds_emit) {
   char *out, *err;
   const char *a[] = {"modulo", "fa3-bwd-hopper", "--json", NULL};
   ck_assert_int_eq(tu_run_twill(&out, &err, a), 0);
-  ck_assert_ptr_nonnull(strstr(out, "\"normalize\": 300"));
+  ck_assert_ptr_nonnull(strstr(out, "\"real_per_normalized_cycle\": 128"));
+  ck_assert_ptr_nonnull(strstr(out, "\"ii\": 2560"));
+  ck_assert_ptr_nonnull(strstr(out, "\"normalized\": {\n    \"ii\": 20,"));
   FILE *f = fopen("/tmp/twill-test-bwd.json", "w");
   ck_assert_ptr_nonnull(f);
   fputs(out, f);
@@ -265,7 +271,8 @@ START_TEST(modulo_json_feeds_emit) {
   free(err);
   const char *b[] = {"emit", "/tmp/twill-test-bwd.json", "--format", "table", NULL};
   ck_assert_int_eq(tu_run_twill(&out, &err, b), 0);
-  ck_assert_ptr_nonnull(strstr(out, "I = 20"));
+  ck_assert_ptr_nonnull(strstr(out, "I = 2560,"));
+  ck_assert_ptr_nonnull(strstr(out, "1 normalized cycle = 128 cycles"));
   free(out);
   free(err);
   remove("/tmp/twill-test-bwd.json");
@@ -274,7 +281,9 @@ END_TEST
 
 /* Every built-in kernel gets a certified optimal I (normalized costs):
  * I* = MII from the bounds in its .twill file divided by the normalized
- * unit (fig1 2, dragon 3, gemm 1, fa3-fwd 2048/64 = 32, fa4-fwd 32,
+ * unit (fig1 2, dragon 3, gemm 512/256 = 2: its costs {1, 256, 512}
+ * with hopper's cross-warp 256 normalize to 0, 1, 2 (F = 2, docs/tutorial.md
+ * derives it), fa3-fwd 2048/64 = 32, fa4-fwd 32,
  * fa3-bwd 2560/128 = 20, fa4-bwd 2560/64 = 40).  A small node limit keeps
  * the test short; L may then be certified or marked unproven, except on
  * fa4-fwd: there the heuristic's schedule, handed to the search as its
@@ -282,7 +291,7 @@ END_TEST
  * (before the start, 500,000 nodes did not prove it). */
 START_TEST(every_builtin_kernel_certifies_its_ii) {
   static const struct { const char *name; long ii; int l_proven; } k[] = {
-      {"fig1", 2, 0}, {"dragon", 3, 0}, {"gemm-hopper", 1, 0}, {"fa3-fwd-hopper", 32, 0},
+      {"fig1", 2, 0}, {"dragon", 3, 0}, {"gemm-hopper", 2, 0}, {"fa3-fwd-hopper", 32, 0},
       {"fa4-fwd-blackwell", 32, 1}, {"fa3-bwd-hopper", 20, 0},
       {"fa4-bwd-blackwell", 40, 0}};
   for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
@@ -290,7 +299,9 @@ START_TEST(every_builtin_kernel_certifies_its_ii) {
     twill_arch *m;
     ck_assert_int_eq(tu_load_kernel(k[i].name, NULL, &g0, &m), 0);
     twill_norm nm;
-    twill_graph *g = twill_normalize_graph(g0, 300, 0, &nm);
+    /* as twill modulo and the checker normalize: the machine's cross-warp
+     * cost among the costs */
+    twill_graph *g = twill_normalize_kernel(g0, m->cross_warp, 300, 0, &nm);
     ck_assert_ptr_nonnull(g);
     twill_modulo_opts o;
     twill_modulo_opts_default(&o);

@@ -1,5 +1,7 @@
 /* tests/test_normalize.c: the normalization program (docs/model.md
  * section 2). */
+#include <string.h>
+
 #include "check_main.h"
 #include "testutil.h"
 #include "twill/kernel.h"
@@ -92,6 +94,47 @@ START_TEST(tiny_cost_goes_to_zero) {
 }
 END_TEST
 
+/* The scale users see and the rounding of every printed time, by hand:
+ * k = largest cost / its value, reduced (512 -> 2: 256/1; 1001 -> 47:
+ * 1001/47, coprime since 47 is prime and 1001 = 7 x 11 x 13); a time t
+ * prints as round(t k), halves up: 1 x 3/2 = 1.5 -> 2, 5 x 1001/47 =
+ * 106.49 -> 106, 75 x 1001/47 = 1597.34 -> 1597; and no overflow where
+ * t k is near 2^62 (10^12 x 10^6 / 7 = 142857142857142857.14). */
+START_TEST(scale_and_rounding) {
+  twill_norm nm;
+  char why[128];
+  long c1[] = {1, 256, 512}, v1[] = {0, 1, 2};
+  ck_assert_int_eq(twill_norm_from_pairs(c1, v1, 3, 300, 2, &nm, why, sizeof why), 0);
+  long num, den;
+  twill_norm_scale(&nm, &num, &den);
+  ck_assert_int_eq(num, 256);
+  ck_assert_int_eq(den, 1);
+  twill_norm_clear(&nm);
+  long c2[] = {1001, 300, 1, 256}, v2[] = {47, 14, 0, 12}; /* any order */
+  ck_assert_int_eq(twill_norm_from_pairs(c2, v2, 4, 300, 86, &nm, why, sizeof why), 0);
+  ck_assert_int_eq(twill_norm_map(&nm, 300), 14);
+  ck_assert_int_eq(twill_norm_map(&nm, 1), 0);
+  twill_norm_scale(&nm, &num, &den);
+  ck_assert_int_eq(num, 1001);
+  ck_assert_int_eq(den, 47);
+  twill_norm_clear(&nm);
+  twill_norm_scale(NULL, &num, &den);
+  ck_assert(num == 1 && den == 1);
+  ck_assert_int_eq(twill_norm_real(1, 3, 2), 2);
+  ck_assert_int_eq(twill_norm_real(5, 1001, 47), 106);
+  ck_assert_int_eq(twill_norm_real(75, 1001, 47), 1597);
+  ck_assert_int_eq(twill_norm_real(0, 1001, 47), 0);
+  ck_assert_int_eq(twill_norm_real(7, 1, 1), 7);
+  ck_assert(twill_norm_real(1000000000000L, 1000000, 7) == 142857142857142857L);
+  /* bad pairs: said, not accepted */
+  long c3[] = {5, 5}, v3[] = {1, 1};
+  ck_assert_int_eq(twill_norm_from_pairs(c3, v3, 2, 300, 0, &nm, why, sizeof why), -1);
+  ck_assert_ptr_nonnull(strstr(why, "cost 5 appears twice"));
+  long c4[] = {5}, v4[] = {0};
+  ck_assert_int_eq(twill_norm_from_pairs(c4, v4, 1, 300, 0, &nm, why, sizeof why), -1);
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("normalize");
   TCase *tc = tcase_create("normalize");
@@ -101,6 +144,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, budget_and_brute_force);
   tcase_add_test(tc, fa3_kernel_normalizes_exactly);
   tcase_add_test(tc, tiny_cost_goes_to_zero);
+  tcase_add_test(tc, scale_and_rounding);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -471,15 +471,16 @@ START_TEST(gaus_schedule) {
 }
 END_TEST
 
-/* A `twill gaus --json` file ("ii" and "start", one start time per op in
- * the kernel's op order): the page draws exactly those start times at that
- * I, says heuristic and not certified, in the kernel's own cycles. */
+/* A `twill gaus --json` file ("ii" and "times", the start time of each op
+ * by name, as `twill modulo --json` writes them): the page draws exactly
+ * those start times at that I, says heuristic and not certified, in the
+ * kernel's own cycles. */
 START_TEST(gaus_file_as_written) {
   char *jp = path_in("gemm-hopper.gaus", ".json");
   size_t len = 0;
   char *j = tu_read_file(jp, &len);
   ck_assert_ptr_nonnull(j);
-  const char *ii = strstr(j, "\"ii\": "), *st = strstr(j, "\"start\": [");
+  const char *ii = strstr(j, "\"ii\": "), *st = strstr(j, "\"times\": {");
   ck_assert_msg(ii && st, "not a GauS file: %s", j);
   char *t = page_text("gaus-file");
   has(t, "schedule read from twill gaus --json", "gaus-file");
@@ -495,20 +496,28 @@ START_TEST(gaus_file_as_written) {
   free(cert);
   /* the op table's start column, row by row (rows in op order) */
   char *tab = element(t, "id=\"optable\"", "</table>");
-  const char *row = tab, *p = st + strlen("\"start\": [");
+  const char *row = tab, *times_end = strchr(st, '}');
+  ck_assert_ptr_nonnull(times_end);
   int n = 0;
   while ((row = strstr(row + 1, "<tr data-op=")) != NULL) {
-    char *end = NULL;
-    long want_t = strtol(p, &end, 10);
-    ck_assert_msg(end != p, "more rows than start times");
-    p = end + strspn(end, ", ");
+    /* the op's name, then its time in the file's "times" */
+    const char *q = strstr(row, "class=\"chip\"");
+    ck_assert_ptr_nonnull(q);
+    q = strchr(q, '>');
+    ck_assert_ptr_nonnull(q);
+    q++;
+    size_t nl = strcspn(q, "<");
+    char key[80];
+    snprintf(key, sizeof key, "\"%.*s\": ", (int)nl, q);
+    const char *kt = strstr(st, key);
+    ck_assert_msg(kt && kt < times_end, "op %s has no time in the file", key);
+    long want_t = atol(kt + strlen(key));
     const char *c = strstr(row, "</td><td class=\"num\">");
     ck_assert_ptr_nonnull(c);
     ck_assert_int_eq(atol(c + strlen("</td><td class=\"num\">")), want_t);
     n++;
   }
-  ck_assert_int_eq(n, 4); /* gemm-hopper's 4 ops */
-  ck_assert_msg(*p == ']', "fewer rows than start times: %s", p);
+  ck_assert_int_eq(n, 4); /* gemm-hopper's 4 ops, each with its time */
   free(tab);
   free(t);
   free(j);

@@ -1066,12 +1066,33 @@ START_TEST(debug_asserts_theory_explain_contract) {
 END_TEST
 #endif
 
+/* A solve stopped by its clock at a decision, then solved again: the
+ * variable the stopped decision had taken from the heap is decided too.
+ * 5000 free variables and no clause: no conflict, so the clock is read
+ * first at decision 4096 (the check every 4096 decisions).  The debug and
+ * sanitized builds assert the heap's invariant at the end of every solve
+ * (a popped variable left out of the heap failed it); every build checks
+ * that the second solve assigns every variable. */
+START_TEST(stopped_decision_keeps_its_variable) {
+  twill_sat *s = twill_sat_new();
+  ck_assert_ptr_nonnull(s);
+  for (int v = 0; v < 5000; v++) ck_assert_int_gt(twill_sat_new_var(s), 0);
+  twill_sat_set_time_limit(s, 1e-9);
+  ck_assert_int_eq(twill_sat_solve(s), TWILL_SAT_UNKNOWN);
+  twill_sat_set_time_limit(s, 0);
+  ck_assert_int_eq(twill_sat_solve(s), TWILL_SAT_SAT);
+  for (int v = 1; v <= 5000; v++) ck_assert_int_ne(twill_sat_value(s, v), 0);
+  twill_sat_free(s);
+}
+END_TEST
+
 static Suite *make_suite(void) {
   load_answers();
   Suite *s = suite_create("sat");
   TCase *t = tcase_create("core");
   tcase_set_timeout(t, 120);
   tcase_add_test(t, dimacs_errors);
+  tcase_add_test(t, stopped_decision_keeps_its_variable);
   tcase_add_test(t, dimacs_accepts);
   tcase_add_test(t, drat_checker_hand_proofs);
   tcase_add_test(t, lrat_checker_hand_proofs);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -124,8 +125,23 @@ static int run_twill(const char *in, size_t len, char **out, char **err,
     lseek(fi, 0, SEEK_SET);
     unlink(inp);
   }
-  pid_t pid = fork();
-  if (pid < 0) return -1;
+  /* a loaded machine (or a sanitized test process) may refuse a fork for
+   * a moment: try again before calling it a failure, and say so */
+  pid_t pid = -1;
+  for (int tries = 0; tries < 5 && pid < 0; tries++) {
+    pid = fork();
+    if (pid < 0 && errno != EAGAIN && errno != ENOMEM) break;
+    if (pid < 0) {
+      struct timespec pause = {0, 200000000};
+      nanosleep(&pause, NULL);
+    }
+  }
+  if (pid < 0) {
+    fprintf(stderr, "tu_run_twill: fork: %s\n", strerror(errno));
+    if (out) *out = calloc(1, 1);
+    if (err) *err = calloc(1, 1);
+    return -1;
+  }
   if (pid == 0) {
     int nul = in ? fi : open("/dev/null", O_RDONLY);
     if (nul >= 0) dup2(nul, 0);
@@ -141,7 +157,11 @@ static int run_twill(const char *in, size_t len, char **out, char **err,
     _exit(127);
   }
   int st = 0;
-  waitpid(pid, &st, 0);
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(st))
+    fprintf(stderr, "tu_run_twill: %s %s was killed by signal %d\n", bin,
+            args[0] ? args[0] : "", WTERMSIG(st));
   if (fi >= 0) close(fi);
   lseek(fo, 0, SEEK_SET);
   lseek(fe, 0, SEEK_SET);
@@ -162,6 +182,25 @@ int tu_run_twill(char **out, char **err, const char *const *args) {
 int tu_run_twill_in(const char *in, size_t len, char **out, char **err,
                     const char *const *args) {
   return run_twill(in ? in : "", len, out, err, args);
+}
+
+int tu_run_twill_stdin(char **out, char **err, const char *const *args,
+                       const char *in) {
+  size_t n = 0;
+  char *text = tu_read_file(in, &n);
+  if (!text) return -1;
+  int rc = tu_run_twill_in(text, n, out, err, args);
+  free(text);
+  return rc;
+}
+
+int tu_write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return -1;
+  size_t n = strlen(text);
+  int bad = fwrite(text, 1, n, f) != n;
+  if (fclose(f)) bad = 1;
+  return bad ? -1 : 0;
 }
 
 int tu_run_twill_tty(char **out, char **tty, const char *const *args) {

@@ -27,6 +27,12 @@ int tu_run_twill_in(const char *in, size_t len, char **out, char **err,
 /* The same with standard error on a pseudo-terminal (as when a person
  * runs it), what it wrote there in *tty; standard input /dev/null. */
 int tu_run_twill_tty(char **out, char **tty, const char *const *args);
+/* The same with standard input read from the file at path in (-1 when it
+ * cannot be read). */
+int tu_run_twill_stdin(char **out, char **err, const char *const *args,
+                       const char *in);
+/* Write text to path (created or truncated); 0 or -1. */
+int tu_write_file(const char *path, const char *text);
 /* 1 when running under valgrind (TWILL_VALGRIND=1). */
 int tu_under_valgrind(void);
 /* 1 when this test program was built with AddressSanitizer (make SAN=1). */

@@ -152,9 +152,12 @@ def solve_queries(path):
     for t in j.get("tries", []):
         if t.get("ii") and t.get("lmax"):
             qs.append((t["ii"], t["lmax"]))
-    if j.get("ii") and j.get("length"):
-        qs.append((j["ii"], j["length"]))
-        qs.append((j["ii"], j["length"] - 1))
+    # the solver's own (normalized) I and L: "ii" and "length" are real
+    # cycles when the costs were normalized
+    n = j.get("normalized", j)
+    if n.get("ii") and n.get("length"):
+        qs.append((n["ii"], n["length"]))
+        qs.append((n["ii"], n["length"] - 1))
     out = []
     for q in qs:
         if q not in out and q[1] >= 1:

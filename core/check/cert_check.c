@@ -68,7 +68,9 @@ static int check_modulo(const twill_check_subject *s, const char *cert, size_t l
   cnorm nm;
   twill_graph *g;
   long x;
-  if (twill_cnorm_read(&r, s->g, -1, s->budget, &nm, &g, &x)) return 1;
+  /* the kernel as twill modulo schedules it: the machine's cross-warp cost
+   * among the costs (twill_normalize_kernel), derived here, not read */
+  if (twill_cnorm_read(&r, s->g, s->m->cross_warp, s->budget, &nm, &g, &x)) return 1;
   cphase1 c;
   int bad = twill_phase1_read(&r, g, &c, NULL);
   if (!bad) {

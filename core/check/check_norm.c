@@ -3,7 +3,7 @@
  *
  * The checker lists the kernel's distinct positive costs itself (op
  * latencies and spill costs, use offsets and lengths, edge latencies; in a
- * solve certificate after writing the machine's cross-warp cost into the
+ * modulo or solve certificate after writing the machine's cross-warp cost into the
  * spill of every op that pays it, as the solver does first).  The
  * certificate gives each cost's normalized value C'.  From them the checker
  * computes F = max |C_i C'_j - C_j C'_i| and the objective (U+1) F + sum C'

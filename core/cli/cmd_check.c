@@ -97,7 +97,12 @@ int twill_cmd_check(int argc, char **argv) {
   char msg[4000];
   int bad = twill_check_cert(&s, cert, len, NULL, msg, sizeof msg);
   if (bad) {
-    fprintf(stderr, "%s: %s\n", o.cert, msg);
+    /* the reader's "certificate:LINE: why" becomes CERT:LINE: why */
+    static const char pre[] = "certificate:";
+    if (!strncmp(msg, pre, sizeof pre - 1))
+      fprintf(stderr, "%s:%s\n", o.cert, msg + sizeof pre - 1);
+    else
+      fprintf(stderr, "%s: %s\n", o.cert, msg);
     printf("s NOT VERIFIED\n");
   } else {
     printf("c %s\ns VERIFIED\n", msg);

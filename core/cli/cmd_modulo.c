@@ -5,6 +5,7 @@
 
 #include "twill/bounds.h"
 #include "cli.h"
+#include "twill/codegen.h"
 #include "twill/json.h"
 #include "twill/modulo.h"
 #include "twill/normalize.h"
@@ -51,103 +52,122 @@ static int parse(int argc, char **argv, opts *o) {
   return 0;
 }
 
-/* Real cycles per normalized cycle: exact when F = 0, else the ratio of
- * the largest cost (the one the program fits best in relative terms). */
-static double real_per_norm(const twill_norm *nm) {
-  if (!nm || nm->n == 0) return 1;
-  return (double)nm->cost[nm->n - 1] / (double)nm->scaled[nm->n - 1];
+/* Times are printed in real cycles: a normalized time t as
+ * round(t * num / den) (twill_norm_scale), with the solver's own value
+ * beside it, "(normalized t)", when the costs were normalized. */
+typedef struct units {
+  long num, den;
+  bool on;
+} units;
+
+static units units_of(const twill_norm *nm) {
+  units u;
+  u.on = nm && nm->n > 0;
+  twill_norm_scale(u.on ? nm : NULL, &u.num, &u.den);
+  return u;
+}
+
+static long real(const units *u, long t) { return twill_norm_real(t, u->num, u->den); }
+
+/* "512" or "512 (normalized 2)" */
+static const char *both(const units *u, long t, char *buf, size_t n) {
+  if (u->on) snprintf(buf, n, "%ld (normalized %ld)", real(u, t), t);
+  else snprintf(buf, n, "%ld", t);
+  return buf;
 }
 
 static void print_text(const twill_graph *g, const twill_arch *m, const opts *o,
                        const twill_norm *nm, const twill_modulo_result *r) {
+  units u = units_of(nm);
+  char b1[64], b2[64], b3[64], b4[64];
   printf("kernel %s on %s: %d ops, %d edges\n", g->name, m->name, g->nops,
          g->nedges);
-  double k = real_per_norm(nm);
-  if (nm) {
+  if (u.on) {
     printf("costs normalized (U = %ld, F = %ld):", nm->U, nm->F);
     for (int i = 0; i < nm->n; i++)
       printf("%s %ld -> %ld", i ? "," : "", nm->cost[i], nm->scaled[i]);
     printf("\n");
+    if (u.den == 1)
+      printf("cycles below are real: solved on normalized costs, 1 normalized "
+             "cycle = %ld cycles\n", u.num);
+    else
+      printf("cycles below are real: solved on normalized costs, 1 normalized "
+             "cycle = %ld/%ld cycles, rounded to whole cycles\n", u.num, u.den);
   }
-  printf("ResMII %ld, RecMII %ld, MII %ld%s\n", r->res_mii, r->rec_mii, r->mii,
-         nm ? " (normalized cycles)" : "");
-  printf("heuristic (iterative modulo scheduling): I = %ld\n", r->heuristic_ii);
+  if (u.on)
+    printf("ResMII %ld, RecMII %ld, MII %ld (normalized %ld, %ld, %ld)\n",
+           real(&u, r->res_mii), real(&u, r->rec_mii), real(&u, r->mii),
+           r->res_mii, r->rec_mii, r->mii);
+  else
+    printf("ResMII %ld, RecMII %ld, MII %ld\n", r->res_mii, r->rec_mii, r->mii);
+  printf("heuristic (iterative modulo scheduling): I = %s\n",
+         both(&u, r->heuristic_ii, b1, sizeof b1));
   for (int i = 0; i < r->ntries; i++) {
     const twill_modulo_try *t = &r->tries[i];
     const char *what = t->status == 0   ? "feasible, minimal L found"
                        : t->status == 1 ? "infeasible (proven)"
                        : t->status == 3 ? "limit reached"
                                         : "error";
-    printf("  I = %ld: %s (%.3f s, %ld nodes)\n", t->ii, what, t->seconds,
+    /* no seconds here: same input, same bytes (the progress lines on a
+     * terminal carry them, on stderr) */
+    printf("  I = %s: %s (%ld nodes)\n", both(&u, t->ii, b1, sizeof b1), what,
            t->nodes);
   }
   if (o->heuristic)
-    printf("I = %ld, L = %ld (heuristic schedule, not proven optimal)\n", r->ii,
-           r->length);
-  else if (r->status == TWILL_MODULO_OPTIMAL)
+    printf("I = %s, L = %s (heuristic schedule, not proven optimal)\n",
+           both(&u, r->ii, b1, sizeof b1), both(&u, r->length, b2, sizeof b2));
+  else if (r->status == TWILL_MODULO_OPTIMAL && !u.on)
     printf("I* = %ld, L = %ld: optimal (no schedule at I < %ld; none shorter "
            "at I*)\n",
            r->ii, r->length, r->ii);
+  else if (r->status == TWILL_MODULO_OPTIMAL)
+    /* the proof is about normalized I: "below I*" in the solver's cycles */
+    printf("I* = %s, L = %s: optimal (no schedule at a smaller I; none "
+           "shorter at I*)\n",
+           both(&u, r->ii, b1, sizeof b1), both(&u, r->length, b2, sizeof b2));
   else if (r->ii_lower == r->ii)
-    printf("I* = %ld is optimal; limit reached before L was: best L = %ld, "
-           "proven L >= %ld\n",
-           r->ii, r->length, r->length_lower);
+    printf("I* = %s is optimal; limit reached before L was: best L = %s, "
+           "proven L >= %s\n",
+           both(&u, r->ii, b1, sizeof b1), both(&u, r->length, b2, sizeof b2),
+           both(&u, r->length_lower, b3, sizeof b3));
   else
-    printf("limit reached: best schedule I = %ld, L = %ld; proven I >= %ld, "
-           "L >= %ld at that I\n",
-           r->ii, r->length, r->ii_lower, r->length_lower);
-  if (nm)
-    printf("in real cycles: I ~ %.0f, L ~ %.0f (x %.4g per normalized cycle)\n",
-           (double)r->ii * k, (double)r->length * k, k);
-  printf("\n  %-14s %8s %6s %6s\n", "op", "start", "stage", "slot");
+    printf("limit reached: best schedule I = %s, L = %s; proven I >= %s, "
+           "L >= %s at that I\n",
+           both(&u, r->ii, b1, sizeof b1), both(&u, r->length, b2, sizeof b2),
+           both(&u, r->ii_lower, b3, sizeof b3),
+           both(&u, r->length_lower, b4, sizeof b4));
+  if (u.on)
+    printf("\n  %-14s %8s %6s %6s %11s\n", "op", "start", "stage", "slot",
+           "normalized");
+  else
+    printf("\n  %-14s %8s %6s %6s\n", "op", "start", "stage", "slot");
   for (int v = 0; v < g->nops; v++) {
     long t = r->sched->start[v];
-    printf("  %-14s %8ld %6ld %6ld\n", g->ops[v].name, t, t / r->ii, t % r->ii);
+    if (u.on)
+      printf("  %-14s %8ld %6ld %6ld %11ld\n", g->ops[v].name, real(&u, t),
+             t / r->ii, real(&u, t % r->ii), t);
+    else
+      printf("  %-14s %8ld %6ld %6ld\n", g->ops[v].name, t, t / r->ii, t % r->ii);
   }
 }
 
-static int print_json(const twill_graph *g, const twill_arch *m, const opts *o,
-                      const twill_norm *nm, const twill_modulo_result *r) {
+static int print_json(const twill_graph *g0, const twill_graph *g,
+                      const twill_arch *m, const opts *o, const twill_norm *nm,
+                      const twill_modulo_result *r) {
+  units u = units_of(nm);
+  twill_emit_opts eo = {o->heuristic, NULL, g0, u.on ? nm : NULL};
   twill_jw w;
   twill_jw_init(&w, stdout, true);
   twill_jw_object_begin(&w);
   twill_jw_key(&w, "kernel"), twill_jw_string(&w, g->name);
   twill_jw_key(&w, "arch"), twill_jw_string(&w, m->name);
-  twill_jw_key(&w, "ii"), twill_jw_int(&w, r->ii);
   twill_jw_key(&w, "optimal");
   twill_jw_bool(&w, !o->heuristic && r->status == TWILL_MODULO_OPTIMAL);
-  twill_jw_key(&w, "lower_bound"), twill_jw_int(&w, r->ii_lower);
-  twill_jw_key(&w, "res_mii"), twill_jw_int(&w, r->res_mii);
-  twill_jw_key(&w, "rec_mii"), twill_jw_int(&w, r->rec_mii);
-  twill_jw_key(&w, "length"), twill_jw_int(&w, r->length);
-  twill_jw_key(&w, "times");
-  twill_jw_object_begin(&w);
-  for (int v = 0; v < g->nops; v++)
-    twill_jw_key(&w, g->ops[v].name), twill_jw_int(&w, r->sched->start[v]);
-  twill_jw_object_end(&w);
-  twill_jw_key(&w, "stages");
-  twill_jw_object_begin(&w);
-  for (int v = 0; v < g->nops; v++)
-    twill_jw_key(&w, g->ops[v].name), twill_jw_int(&w, r->sched->start[v] / r->ii);
-  twill_jw_object_end(&w);
-  if (nm) {
-    twill_jw_key(&w, "normalize"), twill_jw_int(&w, nm->U);
-    twill_jw_key(&w, "normalization");
-    twill_jw_object_begin(&w);
-    twill_jw_key(&w, "budget"), twill_jw_int(&w, nm->U);
-    twill_jw_key(&w, "error"), twill_jw_int(&w, nm->F);
-    twill_jw_key(&w, "costs");
-    twill_jw_object_begin(&w);
-    for (int i = 0; i < nm->n; i++) {
-      char key[32];
-      snprintf(key, sizeof key, "%ld", nm->cost[i]);
-      twill_jw_key(&w, key), twill_jw_int(&w, nm->scaled[i]);
-    }
-    twill_jw_object_end(&w);
-    twill_jw_key(&w, "real_per_normalized_cycle");
-    twill_jw_double(&w, real_per_norm(nm));
-    twill_jw_object_end(&w);
-  }
+  /* bounds in real cycles, like every cycle count outside "normalized" */
+  twill_jw_key(&w, "lower_bound"), twill_jw_int(&w, real(&u, r->ii_lower));
+  twill_jw_key(&w, "res_mii"), twill_jw_int(&w, real(&u, r->res_mii));
+  twill_jw_key(&w, "rec_mii"), twill_jw_int(&w, real(&u, r->rec_mii));
+  twill_sched_json_write(&w, g, m, r->sched, &eo);
   twill_jw_key(&w, "stats");
   twill_jw_object_begin(&w);
   twill_jw_key(&w, "heuristic_ii"), twill_jw_int(&w, r->heuristic_ii);
@@ -166,6 +186,7 @@ static int print_json(const twill_graph *g, const twill_arch *m, const opts *o,
   }
   twill_jw_array_end(&w);
   twill_jw_object_end(&w);
+  twill_sched_json_write_source(&w, g, m, &eo);
   twill_jw_object_end(&w);
   return twill_jw_finish(&w);
 }
@@ -176,18 +197,17 @@ int twill_cmd_modulo(int argc, char **argv) {
   twill_graph *g0, *g;
   twill_arch *m;
   if (twill_cli_load_kernel(o.kernel, o.arch, "twill modulo: --arch", &g0, &m)) return TWILL_EXIT_USAGE;
+  /* the one normalization of this kernel on this machine, the same as
+   * twill solve's (twill_normalize_kernel) */
   twill_norm nm;
-  memset(&nm, 0, sizeof nm);
-  g = g0;
-  if (o.normalize) {
-    g = twill_normalize_graph(g0, o.budget, o.time_limit, &nm);
-    if (!g) {
-      fprintf(stderr, "twill modulo: cost normalization failed (budget %ld "
-                      "below the number of distinct costs?)\n", o.budget);
-      twill_graph_free(g0);
-      twill_arch_free(m);
-      return TWILL_EXIT_USAGE;
-    }
+  g = twill_normalize_kernel(g0, m->cross_warp, o.normalize ? o.budget : 0,
+                             o.time_limit, &nm);
+  if (!g) {
+    fprintf(stderr, "twill modulo: cost normalization failed (budget %ld "
+                    "below the number of distinct costs?)\n", o.budget);
+    twill_graph_free(g0);
+    twill_arch_free(m);
+    return TWILL_EXIT_USAGE;
   }
   twill_modulo_result r;
   memset(&r, 0, sizeof r);
@@ -227,12 +247,14 @@ int twill_cmd_modulo(int argc, char **argv) {
     fprintf(stderr, "twill modulo: the search failed (out of memory or a "
                     "numerical failure in the ILP)\n");
   } else if (!r.sched) {
-    printf("interrupted before any schedule was found: proven I >= %ld\n",
-           r.ii_lower);
+    units u = units_of(&nm);
+    char b[64];
+    printf("interrupted before any schedule was found: proven I >= %s\n",
+           both(&u, r.ii_lower, b, sizeof b));
   } else if (o.json) {
-    if (print_json(g, m, &o, o.normalize ? &nm : NULL, &r)) rc = TWILL_EXIT_USAGE;
+    if (print_json(g0, g, m, &o, &nm, &r)) rc = TWILL_EXIT_USAGE;
   } else {
-    print_text(g, m, &o, o.normalize ? &nm : NULL, &r);
+    print_text(g, m, &o, &nm, &r);
   }
   if (o.cert && r.sched && (rc == TWILL_EXIT_OK ||
                  (rc == TWILL_EXIT_LIMIT && r.ii_lower == r.ii))) {
@@ -251,7 +273,7 @@ int twill_cmd_modulo(int argc, char **argv) {
                     "limit before proving I\n");
   }
   twill_modulo_result_clear(&r);
-  if (g != g0) twill_graph_free(g);
+  twill_graph_free(g);
   twill_graph_free(g0);
   twill_norm_clear(&nm);
   twill_arch_free(m);

@@ -265,7 +265,7 @@ static int run_solve(const opts *o, made *k) {
            r->phase1_ii, r->phase1_length);
   rep->g = r->g;
   rep->s = r->sched;
-  rep->real_per_cycle = r->norm_budget > 0 ? r->real_per_norm : 0;
+  rep->real_per_cycle = r->norm_budget > 0 ? scale_of(&r->norm) : 0;
   rep->p = &r->p;
   rep->optimal = r->status == 0;
   rep->length_proven = r->length_proven;
@@ -281,7 +281,10 @@ static int run_solve(const opts *o, made *k) {
 static int run_modulo(const opts *o, made *k) {
   twill_graph *g = k->g0;
   if (!o->no_normalize) {
-    k->gn = twill_normalize_graph(k->g0, o->budget, o->time_limit, &k->nm);
+    /* the one normalization of this kernel on this machine, as twill
+     * modulo and twill solve make it (twill_normalize_kernel) */
+    k->gn = twill_normalize_kernel(k->g0, k->m->cross_warp, o->budget, o->time_limit,
+                                   &k->nm);
     if (!k->gn) {
       fprintf(stderr, "twill report: cost normalization failed (budget %ld below "
                       "the number of distinct costs?)\n", o->budget);
@@ -647,7 +650,19 @@ static int from_file(const opts *o, made *k, const char *text, size_t len, int k
     goto done;
   }
   const twill_graph *g = k->g0;
-  if (normalize > 0) {
+  if (sf && sf->norm.n > 0) {
+    /* a file with its mapping: the graph it was solved on, rebuilt without
+     * running the normalization program (twill_normalize_kernel_apply) */
+    char why[512];
+    k->gn = twill_normalize_kernel_apply(k->g0, k->m->cross_warp, &sf->norm, why,
+                                         sizeof why);
+    if (!k->gn) {
+      fprintf(stderr, "%s: %s\n", o->input, why);
+      goto done;
+    }
+    g = k->gn;
+    k->rep.real_per_cycle = scale_of(&sf->norm);
+  } else if (normalize > 0) {
     double real_per = 0;
     if (solve_file) {
       /* the graph twill solve ran on: the machine's cross-warp cost in the
@@ -655,7 +670,8 @@ static int from_file(const opts *o, made *k, const char *text, size_t len, int k
       twill_joint_params dp;
       long X;
       twill_joint_params_default(&dp, k->m);
-      k->gn = twill_solve_prepare(k->g0, &dp, normalize, 0, &X, &real_per, NULL);
+      k->gn = twill_solve_prepare(k->g0, &dp, normalize, 0, &X, &k->nm);
+      real_per = scale_of(&k->nm);
     } else {
       k->gn = twill_normalize_graph(k->g0, normalize, 0, &k->nm);
       real_per = scale_of(&k->nm);

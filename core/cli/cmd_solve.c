@@ -106,24 +106,72 @@ static void print_roles(const twill_solve_result *r) {
   free(need);
 }
 
+/* Every cycle count printed is real: a time t of the normalized graph as
+ * round(t * num / den) (twill_norm_scale), the solver's own value beside
+ * it, "(normalized t)", when the costs were normalized. */
+typedef struct units {
+  long num, den;
+  bool on;
+} units;
+
+static units units_of(const twill_solve_result *r) {
+  units u;
+  u.on = r->norm.n > 0;
+  twill_norm_scale(u.on ? &r->norm : NULL, &u.num, &u.den);
+  return u;
+}
+
+static long real(const units *u, long t) { return twill_norm_real(t, u->num, u->den); }
+
 static void print_text(const opts *o, const twill_arch *m,
                        const twill_solve_result *r) {
   const twill_graph *g = r->g;
+  units u = units_of(r);
   printf("kernel %s on %s: %d ops, %d edges; costs %s\n", g->name, m->name,
-         g->nops, g->nedges, r->norm_budget > 0 ? "normalized" : "as given");
+         g->nops, g->nedges, u.on ? "normalized" : "as given");
+  if (u.on) {
+    printf("costs normalized (U = %ld, F = %ld):", r->norm.U, r->norm.F);
+    for (int i = 0; i < r->norm.n; i++)
+      printf("%s %ld -> %ld", i ? "," : "", r->norm.cost[i], r->norm.scaled[i]);
+    printf("\n");
+    if (u.den == 1)
+      printf("cycles below are real: solved on normalized costs, 1 normalized "
+             "cycle = %ld cycles\n", u.num);
+    else
+      printf("cycles below are real: solved on normalized costs, 1 normalized "
+             "cycle = %ld/%ld cycles, rounded to whole cycles\n", u.num, u.den);
+  }
   printf("machine: %d warps (warpgroups of %d), %ld regs/thread, cross-warp "
-         "%s (%ld)\n",
+         "%s (%ld cycles)\n",
          r->p.warps, r->p.warpgroup, r->p.regs,
-         r->p.no_cross_warp ? "forbidden" : "allowed", r->p.cross_warp);
-  printf("phase 1: I = %ld, L = %ld\n", r->phase1_ii, r->phase1_length);
+         r->p.no_cross_warp ? "forbidden" : "allowed", r->cross_warp_real);
+  /* what phase 1 proved, in its own words: it stops once I* is proven, so
+   * its L is often only an upper bound (twill modulo goes on to prove it) */
+  if (u.on)
+    printf("phase 1: I* = %ld (normalized %ld, %s), L = %ld (normalized %ld, "
+           "%s)\n",
+           real(&u, r->phase1_ii), r->phase1_ii,
+           r->phase1_ii_proven ? "proven" : "not proven",
+           real(&u, r->phase1_length), r->phase1_length,
+           r->phase1_length_proven ? "proven minimal" : "not proven minimal");
+  else
+    printf("phase 1: I* = %ld (%s), L = %ld (%s)\n", r->phase1_ii,
+           r->phase1_ii_proven ? "proven" : "not proven", r->phase1_length,
+           r->phase1_length_proven ? "proven minimal" : "not proven minimal");
   printf("search:\n");
   for (int i = 0; i < r->ntries; i++) {
     const twill_solve_try *t = &r->tries[i];
+    char nb[96] = "";
+    if (u.on && t->status == -1)
+      snprintf(nb, sizeof nb, " (normalized %ld)", t->ii);
+    else if (u.on)
+      snprintf(nb, sizeof nb, " (normalized I %ld, L in [%ld, %ld])", t->ii,
+               t->lmin, t->lmax);
     if (t->status == -1)
-      printf("  I %ld: no modulo schedule (phase 1)\n", t->ii);
+      printf("  I %ld%s: no modulo schedule (phase 1)\n", real(&u, t->ii), nb);
     else
-      printf("  I %ld, L in [%ld, %ld]: %s%s%s\n", t->ii, t->lmin,
-             t->lmax, status_word(t->status),
+      printf("  I %ld, L in [%ld, %ld]%s: %s%s%s\n", real(&u, t->ii),
+             real(&u, t->lmin), real(&u, t->lmax), nb, status_word(t->status),
              t->why ? "\n    unsatisfiable together: " : "", t->why ? t->why : "");
   }
   if (r->status == 2) {
@@ -132,21 +180,29 @@ static void print_text(const opts *o, const twill_arch *m,
   }
   if (!r->sched) {
     printf("no joint schedule found; no schedule below I = %ld (proven)\n",
-           r->ii_lower);
+           real(&u, r->ii_lower));
     return;
   }
-  printf("I* = %ld%s, L = %ld%s\n", r->ii,
-         r->status == 0 ? " (optimal)" : "", r->length,
-         r->length_proven ? " (minimal at I*)" : " (not proven minimal)");
-  if (r->norm_budget > 0)
-    printf("in real cycles: I* ~ %.0f, L ~ %.0f (x %.4g per normalized cycle)\n",
-           (double)r->ii * r->real_per_norm, (double)r->length * r->real_per_norm,
-           r->real_per_norm);
-  printf("%-16s %6s %6s %5s %5s\n", "op", "start", "stage", "slot", "warp");
+  if (u.on)
+    printf("I* = %ld (normalized %ld%s), L = %ld (normalized %ld, %s)\n",
+           real(&u, r->ii), r->ii, r->status == 0 ? ", optimal" : "",
+           real(&u, r->length), r->length,
+           r->length_proven ? "minimal at I*" : "not proven minimal");
+  else
+    printf("I* = %ld%s, L = %ld%s\n", r->ii, r->status == 0 ? " (optimal)" : "",
+           r->length,
+           r->length_proven ? " (minimal at I*)" : " (not proven minimal)");
+  if (u.on)
+    printf("%-16s %6s %6s %5s %5s %10s\n", "op", "start", "stage", "slot",
+           "warp", "normalized");
+  else
+    printf("%-16s %6s %6s %5s %5s\n", "op", "start", "stage", "slot", "warp");
   for (int v = 0; v < g->nops; v++) {
     long t = r->sched->start[v];
-    printf("%-16s %6ld %6ld %5ld %5d%s\n", g->ops[v].name, t, t / r->ii,
-           t % r->ii, r->sched->warp[v],
+    char nc[24] = "";
+    if (u.on) snprintf(nc, sizeof nc, " %10ld", t);
+    printf("%-16s %6ld %6ld %5ld %5d%s%s\n", g->ops[v].name, real(&u, t),
+           t / r->ii, real(&u, t % r->ii), r->sched->warp[v], nc,
            g->ops[v].issue != TWILL_ISSUE_WARPGROUP ? ""
            : g->ops[v].groups > 1                   ? " (groups)"
                                                     : " (group)");
@@ -172,39 +228,35 @@ static void kv_str(twill_jw *w, const char *k, const char *v) {
   twill_jw_string(w, v);
 }
 
-static int print_json(const opts *o, const twill_arch *m,
+/* The schedule file of twill/codegen.h with the search's own keys:
+ * "params" and "tries" stay in the solver's normalized cycles (what the
+ * peers re-check: bench/peers/joint_z3.py), every other count is real. */
+static int print_json(const opts *o, const twill_graph *g0, const twill_arch *m,
                       const twill_solve_result *r) {
   const twill_graph *g = r->g;
+  units u = units_of(r);
+  twill_emit_opts eo = {false, NULL, g0, u.on ? &r->norm : NULL};
+  /* "warp_count": the warps the search ran with */
+  twill_arch *mm = twill_arch_clone(m);
+  if (!mm) return -1;
+  mm->warps = r->p.warps;
   twill_jw w;
   twill_jw_init(&w, stdout, true);
   twill_jw_object_begin(&w);
   kv_str(&w, "kernel", g->name);
   kv_str(&w, "arch", m->name);
-  kv_int(&w, "normalize", r->norm_budget);
-  twill_jw_key(&w, "real_cycles_per_unit");
-  twill_jw_double(&w, r->real_per_norm);
   kv_bool(&w, "optimal", r->status == 0);
   kv_bool(&w, "infeasible", r->status == 2);
   if (r->status == 2) kv_str(&w, "why_infeasible", r->why_never);
-  kv_int(&w, "lower_bound", r->ii_lower);
-  kv_int(&w, "phase1_ii", r->phase1_ii);
-  kv_int(&w, "phase1_length", r->phase1_length);
+  kv_int(&w, "lower_bound", real(&u, r->ii_lower));
+  kv_int(&w, "phase1_ii", real(&u, r->phase1_ii));
+  kv_bool(&w, "phase1_ii_proven", r->phase1_ii_proven);
+  kv_int(&w, "phase1_length", real(&u, r->phase1_length));
+  kv_bool(&w, "phase1_length_proven", r->phase1_length_proven);
+  twill_sched_json_write(&w, g, mm, r->sched, &eo);
   if (r->sched) {
-    kv_int(&w, "ii", r->ii);
-    kv_int(&w, "length", r->length);
     kv_bool(&w, "length_proven", r->length_proven);
     if (r->cross_edges >= 0) kv_int(&w, "cross_warp_edges", r->cross_edges);
-    const char *keys[3] = {"times", "warps", "stages"};
-    for (int k = 0; k < 3; k++) {
-      twill_jw_key(&w, keys[k]);
-      twill_jw_object_begin(&w);
-      for (int v = 0; v < g->nops; v++) {
-        twill_jw_key(&w, g->ops[v].name);
-        long t = r->sched->start[v];
-        twill_jw_int(&w, k == 0 ? t : k == 1 ? r->sched->warp[v] : t / r->ii);
-      }
-      twill_jw_object_end(&w);
-    }
   }
   twill_jw_key(&w, "params");
   twill_jw_object_begin(&w);
@@ -235,7 +287,7 @@ static int print_json(const opts *o, const twill_arch *m,
   }
   twill_jw_key(&w, "capacities");
   twill_jw_object_begin(&w);
-  for (int u = 0; u < g->nunits; u++) kv_int(&w, g->units[u].name, g->units[u].capacity);
+  for (int k = 0; k < g->nunits; k++) kv_int(&w, g->units[k].name, g->units[k].capacity);
   twill_jw_object_end(&w);
   twill_jw_object_end(&w);
   twill_jw_key(&w, "tries");
@@ -257,7 +309,9 @@ static int print_json(const opts *o, const twill_arch *m,
   twill_jw_object_begin(&w);
   kv_int(&w, "tries", r->ntries);
   twill_jw_object_end(&w);
+  twill_sched_json_write_source(&w, g, mm, &eo);
   twill_jw_object_end(&w);
+  twill_arch_free(mm);
   (void)o;
   return twill_jw_finish(&w);
 }
@@ -292,7 +346,8 @@ int twill_cmd_solve(int argc, char **argv) {
     return TWILL_EXIT_USAGE;
   }
   if (r.status == 2 && r.ntries == 0) { /* settled before any search */
-    printf("infeasible at every I: %s\n", r.why_never);
+    if (o.json) print_json(&o, g, m, &r); /* --json: JSON, whatever the answer */
+    else printf("infeasible at every I: %s\n", r.why_never);
     twill_solve_result_clear(&r);
     twill_joint_relset_free(&rels);
     twill_graph_free(g);
@@ -323,7 +378,9 @@ int twill_cmd_solve(int argc, char **argv) {
      * the search used */
     twill_arch *mm = twill_arch_clone(m);
     FILE *f = o.out ? fopen(o.out, "w") : stdout;
-    twill_emit_opts eo = {false, NULL};
+    /* units: the normalized schedule drawn in real cycles (the mapping),
+     * the kernel's own costs from the kernel as written */
+    twill_emit_opts eo = {false, NULL, g, r.norm.n > 0 ? &r.norm : NULL};
     if (mm) mm->warps = r.p.warps;
     if (!mm || !f ||
         twill_emit(r.g, mm, r.sched, (twill_emit_format)twill_emit_format_parse(o.emit),
@@ -338,7 +395,7 @@ int twill_cmd_solve(int argc, char **argv) {
   if (o.emit && !o.out) {
     /* stdout carries the emitted output only */
   } else if (o.json) {
-    if (print_json(&o, m, &r)) rc = TWILL_EXIT_USAGE;
+    if (print_json(&o, g, m, &r)) rc = TWILL_EXIT_USAGE;
   } else {
     print_text(&o, m, &r);
   }

@@ -74,34 +74,22 @@ void twill_solve_result_clear(twill_solve_result *r) {
   memset(r, 0, sizeof *r);
 }
 
-/* The graph the search runs on: the machine's cross-warp cost written into
- * every op whose result crosses warps through registers, variable-latency
- * or not (so normalization scales it with the other costs), then
- * normalized. */
+/* The graph the search runs on: the kernel as every solver sees it
+ * (twill_normalize_kernel: the machine's cross-warp cost written into the
+ * spill of every op that pays it, so that normalization scales it with the
+ * other costs, then normalized), and X, the cross-warp cost in its units. */
 twill_graph *twill_solve_prepare(const twill_graph *g, const twill_joint_params *p,
                                  long budget, double limit, long *X,
-                                 double *real_per_norm, twill_norm *keep) {
-  if (keep) memset(keep, 0, sizeof *keep);
-  twill_graph *c = twill_graph_clone(g);
-  if (!c) return NULL;
-  for (int v = 0; v < c->nops; v++)
-    if (c->ops[v].spill < 0 && c->ops[v].regs > 0)
-      c->ops[v].spill = p->cross_warp;
+                                 twill_norm *nm) {
+  twill_norm local;
+  twill_norm *m = nm ? nm : &local;
+  twill_graph *n = twill_normalize_kernel(g, p->cross_warp, budget, limit, m);
   *X = p->cross_warp;
-  if (real_per_norm) *real_per_norm = 1;
-  if (budget <= 0) return c;
-  twill_norm nm;
-  twill_graph *n = twill_normalize_graph(c, budget, limit, &nm);
-  twill_graph_free(c);
-  if (!n) return NULL;
-  long x = twill_norm_map(&nm, p->cross_warp);
-  if (x >= 0) *X = x;
-  /* for the report: exact when F = 0, else the ratio of the largest cost
-   * (the one normalization fits best in relative terms) */
-  if (real_per_norm && nm.n > 0 && nm.scaled[nm.n - 1] > 0)
-    *real_per_norm = (double)nm.cost[nm.n - 1] / (double)nm.scaled[nm.n - 1];
-  if (keep) *keep = nm;
-  else twill_norm_clear(&nm);
+  if (n && m->n > 0) {
+    long x = twill_norm_map(m, p->cross_warp);
+    if (x >= 0) *X = x;
+  }
+  if (!nm || !n) twill_norm_clear(m);
   return n;
 }
 
@@ -458,7 +446,7 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
   r->norm_budget = o->budget;
   long X;
   r->g = twill_solve_prepare(g, p, o->budget, o->time_limit > 0 ? o->time_limit : 60, &X,
-                             &r->real_per_norm, &r->norm);
+                             &r->norm);
   if (!r->g) return -1;
   r->p = *p;
   r->p.cross_warp = X;
@@ -496,6 +484,8 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
   if (twill_modulo_solve(r->g, &mo, &mr)) return -1;
   r->phase1_ii = mr.ii;
   r->phase1_length = mr.length;
+  r->phase1_length_proven = mr.length_lower >= mr.length;
+  r->phase1_ii_proven = mr.ii_lower == mr.ii && mr.status != TWILL_MODULO_ERROR;
   r->ii_lower = mr.ii_lower;
   r->status = 3;
   if (mr.status == TWILL_MODULO_ERROR) r->status = -1;

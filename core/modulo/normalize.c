@@ -1,6 +1,7 @@
 /* core/modulo/normalize.c: the cost-normalization program (twill/normalize.h). */
 #include "twill/normalize.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,24 +151,177 @@ twill_graph *twill_normalize_graph(const twill_graph *g, long U,
     return NULL;
   }
   free(c);
+  twill_graph *h = twill_normalize_apply(g, nm, NULL, 0);
+  if (!h) twill_norm_clear(nm);
+  return h;
+}
+
+/* The value of a positive cost under nm, or -1 with why. */
+static long mapped(const twill_norm *nm, long cost, const char *what,
+                   const char *name, char *why, size_t whylen) {
+  long x = twill_norm_map(nm, cost);
+  if (x < 0 && why)
+    snprintf(why, whylen, "the normalization gives no value for cost %ld (%s "
+             "of '%s')", cost, what, name);
+  return x;
+}
+
+twill_graph *twill_normalize_apply(const twill_graph *g, const twill_norm *nm,
+                                   char *why, size_t whylen) {
   twill_graph *h = twill_graph_clone(g);
   if (!h) {
-    twill_norm_clear(nm);
+    if (why) snprintf(why, whylen, "out of memory");
     return NULL;
   }
   for (int v = 0; v < h->nops; v++) {
     twill_op *o = &h->ops[v];
-    o->lat = twill_norm_map(nm, o->lat);
-    if (o->spill > 0) o->spill = twill_norm_map(nm, o->spill);
+    long lat = mapped(nm, o->lat, "latency", o->name, why, whylen);
+    long sp = o->spill > 0 ? mapped(nm, o->spill, "spill", o->name, why, whylen)
+                           : o->spill;
+    if (lat < 0 || (o->spill > 0 && sp < 0)) goto bad;
+    o->lat = lat;
+    o->spill = sp;
     for (int k = 0; k < o->nuses; k++) {
-      o->uses[k].offset = (int)twill_norm_map(nm, o->uses[k].offset);
+      long off = mapped(nm, o->uses[k].offset, "a use's offset", o->name, why, whylen);
+      long len = mapped(nm, o->uses[k].cycles, "a use's length", o->name, why, whylen);
+      if (off < 0 || len < 0) goto bad;
+      o->uses[k].offset = (int)off;
       /* a unit stays busy at least one cycle, even when its length
        * normalizes to 0 beside far larger costs */
-      long len = twill_norm_map(nm, o->uses[k].cycles);
       o->uses[k].cycles = (int)(len > 0 ? len : 1);
     }
   }
-  for (int i = 0; i < h->nedges; i++)
-    h->edges[i].lat = twill_norm_map(nm, h->edges[i].lat);
+  for (int i = 0; i < h->nedges; i++) {
+    twill_edge *e = &h->edges[i];
+    long lat = mapped(nm, e->lat, "edge latency", h->ops[e->src].name, why, whylen);
+    if (lat < 0) goto bad;
+    e->lat = lat;
+  }
   return h;
+bad:
+  twill_graph_free(h);
+  return NULL;
+}
+
+bool twill_op_pays_cross_warp(const twill_op *o) {
+  return o->spill < 0 && o->regs > 0;
+}
+
+twill_graph *twill_graph_with_cross_warp(const twill_graph *g, long cross_warp) {
+  twill_graph *c = twill_graph_clone(g);
+  if (!c) return NULL;
+  for (int v = 0; v < c->nops; v++)
+    if (twill_op_pays_cross_warp(&c->ops[v])) c->ops[v].spill = cross_warp;
+  return c;
+}
+
+twill_graph *twill_normalize_kernel(const twill_graph *g, long cross_warp,
+                                    long U, double time_limit, twill_norm *nm) {
+  memset(nm, 0, sizeof *nm);
+  twill_graph *c = twill_graph_with_cross_warp(g, cross_warp);
+  if (!c || U <= 0) return c;
+  twill_graph *n = twill_normalize_graph(c, U, time_limit, nm);
+  twill_graph_free(c);
+  return n;
+}
+
+twill_graph *twill_normalize_kernel_apply(const twill_graph *g, long cross_warp,
+                                          const twill_norm *nm, char *why,
+                                          size_t whylen) {
+  twill_graph *c = twill_graph_with_cross_warp(g, cross_warp);
+  if (!c) {
+    if (why) snprintf(why, whylen, "out of memory");
+    return NULL;
+  }
+  if (!nm || nm->n == 0) return c;
+  twill_graph *n = twill_normalize_apply(c, nm, why, whylen);
+  twill_graph_free(c);
+  return n;
+}
+
+int twill_norm_from_pairs(const long *cost, const long *scaled, int n, long U,
+                          long F, twill_norm *out, char *why, size_t whylen) {
+  memset(out, 0, sizeof *out);
+  if (n < 1) {
+    snprintf(why, whylen, "a normalization needs at least one cost");
+    return -1;
+  }
+  out->cost = malloc((size_t)n * sizeof *out->cost);
+  out->scaled = malloc((size_t)n * sizeof *out->scaled);
+  if (!out->cost || !out->scaled) {
+    twill_norm_clear(out);
+    snprintf(why, whylen, "out of memory");
+    return -1;
+  }
+  /* by cost, the order twill_norm_map's binary search needs (a file may
+   * list thousands: no quadratic sort) */
+  long *pair = malloc(2 * (size_t)n * sizeof *pair);
+  if (!pair) {
+    twill_norm_clear(out);
+    snprintf(why, whylen, "out of memory");
+    return -1;
+  }
+  for (int i = 0; i < n; i++) pair[2 * i] = cost[i], pair[2 * i + 1] = scaled[i];
+  qsort(pair, (size_t)n, 2 * sizeof *pair, cmp_long); /* first of each pair */
+  for (int i = 0; i < n; i++) out->cost[i] = pair[2 * i], out->scaled[i] = pair[2 * i + 1];
+  free(pair);
+  out->n = n;
+  out->U = U;
+  out->F = F;
+  for (int i = 0; i < n; i++) {
+    if (out->cost[i] <= 0 || out->scaled[i] < 0 ||
+        (i > 0 && out->cost[i] == out->cost[i - 1])) {
+      snprintf(why, whylen, i > 0 && out->cost[i] == out->cost[i - 1]
+                                ? "cost %ld appears twice"
+                                : "cost %ld: costs must be positive and their "
+                                  "values non-negative", out->cost[i]);
+      twill_norm_clear(out);
+      return -1;
+    }
+    out->sum += out->scaled[i];
+  }
+  if (out->sum == 0) {
+    snprintf(why, whylen, "every cost normalizes to 0");
+    twill_norm_clear(out);
+    return -1;
+  }
+  return 0;
+}
+
+static long gcd(long a, long b) {
+  while (b) {
+    long t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+void twill_norm_scale(const twill_norm *nm, long *num, long *den) {
+  *num = *den = 1;
+  if (!nm) return;
+  /* the program never maps the largest cost to 0 at its optimum (mapping
+   * it to 1 and the rest to 0 has a smaller error); a limit-stopped one
+   * might, hence the search for the largest positive value */
+  for (int i = nm->n - 1; i >= 0; i--)
+    if (nm->scaled[i] > 0) {
+      long d = gcd(nm->cost[i], nm->scaled[i]);
+      *num = nm->cost[i] / d;
+      *den = nm->scaled[i] / d;
+      return;
+    }
+}
+
+long twill_norm_real(long t, long num, long den) {
+  if (t <= 0 || num <= 0 || den <= 0) return t;
+  /* t*num/den = q*num + r*a + r*b/den with t = q*den + r, num = a*den + b:
+   * every product stays below 2^63 for den < 2^31 (den is a normalized
+   * value, at most the budget), and only the last term is rounded */
+  if (den >= 2147483648L)
+    return (long)((long double)t * (long double)num / (long double)den + 0.5L);
+  long q = t / den, r = t % den, a = num / den, b = num % den;
+  if (q >= LONG_MAX / num) return LONG_MAX;
+  long x = q * num + r * a; /* q*num <= LONG_MAX - num and r*a < num */
+  long part = (2 * r * b + den) / (2 * den);
+  return x > LONG_MAX - part ? LONG_MAX : x + part;
 }

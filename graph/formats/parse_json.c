@@ -367,17 +367,13 @@ static int parse_kernel(kp *p, const twill_json *root) {
   return 0;
 }
 
-twill_graph *twill_graph_parse_json(const char *text, size_t len,
-                                    const char *file, twill_diag *d) {
+twill_graph *twill_graph_from_json(const twill_json *v, const char *file,
+                                   twill_diag *d) {
   kp p;
   memset(&p, 0, sizeof p);
   p.file = file ? file : "";
   p.d = d;
-  twill_json *root = twill_json_parse(text ? text : "", text ? len : 0,
-                                      p.file, d);
-  if (!root) return NULL;
-  int r = parse_kernel(&p, root);
-  twill_json_free(root);
+  int r = parse_kernel(&p, v);
   free(p.unit_line);
   twill_gio_names_free(&p.names);
   if (r) {
@@ -385,4 +381,14 @@ twill_graph *twill_graph_parse_json(const char *text, size_t len,
     return NULL;
   }
   return p.g;
+}
+
+twill_graph *twill_graph_parse_json(const char *text, size_t len,
+                                    const char *file, twill_diag *d) {
+  const char *f = file ? file : "";
+  twill_json *root = twill_json_parse(text ? text : "", text ? len : 0, f, d);
+  if (!root) return NULL;
+  twill_graph *g = twill_graph_from_json(root, f, d);
+  twill_json_free(root);
+  return g;
 }

@@ -70,103 +70,110 @@ int twill_graph_print_text(const twill_graph *g, FILE *f) {
   return finish(f);
 }
 
-int twill_graph_print_json(const twill_graph *g, FILE *f) {
-  twill_jw w;
-  twill_jw_init(&w, f, true);
-  twill_jw_object_begin(&w);
-  twill_jw_key(&w, "kernel");
-  twill_jw_string(&w, g->name ? g->name : "kernel");
+void twill_graph_write_json(const twill_graph *g, twill_jw *w) {
+  /* each op and edge on one line: written compactly inside a pretty
+   * writer, the caller's setting restored after each */
+  bool pretty = w->pretty;
+  twill_jw_object_begin(w);
+  twill_jw_key(w, "kernel");
+  twill_jw_string(w, g->name ? g->name : "kernel");
   if (g->arch) {
-    twill_jw_key(&w, "arch");
-    twill_jw_string(&w, g->arch);
+    twill_jw_key(w, "arch");
+    twill_jw_string(w, g->arch);
   }
   bool any = false;
   for (int u = 0; u < g->nunits; u++) any = any || g->units[u].declared;
   if (any) {
-    twill_jw_key(&w, "units");
-    twill_jw_object_begin(&w);
+    twill_jw_key(w, "units");
+    twill_jw_object_begin(w);
     for (int u = 0; u < g->nunits; u++) {
       if (!g->units[u].declared) continue;
-      twill_jw_key(&w, g->units[u].name);
-      twill_jw_int(&w, g->units[u].capacity);
+      twill_jw_key(w, g->units[u].name);
+      twill_jw_int(w, g->units[u].capacity);
     }
-    twill_jw_object_end(&w);
+    twill_jw_object_end(w);
   }
   /* One op or edge per line: each object is written compactly. */
-  twill_jw_key(&w, "ops");
-  twill_jw_array_begin(&w);
+  twill_jw_key(w, "ops");
+  twill_jw_array_begin(w);
   for (int v = 0; v < g->nops; v++) {
     const twill_op *op = &g->ops[v];
-    twill_jw_object_begin(&w);
-    w.pretty = false;
-    twill_jw_key(&w, "name");
-    twill_jw_string(&w, op->name);
-    twill_jw_key(&w, "lat");
-    twill_jw_int(&w, op->lat);
+    twill_jw_object_begin(w);
+    w->pretty = false;
+    twill_jw_key(w, "name");
+    twill_jw_string(w, op->name);
+    twill_jw_key(w, "lat");
+    twill_jw_int(w, op->lat);
     if (op->nuses) {
-      twill_jw_key(&w, "use");
-      twill_jw_array_begin(&w);
+      twill_jw_key(w, "use");
+      twill_jw_array_begin(w);
       for (int k = 0; k < op->nuses; k++) {
         const twill_use *u = &op->uses[k];
-        twill_jw_array_begin(&w);
-        twill_jw_string(&w, g->units[u->unit].name);
-        twill_jw_int(&w, u->offset);
-        twill_jw_int(&w, u->cycles);
-        if (u->count != 1) twill_jw_int(&w, u->count);
-        twill_jw_array_end(&w);
+        twill_jw_array_begin(w);
+        twill_jw_string(w, g->units[u->unit].name);
+        twill_jw_int(w, u->offset);
+        twill_jw_int(w, u->cycles);
+        if (u->count != 1) twill_jw_int(w, u->count);
+        twill_jw_array_end(w);
       }
-      twill_jw_array_end(&w);
+      twill_jw_array_end(w);
     }
     static const char *const longs[] = {"regs", "smem", "tmem"};
     const long vals[] = {op->regs, op->smem, op->tmem};
     for (int k = 0; k < 3; k++) {
       if (!vals[k]) continue;
-      twill_jw_key(&w, longs[k]);
-      twill_jw_int(&w, vals[k]);
+      twill_jw_key(w, longs[k]);
+      twill_jw_int(w, vals[k]);
     }
     if (op->spill != -1) {
-      twill_jw_key(&w, "spill");
-      twill_jw_int(&w, op->spill);
+      twill_jw_key(w, "spill");
+      twill_jw_int(w, op->spill);
     }
     if (op->issue != TWILL_ISSUE_WARP) {
-      twill_jw_key(&w, "issue");
-      twill_jw_string(&w, twill_gio_issue_name(op->issue));
+      twill_jw_key(w, "issue");
+      twill_jw_string(w, twill_gio_issue_name(op->issue));
     }
     if (op->groups > 1) {
-      twill_jw_key(&w, "groups");
-      twill_jw_int(&w, op->groups);
+      twill_jw_key(w, "groups");
+      twill_jw_int(w, op->groups);
     }
     if (op->varlat) {
-      twill_jw_key(&w, "varlat");
-      twill_jw_bool(&w, true);
+      twill_jw_key(w, "varlat");
+      twill_jw_bool(w, true);
     }
-    twill_jw_object_end(&w);
-    w.pretty = true;
+    twill_jw_object_end(w);
+    w->pretty = pretty;
   }
-  twill_jw_array_end(&w);
-  twill_jw_key(&w, "edges");
-  twill_jw_array_begin(&w);
+  twill_jw_array_end(w);
+  twill_jw_key(w, "edges");
+  twill_jw_array_begin(w);
   for (int i = 0; i < g->nedges; i++) {
     const twill_edge *e = &g->edges[i];
-    twill_jw_object_begin(&w);
-    w.pretty = false;
-    twill_jw_key(&w, "src");
-    twill_jw_string(&w, twill_gio_op_name(g, e->src));
-    twill_jw_key(&w, "dst");
-    twill_jw_string(&w, twill_gio_op_name(g, e->dst));
-    twill_jw_key(&w, "lat");
-    twill_jw_int(&w, e->lat);
-    twill_jw_key(&w, "dist");
-    twill_jw_int(&w, e->dist);
+    twill_jw_object_begin(w);
+    w->pretty = false;
+    twill_jw_key(w, "src");
+    twill_jw_string(w, twill_gio_op_name(g, e->src));
+    twill_jw_key(w, "dst");
+    twill_jw_string(w, twill_gio_op_name(g, e->dst));
+    twill_jw_key(w, "lat");
+    twill_jw_int(w, e->lat);
+    twill_jw_key(w, "dist");
+    twill_jw_int(w, e->dist);
     if (e->blocking) {
-      twill_jw_key(&w, "blocking");
-      twill_jw_bool(&w, true);
+      twill_jw_key(w, "blocking");
+      twill_jw_bool(w, true);
     }
-    twill_jw_object_end(&w);
-    w.pretty = true;
+    twill_jw_object_end(w);
+    w->pretty = pretty;
   }
-  twill_jw_array_end(&w);
-  twill_jw_object_end(&w);
+  twill_jw_array_end(w);
+  twill_jw_object_end(w);
+}
+
+int twill_graph_print_json(const twill_graph *g, FILE *f) {
+  twill_jw w;
+  twill_jw_init(&w, f, true);
+  twill_graph_write_json(g, &w);
   return twill_jw_finish(&w);
 }
 

@@ -28,6 +28,8 @@
 #include "twill/diag.h"
 #include "twill/graph.h"
 #include "twill/joint.h"
+#include "twill/json.h"
+#include "twill/normalize.h"
 #include "twill/schedule.h"
 
 typedef enum twill_emit_format {
@@ -45,10 +47,21 @@ typedef enum twill_emit_format {
 int twill_emit_format_parse(const char *name);
 const char *twill_emit_format_name(twill_emit_format f);
 
-/* What the outputs say about where the schedule came from. */
+/* What the outputs say about the schedule and its units.
+ *
+ * Units: when norm is set, g is the normalized copy of `kernel` and s is in
+ * normalized cycles (what the solvers ran on).  Every number an output
+ * prints is then in real cycles: times as round(t * num / den) with num/den
+ * = twill_norm_scale(norm), costs (latencies, unit uses) as `kernel` gives
+ * them; each output states the scale once, in its header.  The drawings
+ * keep one grid step per normalized cycle.  Without norm, g's costs are real
+ * cycles and nothing is scaled. */
 typedef struct twill_emit_opts {
-  bool heuristic; /* the built-in fallback, not an optimal schedule */
-  const char *source; /* e.g. the schedule file; NULL: none */
+  bool heuristic;            /* the built-in fallback, not an optimal schedule */
+  const char *source;        /* where the schedule came from, in words; NULL:
+                                not said */
+  const twill_graph *kernel; /* the kernel as written (real costs); NULL: g */
+  const twill_norm *norm;    /* the mapping g was normalized with; NULL: none */
 } twill_emit_opts;
 
 /* C = ceil(L / I), the overlapped copies every format but dot expands;
@@ -95,25 +108,71 @@ int twill_emit_dot(const twill_graph *g, const twill_arch *m,
                    const twill_schedule *s, const twill_emit_opts *opts,
                    FILE *out);
 
-/* ---- schedule files (codegen/schedule_json.c) -------------------------- */
+/* ---- schedule files (codegen/schedule_json.c) --------------------------
+ *
+ * A schedule file is what `twill modulo --json`, `twill solve --json` and
+ * `twill emit --format json` write and what `twill emit SCHEDULE.json` reads;
+ * it carries everything emit needs, so every format can be drawn from the
+ * file alone:
+ *   "kernel", "arch"        names (the machine the schedule was solved for)
+ *   "units"                 one sentence: which numbers are in which cycles
+ *   "ii", "length", "times" real cycles (round(normalized x k) when the
+ *                           costs were normalized)
+ *   "warps", "stages"       per op, when known (stages of the solver's times)
+ *   "normalized"            {"ii", "length", "times"}: the solver's own
+ *                           values, in normalized cycles (only when normalized)
+ *   "normalization"         {"budget", "error", "costs": {"REAL": normalized},
+ *                           "real_per_normalized_cycle": k (an integer, or
+ *                           "num/den")} (only when normalized)
+ *   "warp_count"            warps the CTA runs (the machine's, or --warps)
+ *   "heuristic"             true for the built-in fallback schedule
+ *   "source"                the kernel as written (JSON kernel form, real
+ *                           costs), from which emit rebuilds the normalized
+ *                           graph by applying the mapping (no program run)
+ *   "machine"               the machine's .arch text, when it is not a
+ *                           built-in machine as named
+ * Commands add their own keys ("optimal", "lower_bound", "tries", "params",
+ * "stats", ...), which readers ignore.  Older files without "source" name
+ * the kernel only (a built-in, or a path); older `twill modulo` files say
+ * "normalize": U, and emit re-runs that normalization. */
+
+/* The schedule's keys, into the open top-level object of w: "units" through
+ * "heuristic" above.  g, s: what was solved (normalized when opts->norm);
+ * m->warps is written as "warp_count" when s has warps. */
+void twill_sched_json_write(twill_jw *w, const twill_graph *g,
+                            const twill_arch *m, const twill_schedule *s,
+                            const twill_emit_opts *opts);
+/* "source" (opts->kernel, else g) and "machine" (when m is not the
+ * built-in machine of its name, warps aside), into the open object of w:
+ * written last, they are the long part of the file. */
+void twill_sched_json_write_source(twill_jw *w, const twill_graph *g,
+                                   const twill_arch *m,
+                                   const twill_emit_opts *opts);
 
 /* A schedule as read from JSON, before it is matched to a kernel. */
 typedef struct twill_sched_file {
   char *kernel; /* required */
   char *arch;   /* NULL when absent */
-  long ii;
+  long ii;      /* the solver's: normalized.ii when normalized, else ii */
   int nops;     /* entries in "times" */
   char **names; /* op names, in file order */
-  long *times;
+  long *times;  /* the solver's: normalized.times when normalized */
   int *warps;   /* -1 where "warps" has no entry */
   bool has_warps;
-  long normalize; /* "normalize": U when the times are in normalized
-                     cycles (twill modulo); 0 when in the kernel's own */
+  long normalize; /* legacy "normalize": U (times in cycles of a graph
+                     normalized without the cross-warp cost); 0 otherwise */
+  twill_norm norm;     /* "normalization" (n = 0: none) */
+  twill_graph *source; /* "source" (unbound), NULL when absent */
+  char *machine;       /* "machine" text, NULL when absent */
+  int warp_count;      /* "warp_count", 0 when absent */
+  bool heuristic;      /* "heuristic": true */
 } twill_sched_file;
 
-/* Parse a schedule JSON (docs/formats.md; {"kernel", "arch", "ii", "times",
- * "warps", ...}; other keys are accepted and ignored).  Returns NULL with d
- * filled (file:line:col) on error; never prints. */
+/* Parse a schedule file (docs/formats.md; unknown keys are accepted and
+ * ignored, and "stages" and "length" are recomputed from the times, but
+ * "times" must agree with "normalized"."times" scaled, so that an edit of
+ * the real times is not silently dropped).  Returns NULL with d filled
+ * (file:line:col) on error; never prints. */
 twill_sched_file *twill_sched_file_parse(const char *text, size_t len,
                                          const char *file, twill_diag *d);
 void twill_sched_file_free(twill_sched_file *f);

@@ -172,6 +172,12 @@ twill_graph *twill_graph_parse_json(const char *text, size_t len,
  * '{', text otherwise. */
 twill_graph *twill_graph_parse_any(const char *text, size_t len,
                                    const char *file, twill_diag *d);
+/* A kernel from a JSON value already parsed (a kernel embedded in a larger
+ * document, e.g. a schedule file's "source"): the same rules as
+ * _parse_json, positions from the value's own.  NULL with d filled. */
+struct twill_json;
+twill_graph *twill_graph_from_json(const struct twill_json *v,
+                                   const char *file, twill_diag *d);
 /* Read a file ("-": standard input) and parse it with _parse_any. */
 twill_graph *twill_graph_load_file(const char *path, twill_diag *d);
 
@@ -180,6 +186,10 @@ twill_graph *twill_graph_load_file(const char *path, twill_diag *d);
  * -1 on a write error. */
 int twill_graph_print_text(const twill_graph *g, FILE *f);
 int twill_graph_print_json(const twill_graph *g, FILE *f);
+/* The JSON form as one value of an open writer (after a key, or an array
+ * item): how a schedule file embeds its kernel. */
+struct twill_jw;
+void twill_graph_write_json(const twill_graph *g, struct twill_jw *w);
 
 /* Graphviz DOT.  warp may be NULL; otherwise warp[v] colours op v (-1: no
  * warp). */

@@ -311,28 +311,32 @@ typedef struct twill_solve_result {
   size_t length_proof_len;
   long norm_budget;
   long cross_warp_real;  /* the cross-warp cost before normalization */
-  double real_per_norm;  /* real cycles per normalized cycle (report only) */
+  twill_norm norm;       /* the mapping g was normalized with (n = 0: not
+                            normalized), with its optimality proof for the
+                            certificate; twill_norm_scale() gives the real
+                            cycles per normalized cycle for reports */
+  bool phase1_ii_proven; /* phase 1 proved phase1_ii (no modulo schedule
+                            below it) */
+  bool phase1_length_proven; /* phase 1 proved phase1_length minimal at
+                            phase1_ii (it stops once I* is proven, so
+                            often not: twill modulo goes on to prove it) */
   char why_never[400];   /* status 2: why no I can ever work */
   char *never_proof;     /* status 2 with certify: the single-iteration */
   size_t never_proof_len; /* relaxation refuted at (never_ii, never_L) */
   long never_ii, never_L;
-  twill_norm norm;       /* the cost mapping (n == 0: not normalized), with
-                            its optimality proof for the certificate */
   double seconds;
 } twill_solve_result;
 
 void twill_solve_opts_default(twill_solve_opts *o);
-/* The graph Algorithm 1 runs on: a copy of g with cross_warp (real cycles)
- * written into the spill of every op that keeps a result in registers,
- * normalized with budget (0: not normalized); *X gets cross_warp in the
- * graph's units, *real_per_norm (may be NULL) the real cycles per
- * normalized cycle, for reports, and *keep (may be NULL) the mapping.  The
- * checker derives the same graph from the kernel and the certificate's
- * mapping (core/check/check_norm.c).  NULL on error. */
+/* The graph Algorithm 1 runs on: twill_normalize_kernel(g, p->cross_warp,
+ * budget) (twill/normalize.h: the cross-warp cost written into the spill of
+ * every op that pays it, then normalized with budget; 0: not normalized),
+ * the same graph `twill modulo` schedules; *X gets cross_warp in the graph's
+ * units and *nm (may be NULL) the mapping.  The checker rebuilds it the
+ * same way.  NULL on error. */
 twill_graph *twill_solve_prepare(const twill_graph *g,
                                  const twill_joint_params *p, long budget,
-                                 double limit, long *X, double *real_per_norm,
-                                 twill_norm *keep);
+                                 double limit, long *X, twill_norm *nm);
 /* g validated and bound to m; p in real cycles (from the defaults and
  * flags).  Returns 0 (see r->status) or -1. */
 int twill_solve(const twill_graph *g, const twill_arch *m,
