@@ -299,8 +299,10 @@ static cert fig1_claims_3(const char *extra) {
     if (*b == 'o' || *b == 't') break; /* the proof starts */
     int x;
     long lo, hi;
-    char tail;
-    if (sscanf(b, "i %d %ld %ld%c", &x, &lo, &hi, &tail) == 4 && tail == '\n' && hi == 2)
+    char tail, line[128] = "";
+    /* the block is not a C string: sscanf gets one line, terminated */
+    if ((size_t)(e - b) + 1 < sizeof line) memcpy(line, b, (size_t)(e - b) + 1);
+    if (sscanf(line, "i %d %ld %ld%c", &x, &lo, &hi, &tail) == 4 && tail == '\n' && hi == 2)
       k += (size_t)sprintf(pre + k, "i %d %ld 3\n", x, lo);
     else
       memcpy(pre + k, b, (size_t)(e - b) + 1), k += (size_t)(e - b) + 1;

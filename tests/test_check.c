@@ -259,8 +259,12 @@ START_TEST(translation_vs_brute_force) {
     twill_joint_relset_free(&s.rs);
     twill_graph_free(g);
   }
-  ck_assert_int_gt(sat, trials / 10);
-  ck_assert_int_gt(unsat, trials / 10);
+  /* both answers are exercised; the 8 trials of a valgrind run look for
+   * memory errors, too few to ask that of them */
+  if (!tu_under_valgrind()) {
+    ck_assert_int_gt(sat, trials / 10);
+    ck_assert_int_gt(unsat, trials / 10);
+  }
 }
 END_TEST
 
