@@ -519,6 +519,7 @@ static int polish(twill_ilp *m, const double *c) {
   lp_input in = {mr, n, cbeg, cidx, cval, c, lb, ub};
   lp = twill_lps_new(&in);
   if (!lp) goto done;
+  twill_lps_set_cancel(lp, m->cancel);
   ret = 0;
   if (twill_lps_solve(lp, 0) != LPS_OPTIMAL) goto done;
   twill_lps_get_x(lp, x);
@@ -699,6 +700,7 @@ twill_ilp_status twill_ilp_branch_and_bound(twill_ilp *m) {
   lp_input in = {mlp, n, lpcbeg, lpcidx, lpcval, c, llb, lub};
   lp = twill_lps_new(&in);
   if (!lp) goto done;
+  twill_lps_set_cancel(lp, m->cancel);
   if (rootbasis) twill_lps_set_basis(lp, rootbasis);
   if (m->lp_degenerate) twill_lps_set_perturb_early(lp, 1);
 
@@ -741,7 +743,7 @@ twill_ilp_status twill_ilp_branch_and_bound(twill_ilp *m) {
       continue;
     }
     if ((m->node_limit > 0 && nodes >= m->node_limit) ||
-        (deadline > 0 && twill_lps_clock() > deadline) || twill_lps_stop_all) {
+        (deadline > 0 && twill_lps_clock() > deadline) || twill_lps_halted(m->cancel)) {
       incomplete = 1;
       if (cur->bound < global_bound || global_bound == -HUGE_VAL) global_bound = cur->bound;
       node_free(cur);
@@ -798,7 +800,7 @@ twill_ilp_status twill_ilp_branch_and_bound(twill_ilp *m) {
     nodes++;
     if (cur->depth > m->stats.depth_max) m->stats.depth_max = cur->depth;
     int st = twill_lps_solve(lp, deadline);
-    if (st == LPS_LIMIT && !twill_lps_stop_all && !(deadline > 0 && twill_lps_clock() > deadline)) {
+    if (st == LPS_LIMIT && !twill_lps_halted(m->cancel) && !(deadline > 0 && twill_lps_clock() > deadline)) {
       /* The iteration limit, not the clock: a stalled simplex (air04
        * under --cert, node 230: the dual gave up on a tiny pivot and the
        * primal ran 115624 degenerate iterations).  Once more from the

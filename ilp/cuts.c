@@ -859,6 +859,7 @@ int twill_ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) 
       if (!lp && !stop) ok = 0;
     }
     int added = 0;
+    if (lp) twill_lps_set_cancel(lp, m->cancel);
     if (ok && lp) {
       if (basis) twill_lps_set_basis(lp, basis);
       if (m->lp_degenerate) twill_lps_set_perturb_early(lp, 1);
@@ -873,7 +874,7 @@ int twill_ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis_out) 
        * basis: twill_lps_solve runs the dual first from it.) */
       long budget = m->cut_budget > 0 ? m->cut_budget : 3 * it0 + 1000;
       int lst = round_ == 0 ? twill_lps_solve(lp, deadline) : twill_lps_solve_limit(lp, deadline, budget);
-      if (round_ > 0 && lst == LPS_LIMIT && basis && !m->lp_degenerate && !twill_lps_stop_all &&
+      if (round_ > 0 && lst == LPS_LIMIT && basis && !m->lp_degenerate && !twill_lps_halted(m->cancel) &&
           (deadline <= 0 || twill_lps_clock() < deadline)) {
         /* once more from the same basis, the costs perturbed after the
          * first dual iteration: on 10teams the dual then needs about 335

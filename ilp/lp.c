@@ -82,12 +82,19 @@ struct lp_solver {
   int perturb_early;    /* twill_lps_set_perturb_early */
   long dual_steps, dual_degen; /* dual pivots, those with a zero step */
   uint64_t rng;
+  const atomic_int *cancel; /* twill_lps_set_cancel */
 };
 
 volatile sig_atomic_t twill_lps_stop_all;
 
 void twill_ilp_interrupt_all(void) { twill_lps_stop_all = 1; }
 int twill_ilp_interrupted(void) { return twill_lps_stop_all != 0; }
+
+int twill_lps_halted(const atomic_int *cancel) {
+  return twill_lps_stop_all || (cancel && atomic_load_explicit(cancel, memory_order_relaxed));
+}
+
+void twill_lps_set_cancel(lp_solver *s, const atomic_int *cancel) { s->cancel = cancel; }
 
 double twill_lps_clock(void) {
   struct timespec ts;
@@ -973,7 +980,7 @@ static int primal(lp_solver *s, double deadline, long maxit) {
   devex_reset(s);
   for (long it = 0;; it++) {
     if (it > maxit) { ret = LPS_LIMIT; goto out; }
-    if ((it & 63) == 0 && (twill_lps_stop_all || (deadline > 0 && twill_lps_clock() > deadline))) {
+    if ((it & 63) == 0 && (twill_lps_halted(s->cancel) || (deadline > 0 && twill_lps_clock() > deadline))) {
       ret = LPS_LIMIT;
       goto out;
     }
@@ -1203,7 +1210,7 @@ static int dual(lp_solver *s, double deadline, long maxit, int can_perturb) {
       stall = 0;
     }
     if (it > maxit) { ret = LPS_LIMIT; goto out; }
-    if ((it & 63) == 0 && (twill_lps_stop_all || (deadline > 0 && twill_lps_clock() > deadline))) {
+    if ((it & 63) == 0 && (twill_lps_halted(s->cancel) || (deadline > 0 && twill_lps_clock() > deadline))) {
       ret = LPS_LIMIT;
       goto out;
     }

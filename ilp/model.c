@@ -198,6 +198,7 @@ void twill_ilp_set_name(twill_ilp *m, const char *name) {
 }
 void twill_ilp_set_certify(twill_ilp *m, int on) { m->certify = !!on; }
 void twill_ilp_set_time_limit(twill_ilp *m, double seconds) { m->time_limit = seconds; }
+void twill_ilp_set_cancel(twill_ilp *m, const atomic_int *flag) { m->cancel = flag; }
 void twill_ilp_set_node_limit(twill_ilp *m, long nodes) { m->node_limit = nodes; }
 void twill_ilp_set_cuts(twill_ilp *m, int on) { m->nocuts = !on; }
 void twill_ilp_set_rcfix(twill_ilp *m, int on) { m->norcfix = !on; }
@@ -235,6 +236,12 @@ double twill_ilp_coef(const twill_ilp *m, int row, int var) {
   for (int k = 0; k < m->nz; k++)
     if (m->zr[k] == row && m->zc[k] == var) s += m->zv[k];
   return s;
+}
+int twill_ilp_num_nonzeros(const twill_ilp *m) { return m->nz; }
+void twill_ilp_nonzero(const twill_ilp *m, int k, int *row, int *var, double *val) {
+  *row = m->zr[k];
+  *var = m->zc[k];
+  *val = m->zv[k];
 }
 void twill_ilp_activity(const twill_ilp *m, const double *x, double *act) {
   /* the user's rows only: root cuts are the last rows, their entries the

@@ -3,6 +3,8 @@
 #ifndef TWILL_ILP_MODEL_H
 #define TWILL_ILP_MODEL_H
 
+#include <stdatomic.h>
+
 #include "twill/ilp.h"
 
 /* Branch-and-bound tree node, kept for the certificate.  The node's region
@@ -68,6 +70,7 @@ struct twill_ilp {
   double c0;
   int maximize;
   double time_limit;
+  const atomic_int *cancel; /* twill_ilp_set_cancel, or NULL */
   long node_limit;
   int certify;
   int nocuts;      /* twill_ilp_set_cuts(m, 0) */

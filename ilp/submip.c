@@ -77,6 +77,7 @@ int twill_ilp_submip(const twill_ilp *m, const double *lb, const double *ub, dou
   s->nocuts = 1;
   s->submip = 1;
   s->node_limit = nodes;
+  s->cancel = m->cancel;
   if (deadline > 0) {
     double left = deadline - twill_lps_clock();
     if (left <= 0) { twill_ilp_free(s); return 0; }

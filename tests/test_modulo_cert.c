@@ -11,10 +11,11 @@
 #include "twill/modulo.h"
 #include "twill/normalize.h"
 
-static char *certify(const twill_graph *g, size_t *len) {
+static char *certify_with(const twill_graph *g, int engines, size_t *len) {
   twill_modulo_opts o;
   twill_modulo_opts_default(&o);
   o.certify = 1;
+  o.engines = engines;
   twill_modulo_result r;
   ck_assert_int_eq(twill_modulo_solve(g, &o, &r), 0);
   ck_assert_int_eq(r.status, TWILL_MODULO_OPTIMAL);
@@ -24,6 +25,11 @@ static char *certify(const twill_graph *g, size_t *len) {
   fclose(f);
   twill_modulo_result_clear(&r);
   return buf;
+}
+
+/* VIPR proofs throughout: the ILP alone */
+static char *certify(const twill_graph *g, size_t *len) {
+  return certify_with(g, TWILL_MODULO_ENGINE_ILP, len);
 }
 
 static int check(const twill_graph *g, const char *c, size_t len, char *msg) {
@@ -43,6 +49,26 @@ START_TEST(gap_certificate_verifies) {
   char msg[600];
   ck_assert_msg(check(g, c, len, msg) == 0, "%s", msg);
   ck_assert_ptr_nonnull(strstr(msg, "1 program(s) at I in [2, 3) proven infeasible"));
+  free(c);
+  twill_graph_free(g);
+}
+END_TEST
+
+/* The same kernel with the SMT engine: a twill-smt refutation at I = 2
+ * (a's two uses of U, at offsets 0 and 2, share the slot 0 mod 2), and at
+ * I = 3 no proof for L: L = 4 is the critical path (a: 3 cycles, then b),
+ * which the checker recomputes. */
+START_TEST(gap_smt_certificate_verifies) {
+  twill_graph *g = gap();
+  size_t len;
+  char *c = certify_with(g, TWILL_MODULO_ENGINE_SMT, &len);
+  ck_assert_ptr_nonnull(strstr(c, "smt 2 infeasible"));
+  ck_assert_ptr_nonnull(strstr(c, "path 3 optimal"));
+  ck_assert_ptr_nonnull(strstr(c, "form reduce,structured,windows\n"));
+  char msg[600];
+  ck_assert_msg(check(g, c, len, msg) == 0, "%s", msg);
+  ck_assert_ptr_nonnull(strstr(msg, "1 program(s) at I in [2, 3) proven infeasible"));
+  ck_assert_ptr_nonnull(strstr(msg, "1 twill-smt"));
   free(c);
   twill_graph_free(g);
 }
@@ -153,11 +179,13 @@ START_TEST(random_certificates_verify) {
     }
     for (int a = 0; a + 1 < n; a++)
       if (tf_rnd(&r) % 2) twill_graph_add_edge(g, a, a + 1, g->ops[a].lat, 0);
-    size_t len;
-    char *c = certify(g, &len);
-    char msg[600];
-    ck_assert_msg(check(g, c, len, msg) == 0, "trial %d: %s", t, msg);
-    free(c);
+    for (int e = 1; e <= 2; e++) { /* the ILP's proofs, the SMT engine's */
+      size_t len;
+      char *c = certify_with(g, e, &len);
+      char msg[600];
+      ck_assert_msg(check(g, c, len, msg) == 0, "trial %d, engine %d: %s", t, e, msg);
+      free(c);
+    }
     twill_graph_free(g);
   }
 }
@@ -196,6 +224,7 @@ START_TEST(partial_certificate_when_length_unproven) {
   twill_modulo_opts o;
   twill_modulo_opts_default(&o);
   o.certify = 1;
+  o.engines = TWILL_MODULO_ENGINE_ILP;
   o.node_limit = 50; /* far too few to close L at I = 32 */
   twill_modulo_result r;
   ck_assert_int_eq(twill_modulo_solve(g, &o, &r), 0);
@@ -291,11 +320,90 @@ START_TEST(every_builtin_kernel_certifies_its_ii) {
 }
 END_TEST
 
+/* The twill-smt side: a certificate whose refutation does not start with
+ * the checker's own statement of the problem, adds an input, derives
+ * nothing, or claims the critical path for an L above it, is rejected. */
+START_TEST(corrupted_smt_certificates_fail) {
+  twill_graph *g = gap();
+  size_t len;
+  char *c = certify_with(g, TWILL_MODULO_ENGINE_SMT, &len);
+  /* a's domain narrowed in the refutation's own statement ("i 0 0 H"):
+   * that would refute a problem the kernel does not pose */
+  {
+    const char *blk = strstr(c, "smt 2 infeasible");
+    const char *i0 = strstr(blk, "\ni 0 0 ");
+    ck_assert_ptr_nonnull(i0);
+    char *bad = strdup(c);
+    char *h = bad + (i0 - c) + 7; /* the upper end's first digit */
+    ck_assert(*h >= '1' && *h <= '9');
+    *h = *h == '1' ? '2' : '1';
+    expect_reject(g, bad, "domain changed");
+  }
+  /* the refutation's derivation cut: only its statement left */
+  {
+    const char *blk = strstr(c, "smt 2 infeasible ");
+    size_t n = strtoul(blk + 17, NULL, 10);
+    const char *body = strchr(blk, '\n') + 1;
+    const char *t = strstr(body, "\nt ");
+    ck_assert_ptr_nonnull(t);
+    /* keep the statement (up to the first theory lemma), pad with
+     * comment lines to the same byte count */
+    char *bad = strdup(c);
+    size_t keep = (size_t)(t - body) + 1;
+    for (size_t i = keep; i < n; i++) bad[(body - c) + i] = i % 2 ? '\n' : 'c';
+    bad[(body - c) + n - 1] = '\n';
+    expect_reject(g, bad, "derivation removed");
+  }
+  /* an input clause added after the statement (the empty clause) */
+  {
+    const char *blk = strstr(c, "smt 2 infeasible ");
+    size_t n = strtoul(blk + 17, NULL, 10);
+    const char *body = strchr(blk, '\n') + 1;
+    const char *t = strstr(body, "\nt ");
+    size_t at = (size_t)(t - c) + 1, pre = (size_t)(blk - c);
+    char head[64];
+    snprintf(head, sizeof head, "smt 2 infeasible %zu\n", n + 4);
+    char *bad = malloc(strlen(c) + 64);
+    memcpy(bad, c, pre);
+    strcpy(bad + pre, head);
+    size_t k = pre + strlen(head);
+    memcpy(bad + k, body, at - (size_t)(body - c));
+    k += at - (size_t)(body - c);
+    strcpy(bad + k, "a 0\n");
+    strcat(bad, c + at);
+    expect_reject(g, bad, "input added");
+  }
+  /* the length claimed at 5 with the critical path as its proof: the
+   * schedule is moved to keep it valid (b from 3 to 4) */
+  {
+    char *b1 = edit(c, "", "length 4\n", "length 5\n");
+    char *b2 = edit(b1, "", "heuristic 3 4\n", "heuristic 3 5\n");
+    char *b3 = edit(b2, "", "time b 3\n", "time b 4\n");
+    free(b1);
+    free(b2);
+    char msg[600];
+    ck_assert_int_eq(check(g, b3, strlen(b3), msg), 1);
+    ck_assert_msg(strstr(msg, "critical path at I = 3 is 4") != NULL, "%s", msg);
+    expect_reject(g, b3, "path claimed above the critical path");
+  }
+  /* the proof kind relabelled: a twill-smt block read as VIPR */
+  expect_reject(g, edit(c, "", "smt 2 infeasible", "vipr 2 infeasible"), "kind swapped");
+  /* the problem's statement named differently (form without reduce: the
+   * checker then states every op, not the refutation's) */
+  expect_reject(g, edit(c, "", "form reduce,structured,windows", "form structured,windows"),
+                "form changed");
+  free(c);
+  twill_graph_free(g);
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("modulo_cert");
   TCase *tc = tcase_create("cert");
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, gap_certificate_verifies);
+  tcase_add_test(tc, gap_smt_certificate_verifies);
+  tcase_add_test(tc, corrupted_smt_certificates_fail);
   tcase_add_test(tc, corrupted_certificates_fail);
   tcase_add_test(tc, random_certificates_verify);
   tcase_add_test(tc, command_line_round_trip);

@@ -1,51 +1,68 @@
 /* core/check/cert_modulo.c: certificates for Twill phase 1 and their checker.
  *
- * Format (text; the VIPR blocks are byte-counted so they are copied as
- * they are and handed to the VIPR checker unchanged):
+ * Format (text; the proof blocks are byte-counted so they are copied as
+ * they are and handed to their checkers unchanged):
  *
  *   twill-certificate 1 modulo
  *   kernel NAME
  *   arch NAME
  *   normalize U              (or: normalize off)
+ *   form WORDS               how the problem at each I is stated: "none", or
+ *                            a comma list of reduce, structured, windows
+ *                            (twill/modulo.h TWILL_MODULO_FORM_*); absent:
+ *                            none
  *   ii I                     the claimed optimal initiation interval
  *   length L                 the claimed least length at I
  *   heuristic IH LH          the heuristic's I and L (caps L when IH = I)
  *   time OP T                one line per op: the schedule at I
- *   vipr I infeasible N      then N bytes: a VIPR proof that the program
- *   ...                        at I has no solution, for every I in [MII, I)
- *   vipr I optimal N         then N bytes: a VIPR proof that L >= length
+ *   KIND I infeasible N      then N bytes: a proof that no schedule exists
+ *   ...                        at I, for every I in [MII, I) in order
+ *   KIND I optimal N         then N bytes: a proof that L >= length at I
+ *   (or: path I optimal      L is the critical path at I: no proof needed)
  *   end
- * When a limit struck after I* was settled, the line `length-proof none`
- * follows `heuristic` and the block for I* is absent: the certificate then
- * proves I* and that the schedule is valid, not that L is least.
+ * KIND is vipr (a VIPR proof about the integer program at I, built from
+ * the reduced problem: core/modulo/modulo_ilp.c) or smt (a twill-smt
+ * refutation of the reduced problem with L <= H, the horizon, for
+ * "infeasible", and with L <= length - 1 for "optimal":
+ * core/check/cert_modulo_smt.c).  When a limit struck after I* was
+ * settled, the line `length-proof none` follows `heuristic` and the block
+ * for I* is absent: the certificate then proves I* and that the schedule
+ * is valid, not that L is least.
  *
  * What the checker does, from the kernel alone:
  *   1. re-derives MII (core/bounds: ResMII per unit, exact RecMII); every
  *      I below it is excluded by that bound argument;
  *   2. validates the schedule at I (core/schedule) and recomputes L;
- *   3. for every I in [MII, I*) and for I*, rebuilds the program
- *      (twill_modulo_program) and requires that every constraint of the
- *      VIPR file is implied by it: a variable bound no tighter than the
- *      program's, or a row of the program with the same integer
- *      coefficients and a right-hand side no tighter;  the variables, their
- *      integrality and the objective must be the program's;
- *   4. runs the exact VIPR checker (ilp/vipr_check.c) on each block.
- * If every constraint a proof starts from holds in the program, whatever
- * the proof derives holds there too: infeasibility and the bound on L
- * transfer to the program, and so to the kernel (the program loses no
- * schedule: see core/modulo/modulo_ilp.c).  Costs are normalized by the
- * deterministic program of twill.md 4 before either side starts; the
- * certificate speaks about the normalized kernel.
+ *   3. for every I in [MII, I*) and for I*, derives the reduced problem
+ *      with its own code (core/check/cert_modulo_red.c, which also says why
+ *      a proof about it is a proof about the kernel);
+ *   4. a vipr block: builds the program from it (twill_modulo_program_red)
+ *      and requires that every constraint of the VIPR file is implied by
+ *      the program: a variable bound no tighter than the program's, or a
+ *      row of the program with the same integer coefficients and a
+ *      right-hand side no tighter; the variables, their integrality and the
+ *      objective must be the program's; then runs the exact VIPR checker
+ *      (ilp/vipr_check.c).  If every constraint a proof starts from holds
+ *      in the program, whatever the proof derives holds there too;
+ *   5. an smt block: states the reduced problem in twill-smt itself and
+ *      checks the refutation against it (core/check/cert_modulo_smt.c);
+ *   6. a path line: recomputes the critical path at I* and requires L to
+ *      equal it.
+ * Costs are normalized by the deterministic program of twill.md 4 before
+ * either side starts; the certificate speaks about the normalized kernel.
  */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cert_modulo.h"
 #include "twill/bounds.h"
 #include "twill/ilp.h"
 #include "twill/modulo.h"
 #include "twill/vipr.h"
+
+static const char *form_words[3] = {"reduce", "structured", "windows"};
 
 int twill_modulo_write_cert(const twill_graph *g, const char *arch,
                             long budget, const twill_modulo_result *r,
@@ -54,12 +71,20 @@ int twill_modulo_write_cert(const twill_graph *g, const char *arch,
    * was settled): the certificate then says so. */
   int len_proven = r->status == TWILL_MODULO_OPTIMAL;
   if (r->status == TWILL_MODULO_ERROR || r->ii_lower != r->ii) return -1;
-  for (int i = 0; i < r->ntries; i++)
-    if (!r->tries[i].vipr && (r->tries[i].ii < r->ii || len_proven)) return -1;
+  for (int i = 0; i < r->ntries; i++) {
+    const twill_modulo_try *t = &r->tries[i];
+    int path = t->ii == r->ii && t->bound == TWILL_MODULO_BOUND_PATH;
+    if (!t->vipr && !path && (t->ii < r->ii || len_proven)) return -1;
+  }
   fprintf(f, "twill-certificate 1 modulo\nkernel %s\narch %s\n", g->name,
           arch);
   if (budget > 0) fprintf(f, "normalize %ld\n", budget);
   else fprintf(f, "normalize off\n");
+  fprintf(f, "form ");
+  int any = 0;
+  for (int k = 0; k < 3; k++)
+    if (r->form & (1u << k)) fprintf(f, "%s%s", any++ ? "," : "", form_words[k]);
+  fprintf(f, "%s\n", any ? "" : "none");
   fprintf(f, "ii %ld\nlength %ld\nheuristic %ld %ld\n", r->ii, r->length,
           r->heuristic_ii, r->heuristic_length);
   if (!len_proven) fprintf(f, "length-proof none\n");
@@ -68,7 +93,12 @@ int twill_modulo_write_cert(const twill_graph *g, const char *arch,
   for (int i = 0; i < r->ntries; i++) {
     const twill_modulo_try *t = &r->tries[i];
     if (t->ii == r->ii && !len_proven) break;
-    fprintf(f, "vipr %ld %s %zu\n", t->ii,
+    if (t->ii == r->ii && t->bound == TWILL_MODULO_BOUND_PATH) {
+      fprintf(f, "path %ld optimal\n", t->ii);
+      continue;
+    }
+    fprintf(f, "%s %ld %s %zu\n",
+            t->engine == TWILL_MODULO_ENGINE_SMT ? "smt" : "vipr", t->ii,
             t->ii < r->ii ? "infeasible" : "optimal", t->vipr_len);
     fwrite(t->vipr, 1, t->vipr_len, f);
     fputc('\n', f);
@@ -179,47 +209,73 @@ static void rowidx_free(rowidx *x) {
 
 static int rowidx_build(const twill_ilp *m, rowidx *x) {
   memset(x, 0, sizeof *x);
-  int rows = twill_ilp_num_rows(m), n = twill_ilp_num_vars(m);
-  size_t cap = 1024, used = 0;
+  int rows = twill_ilp_num_rows(m), nz = twill_ilp_num_nonzeros(m);
   x->nrows = rows;
   x->nb = 1;
   while (x->nb < 2 * rows) x->nb *= 2;
-  x->start = malloc(((size_t)rows + 1) * sizeof *x->start);
-  x->var = malloc(cap * sizeof *x->var);
-  x->coef = malloc(cap * sizeof *x->coef);
+  x->start = calloc((size_t)rows + 2, sizeof *x->start);
+  x->var = malloc(((size_t)nz + 1) * sizeof *x->var);
+  x->coef = malloc(((size_t)nz + 1) * sizeof *x->coef);
+  double *val = malloc(((size_t)nz + 1) * sizeof *val);
   x->lo = malloc(((size_t)rows + 1) * sizeof *x->lo);
   x->hi = malloc(((size_t)rows + 1) * sizeof *x->hi);
   x->head = calloc((size_t)x->nb, sizeof *x->head);
   x->next = calloc((size_t)rows + 1, sizeof *x->next);
-  if (!x->start || !x->var || !x->coef || !x->lo || !x->hi || !x->head ||
-      !x->next)
+  if (!x->start || !x->var || !x->coef || !val || !x->lo || !x->hi ||
+      !x->head || !x->next)
     goto oom;
+  /* bucket the entries by row, then sort each row by variable and sum the
+   * duplicates (the program's data are integers) */
+  for (int k = 0; k < nz; k++) {
+    int r, j;
+    double c;
+    twill_ilp_nonzero(m, k, &r, &j, &c);
+    x->start[r + 2]++;
+  }
+  for (int r = 0; r < rows; r++) x->start[r + 2] += x->start[r + 1];
+  for (int k = 0; k < nz; k++) {
+    int r, j;
+    double c;
+    twill_ilp_nonzero(m, k, &r, &j, &c);
+    int at = x->start[r + 1]++;
+    x->var[at] = j;
+    val[at] = c;
+  }
+  int used = 0;
   for (int r = 0; r < rows; r++) {
-    x->start[r] = (int)used;
-    for (int j = 0; j < n; j++) {
-      double c = twill_ilp_coef(m, r, j);
-      if (c == 0) continue;
-      if (used == cap) {
-        cap *= 2;
-        int *nv = realloc(x->var, cap * sizeof *nv);
-        if (!nv) goto oom;
-        x->var = nv;
-        long *nc = realloc(x->coef, cap * sizeof *nc);
-        if (!nc) goto oom;
-        x->coef = nc;
+    int b = x->start[r], e = x->start[r + 1];
+    for (int i = b + 1; i < e; i++) { /* insertion sort: rows are short */
+      int v = x->var[i];
+      double c = val[i];
+      int j = i - 1;
+      while (j >= b && x->var[j] > v) {
+        x->var[j + 1] = x->var[j];
+        val[j + 1] = val[j];
+        j--;
       }
-      x->var[used] = j;
-      x->coef[used++] = (long)c; /* the program's data are integers */
+      x->var[j + 1] = v;
+      val[j + 1] = c;
+    }
+    x->start[r] = used;
+    for (int i = b; i < e;) {
+      int v = x->var[i];
+      double c = 0;
+      while (i < e && x->var[i] == v) c += val[i++];
+      if (c == 0) continue;
+      x->var[used] = v;
+      x->coef[used++] = (long)c;
     }
     twill_ilp_row_bounds(m, r, &x->lo[r], &x->hi[r]);
     unsigned h = pair_hash(x->var + x->start[r], x->coef + x->start[r],
-                           (int)used - x->start[r]) & (unsigned)(x->nb - 1);
+                           used - x->start[r]) & (unsigned)(x->nb - 1);
     x->next[r] = x->head[h];
     x->head[h] = r + 1;
   }
-  x->start[rows] = (int)used;
+  x->start[rows] = used;
+  free(val);
   return 0;
 oom:
+  free(val);
   rowidx_free(x);
   return -1;
 }
@@ -388,11 +444,66 @@ static int settle(reader *rd, const twill_graph *g, twill_schedule *s,
   return 0;
 }
 
+/* "form WORDS" into a TWILL_MODULO_FORM_* mask; -1 if a word is unknown or
+ * repeated. */
+static int parse_form(const char *w) {
+  if (!strcmp(w, "none")) return 0;
+  int form = 0;
+  while (*w) {
+    const char *e = strchr(w, ',');
+    size_t n = e ? (size_t)(e - w) : strlen(w);
+    int k = 0;
+    while (k < 3 && (strlen(form_words[k]) != n || strncmp(w, form_words[k], n))) k++;
+    if (k == 3 || (form & (1 << k))) return -1;
+    form |= 1 << k;
+    if (!e) break;
+    w = e + 1;
+    if (!*w) return -1;
+  }
+  return form;
+}
+
+/* One proof block (or path line) at I.  want_opt: the proof of L >=
+ * length at I*; otherwise of no schedule at I.  kind 0 vipr, 1 smt, 2 path. */
+static int check_block(reader *rd, const twill_graph *g, int form, int kind,
+                       long ii, int want_opt, long length, long hii, long hlen,
+                       const char *blk, size_t nbytes) {
+  twill_modulo_red red;
+  if (twill_cert_modulo_reduce(g, ii, (form & TWILL_MODULO_FORM_REDUCE) != 0, &red))
+    return fail(rd, "cannot derive the problem at I = %ld", ii);
+  int bad = 0;
+  if (kind == 2) {
+    if (length != red.lfloor)
+      bad = fail(rd, "'path %ld optimal': the critical path at I = %ld is %ld, not "
+                     "the length %ld", ii, ii, red.lfloor, length);
+  } else if (kind == 1) {
+    char m[400];
+    if (twill_cert_modulo_smt_check(g, &red, want_opt ? length - 1 : red.horizon, blk,
+                                    nbytes, m, sizeof m))
+      bad = fail(rd, "%s", m);
+  } else {
+    twill_ilp *m = twill_modulo_program_red(g, &red, ii == hii ? hlen : 0,
+                                            (unsigned)form);
+    if (!m) {
+      bad = fail(rd, "cannot rebuild the program at I = %ld", ii);
+    } else {
+      bad = check_header(rd, m, blk, nbytes, want_opt, length);
+      twill_ilp_free(m);
+      char vmsg[300];
+      if (!bad && twill_vipr_check_mem("vipr", blk, nbytes, vmsg, sizeof vmsg))
+        bad = fail(rd, "VIPR proof at I = %ld rejected: %s", ii, vmsg);
+    }
+  }
+  twill_modulo_red_clear(&red);
+  return bad;
+}
+
 int twill_modulo_check_cert(const twill_graph *g, const char *cert,
                             size_t len, char *msg, size_t msglen) {
   reader rd = {cert, cert + len, 0, msg, msglen};
   char line[512], name[256];
   long ii = -1, length = -1, hii = -1, hlen = -1;
+  int form = 0, nform = 0;
   if (!next_line(&rd, line, sizeof line) ||
       strcmp(line, "twill-certificate 1 modulo"))
     return fail(&rd, "not a twill modulo certificate");
@@ -403,18 +514,24 @@ int twill_modulo_check_cert(const twill_graph *g, const char *cert,
     free(seen);
     return fail(&rd, "out of memory");
   }
-  int rc = 1, nblocks = 0, len_unproven = 0;
+  int rc = 1, nblocks = 0, len_unproven = 0, npath = 0, nsmt = 0, nvipr = 0;
   twill_bounds b;
   memset(&b, 0, sizeof b);
   long next_ii = -1; /* the I whose proof must come next */
   while (next_line(&rd, line, sizeof line)) {
     long v1, v2;
-    size_t nbytes;
-    char kind[32];
+    size_t nbytes = 0;
+    char kind[32], what[32];
     if (!strncmp(line, "kernel ", 7) || !strncmp(line, "arch ", 5) ||
         !strncmp(line, "normalize ", 10))
       continue; /* read by the command, which loads the kernel */
-    if (sscanf(line, "ii %ld", &v1) == 1) ii = v1;
+    if (!strncmp(line, "form ", 5)) {
+      form = parse_form(line + 5);
+      if (form < 0 || nform++ || nblocks) {
+        fail(&rd, "bad or misplaced 'form' line");
+        goto done;
+      }
+    } else if (sscanf(line, "ii %ld", &v1) == 1) ii = v1;
     else if (sscanf(line, "length %ld", &v1) == 1) length = v1;
     else if (sscanf(line, "heuristic %ld %ld", &v1, &v2) == 2) hii = v1, hlen = v2;
     else if (sscanf(line, "time %255s %ld", name, &v1) == 2) {
@@ -425,13 +542,17 @@ int twill_modulo_check_cert(const twill_graph *g, const char *cert,
       }
       seen[v] = 1;
       s->start[v] = v1;
-    } else if (sscanf(line, "vipr %ld %31s %zu", &v1, kind, &nbytes) == 3) {
+    } else if ((sscanf(line, "%31s %ld %31s %zu", kind, &v1, what, &nbytes) == 4 &&
+                (!strcmp(kind, "vipr") || !strcmp(kind, "smt"))) ||
+               (sscanf(line, "%31s %ld %31s", kind, &v1, what) == 3 &&
+                !strcmp(kind, "path"))) {
       if (nblocks == 0 && settle(&rd, g, s, seen, ii, length, hii, hlen, &b))
         goto done;
       if (nblocks == 0) next_ii = b.mii;
       nblocks++;
-      if (nbytes > (size_t)(rd.end - rd.p)) {
-        fail(&rd, "VIPR block longer than the file");
+      int k = !strcmp(kind, "vipr") ? 0 : !strcmp(kind, "smt") ? 1 : 2;
+      if (k < 2 && nbytes > (size_t)(rd.end - rd.p)) {
+        fail(&rd, "proof block longer than the file");
         goto done;
       }
       int want_opt = v1 == ii;
@@ -439,28 +560,24 @@ int twill_modulo_check_cert(const twill_graph *g, const char *cert,
         fail(&rd, "a proof for I* although the length is marked unproven");
         goto done;
       }
-      if (v1 != next_ii || strcmp(kind, want_opt ? "optimal" : "infeasible")) {
+      if (v1 != next_ii || strcmp(what, want_opt ? "optimal" : "infeasible") ||
+          (k == 2 && !want_opt)) {
         fail(&rd, "expected the proof for I = %ld (%s)", next_ii,
              next_ii == ii ? "optimal" : "infeasible");
         goto done;
       }
-      twill_ilp *m = twill_modulo_program(g, v1, v1 == hii ? hlen : 0);
-      if (!m) {
-        fail(&rd, "cannot rebuild the program at I = %ld", v1);
-        goto done;
+      const char *blk = rd.p;
+      if (k < 2) {
+        /* the block's lines, then its newline */
+        for (size_t i = 0; i < nbytes; i++) rd.line += blk[i] == '\n';
+        rd.p += nbytes;
+        if (rd.p < rd.end && *rd.p == '\n') rd.p++;
       }
-      int bad = check_header(&rd, m, rd.p, nbytes, want_opt, length);
-      twill_ilp_free(m);
-      if (bad) goto done;
-      char vmsg[300];
-      if (twill_vipr_check_mem("vipr", rd.p, nbytes, vmsg, sizeof vmsg)) {
-        fail(&rd, "VIPR proof at I = %ld rejected: %s", v1, vmsg);
+      if (check_block(&rd, g, form, k, v1, want_opt, length, hii, hlen, blk, nbytes))
         goto done;
-      }
-      /* count the block's lines, skip it and its newline */
-      for (size_t i = 0; i < nbytes; i++) rd.line += rd.p[i] == '\n';
-      rd.p += nbytes;
-      if (rd.p < rd.end && *rd.p == '\n') rd.p++;
+      npath += k == 2;
+      nsmt += k == 1;
+      nvipr += k == 0;
       next_ii++;
     } else if (!strcmp(line, "length-proof none")) {
       len_unproven = 1;
@@ -477,11 +594,12 @@ int twill_modulo_check_cert(const twill_graph *g, const char *cert,
       snprintf(msg, msglen,
                "verified: MII %ld (ResMII %ld, RecMII %ld) re-derived; %ld "
                "program(s) at I in [%ld, %ld) proven infeasible; I* = %ld "
-               "proven optimal; L = %ld %s",
+               "proven optimal; L = %ld %s (%d VIPR, %d twill-smt proofs%s)",
                b.mii, b.res_mii, b.rec_mii, ii - b.mii, b.mii, ii, ii, length,
                len_unproven ? "valid but NOT proven minimal (the certificate "
                               "says so)"
-                            : "proven optimal");
+                            : "proven optimal",
+               nvipr, nsmt, npath ? ", L the critical path" : "");
       rc = 0;
       goto done;
     } else {

@@ -14,13 +14,39 @@ typedef struct opts {
   long budget;
   double time_limit;
   long node_limit;
+  int engines;
+  long threads, smt_budget;
+  unsigned form;
 } opts;
+
+/* --off LIST: the formulation's levers to switch off (for measuring them). */
+static int parse_off(const char *v, unsigned *form) {
+  static const char *words[] = {"reduce", "structured", "windows"};
+  while (*v) {
+    const char *e = strchr(v, ',');
+    size_t n = e ? (size_t)(e - v) : strlen(v);
+    int k = 0;
+    while (k < 3 && (strlen(words[k]) != n || strncmp(v, words[k], n))) k++;
+    if (k == 3)
+      return twill_cli_error("modulo", "--off: unknown lever '%.*s' (reduce, "
+                                       "structured, windows)", (int)n, v);
+    *form &= ~(1u << k);
+    if (!e) break;
+    v = e + 1;
+  }
+  return 0;
+}
 
 static int parse(int argc, char **argv, opts *o) {
   memset(o, 0, sizeof *o);
   o->normalize = 1;
   o->budget = 300;
   o->time_limit = 60; /* every search has a limit (DESIGN.md) */
+  twill_modulo_opts mo;
+  twill_modulo_opts_default(&mo);
+  o->threads = mo.threads;
+  o->smt_budget = mo.smt_conflicts;
+  o->form = mo.form;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--json")) o->json = 1;
@@ -30,10 +56,24 @@ static int parse(int argc, char **argv, opts *o) {
       if (i + 1 >= argc) return twill_cli_error("modulo", "--cert needs a file");
       o->cert = argv[++i];
     } else if (!strcmp(a, "--arch") || !strcmp(a, "--budget") ||
-             !strcmp(a, "--time-limit") || !strcmp(a, "--node-limit")) {
+             !strcmp(a, "--time-limit") || !strcmp(a, "--node-limit") ||
+             !strcmp(a, "--engine") || !strcmp(a, "--threads") ||
+             !strcmp(a, "--smt-budget") || !strcmp(a, "--off")) {
       if (i + 1 >= argc) return twill_cli_error("modulo", "%s needs a value", a);
       const char *v = argv[++i];
       if (!strcmp(a, "--arch")) o->arch = v;
+      else if (!strcmp(a, "--engine")) {
+        if (!strcmp(v, "ilp")) o->engines = TWILL_MODULO_ENGINE_ILP;
+        else if (!strcmp(v, "smt")) o->engines = TWILL_MODULO_ENGINE_SMT;
+        else if (!strcmp(v, "both")) o->engines = 0;
+        else return twill_cli_error("modulo", "--engine: ilp, smt or both, not '%s'", v);
+      } else if (!strcmp(a, "--threads")) {
+        if (twill_cli_long(a, v, i + 1, 1, 64, &o->threads)) return 1;
+      } else if (!strcmp(a, "--smt-budget")) {
+        if (twill_cli_long(a, v, i + 1, 0, 1000000000000L, &o->smt_budget)) return 1;
+      } else if (!strcmp(a, "--off")) {
+        if (parse_off(v, &o->form)) return 1;
+      }
       else if (!strcmp(a, "--budget")) {
         if (twill_cli_long(a, v, i + 1, 1, 100000, &o->budget)) return 1;
       } else if (!strcmp(a, "--node-limit")) {
@@ -77,8 +117,10 @@ static void print_text(const twill_graph *g, const twill_arch *m, const opts *o,
                        : t->status == 1 ? "infeasible (proven)"
                        : t->status == 3 ? "limit reached"
                                         : "error";
-    printf("  I = %ld: %s (%.3f s, %ld nodes)\n", t->ii, what, t->seconds,
-           t->nodes);
+    int smt = t->engine == TWILL_MODULO_ENGINE_SMT;
+    printf("  I = %ld: %s (%s, %.3f s, %ld %s)\n", t->ii, what,
+           smt ? "SMT engine" : "ILP", t->seconds, t->nodes,
+           smt ? "conflicts" : "nodes");
   }
   if (o->heuristic)
     printf("I = %ld, L = %ld (heuristic schedule, not proven optimal)\n", r->ii,
@@ -160,6 +202,8 @@ static int print_json(const twill_graph *g, const twill_arch *m, const opts *o,
     twill_jw_string(&w, r->tries[i].status == 0   ? "feasible"
                         : r->tries[i].status == 1 ? "infeasible"
                                                   : "limit");
+    twill_jw_key(&w, "engine");
+    twill_jw_string(&w, r->tries[i].engine == TWILL_MODULO_ENGINE_SMT ? "smt" : "ilp");
     twill_jw_key(&w, "nodes"), twill_jw_int(&w, r->tries[i].nodes);
     twill_jw_object_end(&w);
   }
@@ -214,6 +258,10 @@ int twill_cmd_modulo(int argc, char **argv) {
     mo.time_limit = o.time_limit;
     mo.node_limit = o.node_limit;
     mo.certify = o.cert != NULL;
+    mo.engines = o.engines;
+    mo.threads = (int)o.threads;
+    mo.smt_conflicts = o.smt_budget;
+    mo.form = o.form;
     twill_cli_catch_interrupt();
     if (twill_modulo_solve(g, &mo, &r) || r.status == TWILL_MODULO_ERROR)
       rc = TWILL_EXIT_USAGE;

@@ -1,0 +1,307 @@
+/* core/modulo/modulo_solve.c: Twill phase 1's search over I (twill/modulo.h):
+ * the heuristic's bound, the reduced problem at each I, and the two engines
+ * with the rule that makes their race deterministic.
+ *
+ * The rule.  At each I the SMT engine runs with a budget of conflicts
+ * (opts.smt_conflicts, the same on every machine).  If it settles the I
+ * within the budget (no schedule, or a schedule and its least L), its
+ * answer and proof are the ones kept; otherwise the ILP's.  So the bytes
+ * out are a function of the input and the budget alone, whichever engine
+ * finishes first:
+ *   threads 2: the ILP starts on a second thread while the SMT engine runs
+ *     on this one.  If the SMT engine settles the I, the ILP is cancelled
+ *     and its result dropped; if not, the ILP's result is awaited.  The
+ *     SMT engine itself is never cut short for the ILP's sake.
+ *   threads 1: the SMT engine, then the ILP only when the budget did not
+ *     settle the I.
+ * Only when both stop at a limit (time, nodes, an interrupt) does the
+ * outcome depend on the clock, as DESIGN.md allows: then the better of
+ * their schedules and the larger of their bounds are kept.  With a single
+ * engine there is no race and no budget.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "modulo_engine.h"
+#include "twill/bounds.h"
+#include "twill/ilp.h"
+#include "twill/modulo.h"
+
+/* The SMT engine's conflicts per I before the ILP's answer is taken.
+ * About a second of search on the development machine: the HLS loops the
+ * SMT engine settles at all take far fewer. */
+#define SMT_BUDGET 200000
+
+void twill_modulo_opts_default(twill_modulo_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->threads = 2;
+  o->smt_conflicts = SMT_BUDGET;
+  o->form = TWILL_MODULO_FORM_ALL;
+}
+
+void twill_modulo_result_clear(twill_modulo_result *r) {
+  twill_schedule_free(r->sched);
+  for (int i = 0; i < r->ntries; i++) free(r->tries[i].vipr);
+  free(r->tries);
+  memset(r, 0, sizeof *r);
+}
+
+void twill_modulo_decision_clear(twill_modulo_decision *d) {
+  free(d->kt);
+  free(d->proof);
+  memset(d, 0, sizeof *d);
+}
+
+double twill_modulo_clock(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int settled(const twill_modulo_decision *d) {
+  return d->status == TWILL_ILP_OPTIMAL || d->status == TWILL_ILP_INFEASIBLE;
+}
+
+typedef struct ilp_run {
+  const twill_graph *g;
+  const twill_modulo_red *r;
+  twill_modulo_job job;
+  twill_modulo_decision d;
+  int rc;
+} ilp_run;
+
+static void *ilp_main(void *arg) {
+  ilp_run *x = arg;
+  x->rc = twill_modulo_ilp_decide(x->g, x->r, &x->job, &x->d);
+  return NULL;
+}
+
+/* Neither engine settled the I (limits, or an ILP too large): the better schedule (the SMT engine's
+ * on a tie, its budget being the deterministic part) and the larger
+ * proven bound, into *s. */
+static void merge_limits(twill_modulo_decision *s, twill_modulo_decision *i) {
+  long lower = s->lower > i->lower ? s->lower : i->lower;
+  if (i->kt && (!s->kt || i->length < s->length)) {
+    free(s->kt);
+    s->kt = i->kt;
+    s->length = i->length;
+    i->kt = NULL;
+  }
+  s->lower = lower;
+  /* an ILP too large to build says nothing: the SMT engine's limit stands */
+  s->status = TWILL_ILP_LIMIT;
+}
+
+/* The decision at r->ii by the rule above; *engine says whose it is.
+ * 0, or -1 out of memory. */
+static int decide(const twill_graph *g, const twill_modulo_red *r,
+                  const twill_modulo_opts *o, const twill_modulo_job *base,
+                  twill_modulo_decision *d, int *engine) {
+  int engines = o->engines ? o->engines : TWILL_MODULO_ENGINE_ILP | TWILL_MODULO_ENGINE_SMT;
+  twill_modulo_job js = *base;
+  if (!(engines & TWILL_MODULO_ENGINE_SMT)) {
+    *engine = TWILL_MODULO_ENGINE_ILP;
+    return twill_modulo_ilp_decide(g, r, base, d);
+  }
+  if (!(engines & TWILL_MODULO_ENGINE_ILP)) {
+    *engine = TWILL_MODULO_ENGINE_SMT;
+    js.smt_conflicts = -1;
+    return twill_modulo_smt_decide(g, r, &js, d);
+  }
+  js.smt_conflicts = o->smt_conflicts;
+  atomic_int stop;
+  atomic_init(&stop, 0);
+  ilp_run ir;
+  memset(&ir, 0, sizeof ir);
+  ir.g = g;
+  ir.r = r;
+  ir.job = *base;
+  ir.job.cancel = &stop;
+  pthread_t th;
+  int threaded = o->threads >= 2 && !pthread_create(&th, NULL, ilp_main, &ir);
+  int rc = twill_modulo_smt_decide(g, r, &js, d);
+  *engine = TWILL_MODULO_ENGINE_SMT;
+  if (rc == 0 && settled(d)) {
+    if (threaded) {
+      atomic_store(&stop, 1);
+      pthread_join(th, NULL);
+      twill_modulo_decision_clear(&ir.d);
+    }
+    return 0;
+  }
+  if (threaded) pthread_join(th, NULL);
+  else ir.rc = twill_modulo_ilp_decide(g, r, &ir.job, &ir.d);
+  if (rc || ir.rc) {
+    twill_modulo_decision_clear(&ir.d);
+    return -1;
+  }
+  if (settled(&ir.d)) {
+    twill_modulo_decision_clear(d);
+    *d = ir.d;
+    *engine = TWILL_MODULO_ENGINE_ILP;
+    return 0;
+  }
+  merge_limits(d, &ir.d);
+  twill_modulo_decision_clear(&ir.d);
+  return 0;
+}
+
+static int add_try(twill_modulo_result *r, long ii, const twill_modulo_decision *d,
+                   int engine, double sec) {
+  twill_modulo_try *t = realloc(r->tries, (size_t)(r->ntries + 1) * sizeof *t);
+  if (!t) return -1;
+  r->tries = t;
+  t += r->ntries++;
+  memset(t, 0, sizeof *t);
+  t->ii = ii;
+  t->status = d->status;
+  t->engine = engine;
+  t->seconds = sec;
+  t->nodes = d->work;
+  t->bound = d->bound;
+  return 0;
+}
+
+int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
+                       twill_modulo_result *r) {
+  twill_modulo_opts def;
+  if (!o) {
+    twill_modulo_opts_default(&def);
+    o = &def;
+  }
+  memset(r, 0, sizeof *r);
+  r->form = o->form;
+  double t0 = twill_modulo_clock();
+  twill_bounds b;
+  if (twill_bounds_compute(g, &b)) return -1;
+  r->res_mii = b.res_mii;
+  r->rec_mii = b.rec_mii;
+  r->mii = b.mii;
+  twill_bounds_clear(&b);
+  /* The heuristic's schedule bounds the search and is the answer of last
+   * resort when a limit strikes. */
+  twill_schedule *heur = NULL;
+  if (twill_modulo_ims(g, NULL, &heur) < 0) return -1;
+  if (!heur) {
+    /* only an interrupt stops the heuristic short of a schedule (it tries
+     * every I up to one where nothing overlaps): a limit, nothing found */
+    if (!twill_ilp_interrupted()) return -1;
+    r->ii_lower = r->mii;
+    r->status = TWILL_MODULO_LIMIT;
+    r->seconds = twill_modulo_clock() - t0;
+    return 0;
+  }
+  r->heuristic_ii = heur->ii;
+  r->sched = heur;
+  r->ii = heur->ii;
+  r->length = twill_schedule_length(g, heur);
+  r->heuristic_length = r->length;
+  r->ii_lower = r->mii;
+  r->length_lower = 0;
+  r->status = TWILL_MODULO_LIMIT;
+  for (long ii = r->mii; ii <= r->heuristic_ii; ii++) {
+    if (o->skip_length && ii == r->heuristic_ii) {
+      r->ii_lower = ii; /* every smaller I was refuted (or is below MII) */
+      break;
+    }
+    twill_modulo_red red;
+    if (twill_modulo_reduce(g, ii, (o->form & TWILL_MODULO_FORM_REDUCE) != 0, &red)) {
+      r->status = TWILL_MODULO_ERROR;
+      break;
+    }
+    long *hkt = NULL;
+    twill_modulo_job job;
+    memset(&job, 0, sizeof job);
+    if (ii == r->heuristic_ii) {
+      /* the heuristic's schedule is the first incumbent at its I */
+      hkt = malloc(((size_t)red.n + 1) * sizeof *hkt);
+      if (!hkt) {
+        twill_modulo_red_clear(&red);
+        return -1;
+      }
+      for (int i = 0; i < red.n; i++) hkt[i] = heur->start[red.op[i]];
+      job.lcap = r->heuristic_length;
+      job.start_kt = hkt;
+    }
+    job.ilp_nodes = o->node_limit;
+    job.deadline = o->time_limit > 0 ? t0 + o->time_limit : 0;
+    job.certify = o->certify;
+    job.form = o->form;
+    if (job.deadline > 0 && twill_modulo_clock() >= job.deadline) {
+      free(hkt);
+      twill_modulo_red_clear(&red);
+      break;
+    }
+    double ts = twill_modulo_clock();
+    twill_modulo_decision d;
+    int engine = 0;
+    int rc = decide(g, &red, o, &job, &d, &engine);
+    free(hkt);
+    if (rc || add_try(r, ii, &d, engine, twill_modulo_clock() - ts)) {
+      twill_modulo_decision_clear(&d);
+      twill_modulo_red_clear(&red);
+      return -1;
+    }
+    if (o->certify && settled(&d)) {
+      r->tries[r->ntries - 1].vipr = d.proof;
+      r->tries[r->ntries - 1].vipr_len = d.plen;
+      d.proof = NULL;
+    }
+    if (d.status == TWILL_ILP_INFEASIBLE) {
+      r->ii_lower = ii + 1;
+      twill_modulo_decision_clear(&d);
+      twill_modulo_red_clear(&red);
+      continue;
+    }
+    if (d.kt) {
+      twill_schedule *s = twill_modulo_red_extend(g, &red, d.kt);
+      char why[256];
+      if (!s || twill_schedule_validate(g, NULL, s, why, sizeof why)) {
+        /* never hand out a schedule the validator rejects */
+        twill_schedule_free(s);
+        r->status = TWILL_MODULO_ERROR;
+        twill_modulo_decision_clear(&d);
+        twill_modulo_red_clear(&red);
+        break;
+      }
+      long len = twill_schedule_length(g, s);
+      if (ii < r->ii || len < r->length) {
+        twill_schedule_free(r->sched);
+        r->sched = s;
+        r->ii = ii;
+        r->length = len;
+      } else {
+        twill_schedule_free(s);
+      }
+      if (d.status == TWILL_ILP_OPTIMAL) {
+        r->length_lower = r->length;
+        r->status = TWILL_MODULO_OPTIMAL;
+      } else {
+        r->length_lower = d.lower;
+      }
+    } else if (d.status == TWILL_ILP_LIMIT && ii == r->heuristic_ii) {
+      /* no schedule found at the heuristic's I, but the bound holds for
+       * every schedule there no longer than the heuristic's */
+      long lo = d.lower < r->heuristic_length ? d.lower : r->heuristic_length;
+      if (lo > r->length_lower) r->length_lower = lo;
+    } else if (d.status == TWILL_ILP_ERROR) {
+      r->status = TWILL_MODULO_ERROR;
+    }
+    twill_modulo_decision_clear(&d);
+    twill_modulo_red_clear(&red);
+    break; /* a schedule, or a limit: I is settled or stays unproven */
+  }
+  if (r->status == TWILL_MODULO_LIMIT) {
+    /* whatever the engines proved, the critical path at I bounds L */
+    twill_modulo_red red;
+    if (!twill_modulo_reduce(g, r->ii, 1, &red)) {
+      if (red.lfloor > r->length_lower) r->length_lower = red.lfloor;
+      twill_modulo_red_clear(&red);
+    }
+  }
+  r->seconds = twill_modulo_clock() - t0;
+  return 0;
+}
