@@ -478,8 +478,8 @@ static int check_block(reader *rd, const twill_graph *g, int form, int kind,
                      "the length %ld", ii, ii, red.lfloor, length);
   } else if (kind == 1) {
     char m[400];
-    if (twill_cert_modulo_smt_check(g, &red, want_opt ? length - 1 : red.horizon, blk,
-                                    nbytes, m, sizeof m))
+    if (twill_cert_modulo_smt_check(g, &red, want_opt ? length - 1 : red.horizon,
+                                    !want_opt, blk, nbytes, m, sizeof m))
       bad = fail(rd, "%s", m);
   } else {
     twill_ilp *m = twill_modulo_program_red(g, &red, ii == hii ? hlen : 0,

@@ -21,11 +21,13 @@
 int twill_cert_modulo_reduce(const twill_graph *g, long ii, int on,
                              twill_modulo_red *r);
 
-/* Check a twill-smt refutation of the reduced problem r with L <= lmax
- * (lmax = r->horizon: no schedule at I at all).  0 when it refutes exactly
- * that problem; otherwise 1 with a reason in msg. */
+/* Check a twill-smt refutation of the reduced problem r with L <= lmax:
+ * rotate = 1, lmax = r->horizon for "no schedule at I at all" (the
+ * statement then fixes the rotation); rotate = 0, lmax = L - 1 for "no
+ * schedule shorter than L".  0 when it refutes exactly that problem;
+ * otherwise 1 with a reason in msg. */
 int twill_cert_modulo_smt_check(const twill_graph *g, const twill_modulo_red *r,
-                                long lmax, const char *blk, size_t n,
-                                char *msg, size_t msglen);
+                                long lmax, int rotate, const char *blk,
+                                size_t n, char *msg, size_t msglen);
 
 #endif

@@ -13,9 +13,16 @@
  *   the rows of a unit: the kernel's own capacity rows, over the ops that
  *     use the unit (the other ops and units are simply left out);
  *   L <= H (the horizon) and the stage bounds it gives: not implied, but
- *     some schedule meets them whenever one exists (the least-stage
- *     argument in core/modulo/modulo_ilp.c), and the kernel's optimum L
- *     is never above H.
+ *     some schedule meets them whenever one exists, and the kernel's
+ *     optimum L is never above H.  H is the smaller of two bounds on the
+ *     least schedule with given slots: I*(W+1) - 1 + max lat over every op
+ *     (the stage argument of core/modulo/modulo_ilp.c) and max over kept y
+ *     of lo(y) + win(y) + tail(y);
+ *   t[y] <= lo(y) + win(y), win(y) = c(y)*(I - 1) with c(y) the kept ops
+ *     that reach y along deps (y included): the same kind of bound, per op
+ *     (the least schedule with given slots reaches each kept op's start
+ *     along a simple chain of deps, rounding up to a slot at most once per
+ *     op on it: core/modulo/modulo_reduce.c says it in full).
  * So every schedule of the kernel within the horizon is, restricted to the
  * kept ops, a solution of the reduced problem with the same L: refuting
  * the reduced problem at I refutes the kernel at I, and a lower bound on
@@ -198,6 +205,45 @@ int twill_cert_modulo_reduce(const twill_graph *g, long ii, int on,
       r->deps[r->ndeps++].w = d[v];
     }
   }
+  /* c(y): the kept ops with a chain of deps to y, by a breadth-first
+   * search back from y over the deps grouped by their head */
+  size_t kn = (size_t)r->n + 1;
+  r->win = malloc(kn * sizeof *r->win);
+  int *first = malloc(kn * sizeof *first), *nextd = malloc(((size_t)r->ndeps + 1) * sizeof *nextd);
+  int *fifo = malloc(kn * sizeof *fifo);
+  char *seenk = malloc(kn);
+  if (!r->win || !first || !nextd || !fifo || !seenk) {
+    free(first);
+    free(nextd);
+    free(fifo);
+    free(seenk);
+    goto out;
+  }
+  for (int y = 0; y < r->n; y++) first[y] = -1;
+  for (int k = r->ndeps - 1; k >= 0; k--) {
+    nextd[k] = first[r->deps[k].y];
+    first[r->deps[k].y] = k;
+  }
+  long h = r->lfloor;
+  for (int y = 0; y < r->n; y++) {
+    memset(seenk, 0, kn);
+    int qh = 0, qt = 0;
+    fifo[qt++] = y;
+    seenk[y] = 1;
+    while (qh < qt) {
+      int z = fifo[qh++];
+      for (int k = first[z]; k >= 0; k = nextd[k])
+        if (!seenk[r->deps[k].x]) seenk[r->deps[k].x] = 1, fifo[qt++] = r->deps[k].x;
+    }
+    r->win[y] = (long)qt * (ii - 1);
+    if (r->lo[y] + r->win[y] + r->tail[y] > h) h = r->lo[y] + r->win[y] + r->tail[y];
+  }
+  free(first);
+  free(nextd);
+  free(fifo);
+  free(seenk);
+  if (h < r->horizon) r->horizon = h;
+  if (r->horizon < r->lfloor) r->horizon = r->lfloor;
   rc = 0;
 out:
   free(asap);

@@ -3,8 +3,11 @@
  *
  * The checker states the problem itself, from its own reduction of the
  * kernel (cert_modulo_red.c), as twill-smt input in the order the format
- * fixes (core/check/cert_modulo.c, "smt blocks"):
- *   int t_i in [lo_i, Lmax - tail_i]     per kept op, in order
+ * fixes (core/modulo/modulo_smt.c lists it):
+ *   int t_i in [lo_i, min(Lmax - tail_i, lo_i + win_i)]   per kept op
+ *   the rotation, for a refutation of I itself (Lmax = the horizon): the
+ *     first kept op with no dep into it at its lo; with none, kept op 0
+ *     in the slot of its lo (t_0 = lo_0 + I*k, k in [0, win_0 / I])
  *   t_x - t_y <= -w                      per dep (x, y, w), in order
  *   mod cap(U) I  t_i @ o + j ...        per kept unit, its uses in op,
  *                                        use, cycle, instance order
@@ -12,10 +15,18 @@
  * accepted only if it starts with exactly these bytes, adds no input after
  * them (only order literals, theory lemmas and derived clauses), and if
  * sat/smt_check.c (which shares no code with the propagators) derives the
- * empty clause.  Each statement above holds in every schedule of the kernel
- * within the horizon (cert_modulo_red.c), so the refutation proves that the
- * kernel has no schedule at I with L <= Lmax.
+ * empty clause.  What the statement claims of the kernel: the bounds, deps
+ * and rows hold in every schedule (cert_modulo_red.c); the windows and the
+ * horizon in some schedule whenever there is one, no longer than it; the
+ * rotation too, when L is not bounded below the horizon: add the same c
+ * to every start (every dep and lower bound still holds, every slot turns
+ * by c, so every unit's rows still hold) to put the anchor in the slot of
+ * its lo, then take the least starts with those slots, which keep the
+ * windows and, when no dep enters the anchor, put it at lo exactly.  So a
+ * refutation of the statement proves that the kernel has no schedule at I
+ * with L <= Lmax.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,31 +34,108 @@
 #include "cert_modulo.h"
 #include "twill/smt.h"
 
+/* reach[x*n + y]: a chain of deps leads from kept op x to y (x to itself
+ * always), by a breadth-first search from every x.  NULL out of memory. */
+static char *reachability(const twill_modulo_red *r) {
+  int n = r->n;
+  size_t nn = (size_t)n + 1;
+  char *reach = calloc(nn * nn, 1);
+  int *fifo = malloc(nn * sizeof *fifo);
+  if (!reach || !fifo) {
+    free(reach);
+    free(fifo);
+    return NULL;
+  }
+  for (int x = 0; x < n; x++) {
+    char *row = reach + (size_t)x * (size_t)n;
+    int qh = 0, qt = 0;
+    fifo[qt++] = x;
+    row[x] = 1;
+    while (qh < qt) {
+      int z = fifo[qh++];
+      for (int k = 0; k < r->ndeps; k++)
+        if (r->deps[k].x == z && !row[r->deps[k].y]) row[r->deps[k].y] = 1, fifo[qt++] = r->deps[k].y;
+    }
+  }
+  free(fifo);
+  return reach;
+}
+
 /* The problem's own lines, or NULL (allocation failure, Lmax below a
  * kept op's earliest end). */
 static char *preamble(const twill_graph *g, const twill_modulo_red *r,
-                      long lmax, size_t *len) {
+                      long lmax, int rotate, size_t *len) {
+  int n = r->n;
+  size_t nn = (size_t)n + 1;
   twill_smt *m = twill_smt_new();
-  char *text = NULL;
+  char *text = NULL, *reach = reachability(r);
+  long *lo = malloc(nn * sizeof *lo), *hi = malloc(nn * sizeof *hi), *d = malloc(nn * sizeof *d);
+  int *cl = malloc(((size_t)r->ndeps + nn + 1) * sizeof *cl);
   *len = 0;
-  if (!m || twill_smt_enable_proof(m)) goto out;
-  for (int i = 0; i < r->n; i++)
-    if (twill_smt_int(m, r->lo[i], lmax - r->tail[i]) != i) goto out;
+  if (!m || !reach || !lo || !hi || !d || !cl || twill_smt_enable_proof(m)) goto out;
+  /* the statement's domains */
+  int pin = -1, anchor = -1;
+  for (int x = 0; rotate && x < n && pin < 0; x++) {
+    int all = 1;
+    for (int y = 0; y < n && all; y++) all = reach[(size_t)x * (size_t)n + (size_t)y];
+    if (all) pin = x;
+  }
+  if (pin >= 0) {
+    /* D(pin, .) by Bellman-Ford passes over the dep list */
+    for (int y = 0; y < n; y++) d[y] = y == pin ? 0 : LONG_MIN;
+    for (int pass = 0, changed = 1; changed; pass++) {
+      if (pass > n + 1) goto out; /* a positive cycle */
+      changed = 0;
+      for (int k = 0; k < r->ndeps; k++) {
+        const twill_modulo_dep *e = &r->deps[k];
+        if (d[e->x] != LONG_MIN && d[e->x] + e->w > d[e->y]) d[e->y] = d[e->x] + e->w, changed = 1;
+      }
+    }
+    long t0 = LONG_MIN;
+    for (int y = 0; y < n; y++)
+      if (r->lo[y] - d[y] > t0) t0 = r->lo[y] - d[y];
+    for (int y = 0; y < n; y++) {
+      lo[y] = t0 + d[y];
+      hi[y] = y == pin ? lo[y] : lo[y] + r->win[y];
+    }
+  } else {
+    for (int i = 0; rotate && i < n && anchor < 0; i++) { /* no dep's head */
+      int entered = 0;
+      for (int k = 0; k < r->ndeps && !entered; k++) entered = r->deps[k].y == i;
+      if (!entered) anchor = i;
+    }
+    for (int i = 0; i < n; i++) {
+      lo[i] = r->lo[i];
+      hi[i] = i == anchor ? r->lo[i] : lmax - r->tail[i];
+      if (hi[i] > r->lo[i] + r->win[i]) hi[i] = r->lo[i] + r->win[i];
+    }
+  }
+  for (int i = 0; i < n; i++)
+    if (twill_smt_int(m, lo[i], hi[i]) != i) goto out;
+  if (rotate && n > 0 && pin < 0 && anchor < 0) {
+    int k = twill_smt_int(m, 0, r->win[0] / r->ii);
+    twill_smt_term up[2] = {{1, 0, 0}, {-r->ii, k, 0}};   /* t_0 - I k <= lo_0 */
+    twill_smt_term down[2] = {{-1, 0, 0}, {r->ii, k, 0}}; /* I k - t_0 <= -lo_0 */
+    if (k != n || twill_smt_linear(m, up, 2, r->lo[0], 0) < 0 ||
+        twill_smt_linear(m, down, 2, -r->lo[0], 0) < 0)
+      goto out;
+  }
+  /* the deps and the units' rows */
   for (int k = 0; k < r->ndeps; k++)
     if (twill_smt_diff(m, r->deps[k].x, r->deps[k].y, -r->deps[k].w) < 0) goto out;
   for (int ku = 0; ku < r->nunits; ku++) {
     int u = r->unit[ku];
-    long n = 0;
-    for (int i = 0; i < r->n; i++) {
+    long cnt = 0;
+    for (int i = 0; i < n; i++) {
       const twill_op *op = &g->ops[r->op[i]];
       for (int x = 0; x < op->nuses; x++)
-        if (op->uses[x].unit == u) n += (long)op->uses[x].cycles * op->uses[x].count;
+        if (op->uses[x].unit == u) cnt += (long)op->uses[x].cycles * op->uses[x].count;
     }
-    if (n == 0 || n > 100000000L) goto out;
-    int *vars = malloc((size_t)n * sizeof *vars);
-    int64_t *offs = malloc((size_t)n * sizeof *offs);
+    if (cnt == 0 || cnt > 100000000L) goto out;
+    int *vars = malloc((size_t)cnt * sizeof *vars);
+    int64_t *offs = malloc((size_t)cnt * sizeof *offs);
     long k = 0;
-    for (int i = 0; vars && offs && i < r->n; i++) {
+    for (int i = 0; vars && offs && i < n; i++) {
       const twill_op *op = &g->ops[r->op[i]];
       for (int x = 0; x < op->nuses; x++) {
         const twill_use *us = &op->uses[x];
@@ -60,10 +148,42 @@ static char *preamble(const twill_graph *g, const twill_modulo_red *r,
       }
     }
     int bad = !vars || !offs ||
-              twill_smt_modulo(m, g->units[u].capacity, r->ii, vars, offs, (int)n) < 0;
+              twill_smt_modulo(m, g->units[u].capacity, r->ii, vars, offs, (int)cnt) < 0;
     free(vars);
     free(offs);
     if (bad) goto out;
+  }
+  /* the support of each strongly connected set S of two or more ops (S:
+   * the ops that reach its smallest op s and that s reaches), unless one
+   * of its ops' own bounds already keeps it within I - 1 of its bound */
+  for (int s0 = 0; s0 < n; s0++) {
+    const char *from = reach + (size_t)s0 * (size_t)n;
+    int in_before = 0, size = 0, trivial = 0;
+    for (int z = 0; z < s0 && !in_before; z++)
+      in_before = from[z] && reach[(size_t)z * (size_t)n + (size_t)s0];
+    if (in_before) continue; /* s0 is not the smallest op of its set */
+    for (int y = s0; y < n; y++)
+      if (from[y] && reach[(size_t)y * (size_t)n + (size_t)s0]) {
+        size++;
+        trivial |= lo[y] + r->ii - 1 >= hi[y];
+      }
+    if (size < 2 || trivial) continue;
+    int c = 0;
+    for (int y = s0; y < n; y++)
+      if (from[y] && reach[(size_t)y * (size_t)n + (size_t)s0] &&
+          !(cl[c++] = twill_smt_le_lit(m, y, lo[y] + r->ii - 1)))
+        goto out;
+    for (int k = 0; k < r->ndeps; k++) {
+      const twill_modulo_dep *e = &r->deps[k];
+      int y_in = from[e->y] && reach[(size_t)e->y * (size_t)n + (size_t)s0];
+      int x_in = from[e->x] && reach[(size_t)e->x * (size_t)n + (size_t)s0];
+      if (!y_in || x_in) continue;
+      int b = twill_smt_bool(m);
+      twill_smt_term t[2] = {{1, e->y, 0}, {-1, e->x, 0}}; /* b -> t_y - t_x <= w + I - 1 */
+      if (!b || twill_smt_linear(m, t, 2, e->w + r->ii - 1, b) < 0) goto out;
+      cl[c++] = b;
+    }
+    if (twill_smt_clause(m, cl, c) < 0) goto out;
   }
   FILE *f = open_memstream(&text, len);
   if (!f) goto out;
@@ -74,19 +194,24 @@ static char *preamble(const twill_graph *g, const twill_modulo_red *r,
   }
 out:
   twill_smt_free(m);
+  free(reach);
+  free(lo);
+  free(hi);
+  free(d);
+  free(cl);
   return text;
 }
 
 int twill_cert_modulo_smt_check(const twill_graph *g, const twill_modulo_red *r,
-                                long lmax, const char *blk, size_t n,
-                                char *msg, size_t msglen) {
+                                long lmax, int rotate, const char *blk,
+                                size_t n, char *msg, size_t msglen) {
   if (lmax < r->lfloor) {
     snprintf(msg, msglen, "L <= %ld is below the critical path %ld: nothing to refute",
              lmax, r->lfloor);
     return 1;
   }
   size_t plen;
-  char *pre = preamble(g, r, lmax, &plen);
+  char *pre = preamble(g, r, lmax, rotate, &plen);
   if (!pre) {
     snprintf(msg, msglen, "cannot state the problem at I %ld, L <= %ld", r->ii, lmax);
     return 1;

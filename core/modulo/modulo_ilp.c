@@ -7,7 +7,7 @@
  *
  *   a[x][s] in {0,1}, s in [0, I)      op x issues in slot s
  *   k[x] integer                       its stage
- *   t[x] in [lo[x], H - tail[x]]       its start time
+ *   t[x] in [lo[x], min(H - tail[x], lo[x] + win[x])]   its start time
  *   L in [lfloor, H] integer           the schedule length (minimized)
  *
  *   sum_s a[x][s] = 1                                      (one slot)
@@ -138,6 +138,7 @@ static twill_ilp *build(const twill_graph *g, const twill_modulo_red *r,
   for (int i = 0; i < n && ok; i++) {
     int v = r->op[i];
     long lo = r->lo[i], hi = H - r->tail[i];
+    if (hi > lo + r->win[i]) hi = lo + r->win[i]; /* the window */
     if (hi < lo) hi = lo; /* only when H < lfloor: L's bounds cross */
     /* windows: t in [lo, hi] narrower than I leaves the slots lo mod I ..
      * hi mod I (cyclically) only; the others are fixed to 0 (implied by

@@ -36,8 +36,26 @@
  * I equals the least L of the reduced problem, and twill_modulo_red_extend
  * builds such a schedule (the earliest times the kept ones allow).
  *
- * Horizon: twill_modulo_horizon(g, I) (core/modulo/modulo_ilp.c) bounds L
- * for some schedule whenever one exists, so t[x] <= H - tail(x) loses none.
+ * Windows and horizon: if the reduced problem has a solution t*, it has
+ * one with
+ *   t[y] <= lo(y) + win(y),  win(y) = c(y)*(I - 1)  for every kept y,
+ * c(y) the number of kept ops with a chain of deps to y (y included), and
+ * so L <= max over y of lo(y) + win(y) + tail(y) <= lfloor + n*(I - 1),
+ * and no longer than t*: keep the slots of t*, and take the least
+ * times with those slots, t[y] = up_y(max(lo(y), max over deps x -> y of
+ * t[x] + w)), up_y rounding up to y's slot.  They exist below t* (the
+ * iteration from below never passes a solution), meet every constraint,
+ * share t*'s slots (so the units' rows hold) and end no later.  Follow the
+ * deps that are tight in them back from y: a cycle among them would add
+ * nothing (more would grow without bound, past t*), so a simple path
+ * i0 -> ... -> y of m deps does, its m + 1 ops all reaching y, with
+ *   t[y] <= lo(i0) + (sum of its w) + (m + 1)*(I - 1) <= lo(y) + win(y)
+ * since every dep is a path of the kernel and lo(y) = asap(y) is the
+ * longest path into y.  twill_modulo_horizon(g, I) (core/modulo/
+ * modulo_ilp.c, the same argument over every op and stage) is another
+ * valid bound; the horizon is the smaller of the two, and t[x] <=
+ * min(lo(x) + win(x), horizon - tail(x)) loses no schedule and no
+ * optimal L.
  *
  * Longest paths: the zero-distance edges form a DAG (validated graphs have
  * no zero-distance cycle), so passes in its topological order settle every
@@ -58,6 +76,7 @@ void twill_modulo_red_clear(twill_modulo_red *r) {
   free(r->op);
   free(r->lo);
   free(r->tail);
+  free(r->win);
   free(r->deps);
   free(r->unit);
   free(r->kept_of);
@@ -187,6 +206,49 @@ static int push_dep(twill_modulo_red *r, int *cap, int x, int y, long w) {
   return 0;
 }
 
+/* win[] from the kept ops that reach each one along deps (a search back
+ * from every kept op over the reversed deps), then the horizon: the
+ * smaller of the whole kernel's stage bound and max lo + win + tail. */
+static int windows(twill_modulo_red *r, long fullh) {
+  int n = r->n;
+  size_t nn = (size_t)n + 1;
+  int *beg = calloc(nn + 1, sizeof *beg), *src = malloc(((size_t)r->ndeps + 1) * sizeof *src);
+  int *stack = malloc(nn * sizeof *stack), *mark = malloc(nn * sizeof *mark);
+  r->win = malloc(nn * sizeof *r->win);
+  if (!beg || !src || !stack || !mark || !r->win) {
+    free(beg);
+    free(src);
+    free(stack);
+    free(mark);
+    return -1;
+  }
+  for (int k = 0; k < r->ndeps; k++) beg[r->deps[k].y + 2]++;
+  for (int i = 0; i < n; i++) beg[i + 2] += beg[i + 1];
+  for (int k = 0; k < r->ndeps; k++) src[beg[r->deps[k].y + 1]++] = r->deps[k].x;
+  for (int i = 0; i < n; i++) mark[i] = -1;
+  long h = r->lfloor;
+  for (int y = 0; y < n; y++) {
+    int top = 0, c = 0;
+    stack[top++] = y;
+    mark[y] = y;
+    while (top) {
+      int z = stack[--top];
+      c++;
+      for (int k = beg[z]; k < beg[z + 1]; k++)
+        if (mark[src[k]] != y) mark[src[k]] = y, stack[top++] = src[k];
+    }
+    r->win[y] = (long)c * (r->ii - 1);
+    if (r->lo[y] + r->win[y] + r->tail[y] > h) h = r->lo[y] + r->win[y] + r->tail[y];
+  }
+  r->horizon = fullh < h ? fullh : h;
+  if (r->horizon < r->lfloor) r->horizon = r->lfloor;
+  free(beg);
+  free(src);
+  free(stack);
+  free(mark);
+  return 0;
+}
+
 int twill_modulo_reduce(const twill_graph *g, long ii, int on,
                         twill_modulo_red *r) {
   memset(r, 0, sizeof *r);
@@ -210,7 +272,6 @@ int twill_modulo_reduce(const twill_graph *g, long ii, int on,
     goto out;
   for (int v = 0; v < n; v++)
     if (asap[v] + tail[v] > r->lfloor) r->lfloor = asap[v] + tail[v];
-  r->horizon = twill_modulo_horizon(g, ii);
   /* binding units and kept ops */
   for (int u = 0; u < g->nunits; u++) {
     ubind[u] = on ? (char)binding(g, u, ii) : 0;
@@ -265,6 +326,8 @@ int twill_modulo_reduce(const twill_graph *g, long ii, int on,
       }
   }
   free(through);
+  /* windows and horizon (see the top) */
+  if (windows(r, twill_modulo_horizon(g, ii))) goto out;
   rc = 0;
 out:
   free(asap);

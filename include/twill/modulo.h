@@ -163,12 +163,16 @@ typedef struct twill_modulo_dep {
 
 typedef struct twill_modulo_red {
   long ii;
-  long horizon;          /* twill_modulo_horizon(g, ii) */
+  long horizon;          /* some schedule at I, if any, has L <= horizon:
+                            min(twill_modulo_horizon(g, ii), max over x
+                            of lo + win + tail) (modulo_reduce.c says why) */
   long lfloor;           /* the critical path at I over every op */
   int n;                 /* kept ops */
   int *op;               /* op[i]: graph index of kept op i (increasing) */
   int *kept_of;          /* kept_of[v]: i with op[i] = v, or -1 */
   long *lo, *tail;
+  long *win;             /* t[x] <= lo[x] + win[x] loses no schedule and no
+                            optimal L (modulo_reduce.c says why) */
   int ndeps;
   twill_modulo_dep *deps;/* sorted by (x, y), one per pair */
   int nunits;
