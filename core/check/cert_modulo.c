@@ -13,7 +13,8 @@
  *                            none
  *   ii I                     the claimed optimal initiation interval
  *   length L                 the claimed least length at I
- *   heuristic IH LH          the heuristic's I and L (caps L when IH = I)
+ *   heuristic IH LH          (only when the heuristic's schedule is the one
+ *                            given) its I and L; informational
  *   time OP T                one line per op: the schedule at I
  *   KIND I infeasible N      then N bytes: a proof that no schedule exists
  *   ...                        at I, for every I in [MII, I) in order
@@ -85,8 +86,9 @@ int twill_modulo_write_cert(const twill_graph *g, const char *arch,
   for (int k = 0; k < 3; k++)
     if (r->form & (1u << k)) fprintf(f, "%s%s", any++ ? "," : "", form_words[k]);
   fprintf(f, "%s\n", any ? "" : "none");
-  fprintf(f, "ii %ld\nlength %ld\nheuristic %ld %ld\n", r->ii, r->length,
-          r->heuristic_ii, r->heuristic_length);
+  fprintf(f, "ii %ld\nlength %ld\n", r->ii, r->length);
+  if (r->heuristic_ii > 0)
+    fprintf(f, "heuristic %ld %ld\n", r->heuristic_ii, r->heuristic_length);
   if (!len_proven) fprintf(f, "length-proof none\n");
   for (int v = 0; v < g->nops; v++)
     fprintf(f, "time %s %ld\n", g->ops[v].name, r->sched->start[v]);
@@ -426,12 +428,10 @@ static int check_header(reader *rd, const twill_ilp *m, const char *blk,
 /* Once the header is read: every op timed, the schedule valid at I with
  * the claimed length, and MII re-derived with I >= MII. */
 static int settle(reader *rd, const twill_graph *g, twill_schedule *s,
-                  const char *seen, long ii, long length, long hii, long hlen,
-                  twill_bounds *b) {
+                  const char *seen, long ii, long length, twill_bounds *b) {
   for (int v = 0; v < g->nops; v++)
     if (!seen[v]) return fail(rd, "op '%s' has no time", g->ops[v].name);
-  if (ii < 1 || length < 0 || hii < ii || hlen < length)
-    return fail(rd, "ii, length or heuristic missing or inconsistent");
+  if (ii < 1 || length < 0) return fail(rd, "ii or length missing");
   s->ii = ii;
   char why[256];
   if (twill_schedule_validate(g, NULL, s, why, sizeof why))
@@ -466,8 +466,8 @@ static int parse_form(const char *w) {
 /* One proof block (or path line) at I.  want_opt: the proof of L >=
  * length at I*; otherwise of no schedule at I.  kind 0 vipr, 1 smt, 2 path. */
 static int check_block(reader *rd, const twill_graph *g, int form, int kind,
-                       long ii, int want_opt, long length, long hii, long hlen,
-                       const char *blk, size_t nbytes) {
+                       long ii, int want_opt, long length, const char *blk,
+                       size_t nbytes) {
   twill_modulo_red red;
   if (twill_cert_modulo_reduce(g, ii, (form & TWILL_MODULO_FORM_REDUCE) != 0, &red))
     return fail(rd, "cannot derive the problem at I = %ld", ii);
@@ -482,8 +482,7 @@ static int check_block(reader *rd, const twill_graph *g, int form, int kind,
                                     !want_opt, blk, nbytes, m, sizeof m))
       bad = fail(rd, "%s", m);
   } else {
-    twill_ilp *m = twill_modulo_program_red(g, &red, ii == hii ? hlen : 0,
-                                            (unsigned)form);
+    twill_ilp *m = twill_modulo_program_red(g, &red, 0, (unsigned)form);
     if (!m) {
       bad = fail(rd, "cannot rebuild the program at I = %ld", ii);
     } else {
@@ -502,7 +501,7 @@ int twill_modulo_check_cert(const twill_graph *g, const char *cert,
                             size_t len, char *msg, size_t msglen) {
   reader rd = {cert, cert + len, 0, msg, msglen};
   char line[512], name[256];
-  long ii = -1, length = -1, hii = -1, hlen = -1;
+  long ii = -1, length = -1;
   int form = 0, nform = 0;
   if (!next_line(&rd, line, sizeof line) ||
       strcmp(line, "twill-certificate 1 modulo"))
@@ -533,7 +532,7 @@ int twill_modulo_check_cert(const twill_graph *g, const char *cert,
       }
     } else if (sscanf(line, "ii %ld", &v1) == 1) ii = v1;
     else if (sscanf(line, "length %ld", &v1) == 1) length = v1;
-    else if (sscanf(line, "heuristic %ld %ld", &v1, &v2) == 2) hii = v1, hlen = v2;
+    else if (sscanf(line, "heuristic %ld %ld", &v1, &v2) == 2) continue; /* informational */
     else if (sscanf(line, "time %255s %ld", name, &v1) == 2) {
       int v = twill_graph_find_op(g, name);
       if (v < 0 || seen[v]) {
@@ -546,7 +545,7 @@ int twill_modulo_check_cert(const twill_graph *g, const char *cert,
                 (!strcmp(kind, "vipr") || !strcmp(kind, "smt"))) ||
                (sscanf(line, "%31s %ld %31s", kind, &v1, what) == 3 &&
                 !strcmp(kind, "path"))) {
-      if (nblocks == 0 && settle(&rd, g, s, seen, ii, length, hii, hlen, &b))
+      if (nblocks == 0 && settle(&rd, g, s, seen, ii, length, &b))
         goto done;
       if (nblocks == 0) next_ii = b.mii;
       nblocks++;
@@ -573,7 +572,7 @@ int twill_modulo_check_cert(const twill_graph *g, const char *cert,
         rd.p += nbytes;
         if (rd.p < rd.end && *rd.p == '\n') rd.p++;
       }
-      if (check_block(&rd, g, form, k, v1, want_opt, length, hii, hlen, blk, nbytes))
+      if (check_block(&rd, g, form, k, v1, want_opt, length, blk, nbytes))
         goto done;
       npath += k == 2;
       nsmt += k == 1;
@@ -583,7 +582,7 @@ int twill_modulo_check_cert(const twill_graph *g, const char *cert,
       len_unproven = 1;
     } else if (!strcmp(line, "end")) {
       if (nblocks == 0) {
-        if (settle(&rd, g, s, seen, ii, length, hii, hlen, &b)) goto done;
+        if (settle(&rd, g, s, seen, ii, length, &b)) goto done;
         next_ii = b.mii;
       }
       if (next_ii != ii + 1 - len_unproven) {

@@ -110,7 +110,9 @@ static void print_text(const twill_graph *g, const twill_arch *m, const opts *o,
   }
   printf("ResMII %ld, RecMII %ld, MII %ld%s\n", r->res_mii, r->rec_mii, r->mii,
          nm ? " (normalized cycles)" : "");
-  printf("heuristic (iterative modulo scheduling): I = %ld\n", r->heuristic_ii);
+  if (r->heuristic_ii > 0)
+    printf("heuristic (iterative modulo scheduling): I = %ld%s\n", r->heuristic_ii,
+           o->heuristic ? "" : " (the engines found no schedule in the limit)");
   for (int i = 0; i < r->ntries; i++) {
     const twill_modulo_try *t = &r->tries[i];
     const char *what = t->status == 0   ? "feasible, minimal L found"

@@ -12,10 +12,8 @@
 #include "twill/modulo.h"
 
 typedef struct twill_modulo_job {
-  long lcap;            /* > 0: a schedule of this L is known at I (the
-                           heuristic's): the engines look for no longer
-                           one, and the ILP's program caps L at it */
-  const long *start_kt; /* with lcap: that schedule's kept-op times */
+  int feasible_only;    /* the SMT engine stops at its first schedule (its
+                           L compacted, not minimized) */
   long ilp_nodes;       /* branch-and-bound nodes (<= 0: none) */
   long smt_conflicts;   /* conflicts over every solve at I (< 0: none) */
   double deadline;      /* absolute seconds of twill_modulo_clock() (0: none) */
@@ -29,8 +27,7 @@ typedef struct twill_modulo_decision {
                      TWILL_ILP_INFEASIBLE: none; TWILL_ILP_LIMIT; ERROR */
   long *kt;       /* kept-op times of the best schedule found, or NULL */
   long length;    /* its L */
-  long lower;     /* proven: no schedule at I (of L below lcap, when set)
-                     is shorter than this */
+  long lower;     /* proven: no schedule at I is shorter than this */
   int bound;      /* TWILL_MODULO_BOUND_*, when OPTIMAL */
   char *proof;    /* with certify: VIPR or twill-smt text of the
                      infeasibility, or of L >= length - ... (see bound) */

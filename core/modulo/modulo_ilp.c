@@ -262,44 +262,15 @@ static void read_times(const twill_ilp *m, const layout *l, int n, long *kt) {
   }
 }
 
-/* Hand the kept-op times of a known schedule to the search as its first
- * incumbent (the ILP ignores it unless it meets every constraint).  0, or
- * -1 out of memory. */
-static int start_from(twill_ilp *m, const layout *l, const twill_modulo_red *r,
-                      const long *kt) {
-  int n = twill_ilp_num_vars(m);
-  double *x = calloc((size_t)(n ? n : 1), sizeof *x);
-  if (!x) return -1;
-  long L = r->lfloor;
-  for (int i = 0; i < r->n; i++) {
-    long t = kt[i];
-    x[var_a(l, i, t % l->ii)] = 1;
-    x[var_k(l, i)] = (double)(t / l->ii);
-    x[var_t(l, i)] = (double)t;
-    if (t + r->tail[i] > L) L = t + r->tail[i];
-  }
-  x[r->n * l->stride] = (double)L;
-  int rc = twill_ilp_set_start(m, x);
-  free(x);
-  return rc;
-}
-
 int twill_modulo_ilp_decide(const twill_graph *g, const twill_modulo_red *r,
                             const twill_modulo_job *job,
                             twill_modulo_decision *d) {
   memset(d, 0, sizeof *d);
   layout l;
-  twill_ilp *m = build(g, r, job->lcap, job->form, &l);
+  twill_ilp *m = build(g, r, 0, job->form, &l);
   if (!m) {
     d->status = TWILL_ILP_ERROR;
     return 0; /* too large or out of memory: nothing proven */
-  }
-  /* the known schedule is the first incumbent: when it already meets the
-   * program's bound (the critical path, often) the root closes the tree,
-   * with a certificate */
-  if (job->lcap > 0 && job->start_kt && start_from(m, &l, r, job->start_kt)) {
-    twill_ilp_free(m);
-    return -1;
   }
   if (job->deadline > 0) {
     double left = job->deadline - twill_modulo_clock();
@@ -345,8 +316,7 @@ int twill_modulo_ilp_decide(const twill_graph *g, const twill_modulo_red *r,
     d->lower = d->length;
     d->bound = TWILL_MODULO_BOUND_PROOF;
   } else if (st == TWILL_ILP_LIMIT && isfinite(stats.best_bound)) {
-    /* the open nodes bound L from below (with lcap: for every schedule at
-     * I no longer than lcap) */
+    /* the open nodes bound L from below */
     long lo = (long)ceil(stats.best_bound - 1e-6);
     d->lower = lo > r->lfloor ? lo : r->lfloor;
   } else {

@@ -375,35 +375,33 @@ int twill_modulo_smt_decide(const twill_graph *g, const twill_modulo_red *r,
   char *pf = NULL;
   size_t pl = 0;
   int rc = 0;
-  if (job->lcap > 0) {
-    memcpy(best, job->start_kt, (size_t)r->n * sizeof *best);
-    ub = twill_modulo_red_compact(r, best);
-    if (ub < 0 || ub > job->lcap) ub = job->lcap; /* (cannot happen) */
-  } else {
-    int st = ask(&p, r->horizon, 1, best, &pf, &pl);
-    if (st < 0) goto fail;
-    if (st == 20) {
-      d->status = TWILL_ILP_INFEASIBLE;
-      d->proof = pf;
-      d->plen = pl;
-      pf = NULL;
-      goto done;
-    }
-    if (st == 0) goto done; /* nothing proven, nothing found */
-    ub = twill_modulo_red_compact(r, best);
-    if (ub < 0) goto fail;
+  int st = ask(&p, r->horizon, 1, best, &pf, &pl);
+  if (st < 0) goto fail;
+  if (st == 20) {
+    d->status = TWILL_ILP_INFEASIBLE;
+    d->proof = pf;
+    d->plen = pl;
+    pf = NULL;
+    goto done;
   }
+  if (st == 0) goto done; /* nothing proven, nothing found */
+  ub = twill_modulo_red_compact(r, best);
+  if (ub < 0) goto fail;
   d->kt = best;
   best = NULL;
   d->length = ub;
   long lb = r->lfloor;
+  if (job->feasible_only) {
+    d->lower = lb;
+    goto done; /* a schedule at I, its L not minimized */
+  }
   int first = 1, refuted = 0;
   while (lb < ub) {
     long mid = first ? lb : lb + (ub - 1 - lb) / 2;
     first = 0;
     char *q = NULL;
     size_t ql = 0;
-    int st = ask(&p, mid, 0, kt, &q, &ql);
+    st = ask(&p, mid, 0, kt, &q, &ql);
     if (st < 0) goto fail;
     if (st == 0) break;
     if (st == 10) {

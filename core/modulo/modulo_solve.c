@@ -65,6 +65,13 @@ static int settled(const twill_modulo_decision *d) {
   return d->status == TWILL_ILP_OPTIMAL || d->status == TWILL_ILP_INFEASIBLE;
 }
 
+/* Has the SMT engine's answer settled the I for the caller: a proof
+ * either way, or, when L is not asked for, a schedule (found within the
+ * budget, so the same one on every machine)? */
+static int smt_settled(const twill_modulo_decision *d, const twill_modulo_job *job) {
+  return settled(d) || (job->feasible_only && d->kt);
+}
+
 typedef struct ilp_run {
   const twill_graph *g;
   const twill_modulo_red *r;
@@ -124,7 +131,7 @@ static int decide(const twill_graph *g, const twill_modulo_red *r,
   int threaded = o->threads >= 2 && !pthread_create(&th, NULL, ilp_main, &ir);
   int rc = twill_modulo_smt_decide(g, r, &js, d);
   *engine = TWILL_MODULO_ENGINE_SMT;
-  if (rc == 0 && settled(d)) {
+  if (rc == 0 && smt_settled(d, &js)) {
     if (threaded) {
       atomic_store(&stop, 1);
       pthread_join(th, NULL);
@@ -165,6 +172,24 @@ static int add_try(twill_modulo_result *r, long ii, const twill_modulo_decision 
   return 0;
 }
 
+/* The heuristic's schedule, from I = from up (the answer of last resort
+ * when a limit strikes before the engines find one).  0, or -1 out of
+ * memory; r->sched stays NULL when an interrupt stopped it. */
+static int fallback(const twill_graph *g, long from, twill_modulo_result *r) {
+  twill_ims_opts io;
+  twill_ims_opts_default(&io);
+  io.ii_min = from;
+  twill_schedule *h = NULL;
+  if (twill_modulo_ims(g, &io, &h) < 0) return -1;
+  if (!h) return twill_ilp_interrupted() ? 0 : -1;
+  r->heuristic_ii = h->ii;
+  r->heuristic_length = twill_schedule_length(g, h);
+  r->sched = h;
+  r->ii = h->ii;
+  r->length = r->heuristic_length;
+  return 0;
+}
+
 int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
                        twill_modulo_result *r) {
   twill_modulo_opts def;
@@ -181,57 +206,28 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
   r->rec_mii = b.rec_mii;
   r->mii = b.mii;
   twill_bounds_clear(&b);
-  /* The heuristic's schedule bounds the search and is the answer of last
-   * resort when a limit strikes. */
-  twill_schedule *heur = NULL;
-  if (twill_modulo_ims(g, NULL, &heur) < 0) return -1;
-  if (!heur) {
-    /* only an interrupt stops the heuristic short of a schedule (it tries
-     * every I up to one where nothing overlaps): a limit, nothing found */
-    if (!twill_ilp_interrupted()) return -1;
-    r->ii_lower = r->mii;
-    r->status = TWILL_MODULO_LIMIT;
-    r->seconds = twill_modulo_clock() - t0;
-    return 0;
-  }
-  r->heuristic_ii = heur->ii;
-  r->sched = heur;
-  r->ii = heur->ii;
-  r->length = twill_schedule_length(g, heur);
-  r->heuristic_length = r->length;
   r->ii_lower = r->mii;
-  r->length_lower = 0;
   r->status = TWILL_MODULO_LIMIT;
-  for (long ii = r->mii; ii <= r->heuristic_ii; ii++) {
-    if (o->skip_length && ii == r->heuristic_ii) {
-      r->ii_lower = ii; /* every smaller I was refuted (or is below MII) */
-      break;
-    }
+  /* I = MII, MII + 1, ...: each I is settled (no schedule, or a schedule
+   * and its least L) or the search stops at a limit.  There is always an I
+   * with a schedule (one where no two uses of a unit overlap), so the loop
+   * ends.  The heuristic runs only when the engines found no schedule (a
+   * limit): on the largest HLS loops its own search over I costs more
+   * than the exact one (ChStone aes/graph12: 16 s of 1367 ops). */
+  for (long ii = r->mii;; ii++) {
     twill_modulo_red red;
     if (twill_modulo_reduce(g, ii, (o->form & TWILL_MODULO_FORM_REDUCE) != 0, &red)) {
       r->status = TWILL_MODULO_ERROR;
       break;
     }
-    long *hkt = NULL;
     twill_modulo_job job;
     memset(&job, 0, sizeof job);
-    if (ii == r->heuristic_ii) {
-      /* the heuristic's schedule is the first incumbent at its I */
-      hkt = malloc(((size_t)red.n + 1) * sizeof *hkt);
-      if (!hkt) {
-        twill_modulo_red_clear(&red);
-        return -1;
-      }
-      for (int i = 0; i < red.n; i++) hkt[i] = heur->start[red.op[i]];
-      job.lcap = r->heuristic_length;
-      job.start_kt = hkt;
-    }
     job.ilp_nodes = o->node_limit;
     job.deadline = o->time_limit > 0 ? t0 + o->time_limit : 0;
     job.certify = o->certify;
     job.form = o->form;
+    job.feasible_only = o->skip_length;
     if (job.deadline > 0 && twill_modulo_clock() >= job.deadline) {
-      free(hkt);
       twill_modulo_red_clear(&red);
       break;
     }
@@ -239,7 +235,6 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
     twill_modulo_decision d;
     int engine = 0;
     int rc = decide(g, &red, o, &job, &d, &engine);
-    free(hkt);
     if (rc || add_try(r, ii, &d, engine, twill_modulo_clock() - ts)) {
       twill_modulo_decision_clear(&d);
       twill_modulo_red_clear(&red);
@@ -263,30 +258,17 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
         /* never hand out a schedule the validator rejects */
         twill_schedule_free(s);
         r->status = TWILL_MODULO_ERROR;
-        twill_modulo_decision_clear(&d);
-        twill_modulo_red_clear(&red);
-        break;
-      }
-      long len = twill_schedule_length(g, s);
-      if (ii < r->ii || len < r->length) {
-        twill_schedule_free(r->sched);
+      } else {
         r->sched = s;
         r->ii = ii;
-        r->length = len;
-      } else {
-        twill_schedule_free(s);
+        r->length = twill_schedule_length(g, s);
+        if (d.status == TWILL_ILP_OPTIMAL) {
+          r->length_lower = r->length;
+          r->status = TWILL_MODULO_OPTIMAL;
+        } else {
+          r->length_lower = d.lower;
+        }
       }
-      if (d.status == TWILL_ILP_OPTIMAL) {
-        r->length_lower = r->length;
-        r->status = TWILL_MODULO_OPTIMAL;
-      } else {
-        r->length_lower = d.lower;
-      }
-    } else if (d.status == TWILL_ILP_LIMIT && ii == r->heuristic_ii) {
-      /* no schedule found at the heuristic's I, but the bound holds for
-       * every schedule there no longer than the heuristic's */
-      long lo = d.lower < r->heuristic_length ? d.lower : r->heuristic_length;
-      if (lo > r->length_lower) r->length_lower = lo;
     } else if (d.status == TWILL_ILP_ERROR) {
       r->status = TWILL_MODULO_ERROR;
     }
@@ -294,7 +276,9 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
     twill_modulo_red_clear(&red);
     break; /* a schedule, or a limit: I is settled or stays unproven */
   }
-  if (r->status == TWILL_MODULO_LIMIT) {
+  if (!r->sched && r->status != TWILL_MODULO_ERROR && fallback(g, r->ii_lower, r))
+    return -1;
+  if (r->status == TWILL_MODULO_LIMIT && r->sched) {
     /* whatever the engines proved, the critical path at I bounds L */
     twill_modulo_red red;
     if (!twill_modulo_reduce(g, r->ii, 1, &red)) {

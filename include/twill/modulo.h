@@ -1,8 +1,9 @@
 /* twill/modulo.h: modulo scheduling (Twill phase 1).
  *
- * This header holds, for now, the heuristic side: Rau's iterative modulo
- * scheduling (IMS, MICRO'94), a fast first schedule that bounds the exact
- * search from above and is available as `twill modulo --heuristic`.
+ * The heuristic side: Rau's iterative modulo scheduling (IMS, MICRO'94),
+ * a fast first schedule, available as `twill modulo --heuristic` and the
+ * exact search's answer of last resort when a limit strikes before it has
+ * a schedule of its own.
  *
  * IMS at a candidate I: ops are taken by decreasing height (the longest
  * latency path to the end of the iteration, with back edges weighted
@@ -52,10 +53,10 @@ int twill_modulo_ims_at(const twill_graph *g, long ii, int budget_ratio,
  *
  * For I = MII, MII+1, ...: decide the problem at fixed I (is there a
  * schedule, and the least L of one), with a proof either way.  The first I
- * with a schedule is I*.  The search never goes past the I of the
- * heuristic schedule, which is known to be feasible.  A limit never reads
- * as infeasibility: the result then says which I were proven infeasible
- * and gives the best schedule known.
+ * with a schedule is I*.  A limit never reads as infeasibility: the result
+ * then says which I were proven infeasible and gives the best schedule
+ * known (the heuristic's, from the least I not refuted, when the engines
+ * found none).
  *
  * The problem at I is first reduced (core/modulo/modulo_reduce.c): only
  * the ops on a unit that can be over-subscribed keep a variable, joined by
@@ -94,8 +95,8 @@ typedef struct twill_modulo_opts {
   double time_limit; /* seconds for the whole search; <= 0: none */
   long node_limit;   /* branch-and-bound nodes per I; <= 0: none */
   int certify;       /* keep what certificates need */
-  int skip_length;   /* stop once I* is proven: when the heuristic's I is
-                        the first I left, take its schedule and leave L
+  int skip_length;   /* stop once I* is proven: at I* the SMT engine takes
+                        its first schedule (compacted) and leaves L
                         unproven (Algorithm 1 needs I* and a seed L only) */
   int engines;       /* TWILL_MODULO_ENGINE_* mask; 0: both */
   int threads;       /* 1: one engine after the other; 2: they race (the
@@ -127,8 +128,9 @@ typedef struct twill_modulo_try {
 typedef struct twill_modulo_result {
   twill_modulo_status status;
   long res_mii, rec_mii, mii;
-  long heuristic_ii;    /* I of the heuristic schedule (an upper bound) */
-  long heuristic_length;/* its L (caps L in the program at that I) */
+  long heuristic_ii;    /* I of the heuristic schedule, 0 when it was not
+                           run (the engines found a schedule) */
+  long heuristic_length;/* its L */
   long ii;              /* I of the schedule returned */
   long ii_lower;        /* no schedule exists below this I (proven) */
   long length;          /* L of the schedule returned */
