@@ -21,62 +21,8 @@
 #include <string.h>
 
 #include "model.h"
+#include "reader.h"
 #include "twill/io.h"
-
-/* ---- a small string -> int hash table ---- */
-typedef struct {
-  char **key;
-  int *val;
-  int cap, cnt;
-} htab;
-
-static unsigned long hash(const char *s, size_t n) {
-  unsigned long h = 5381;
-  for (size_t i = 0; i < n; i++) h = h * 33 + (unsigned char)s[i];
-  return h;
-}
-
-static int ht_find(const htab *h, const char *s, size_t n) {
-  if (!h->cap) return -1;
-  unsigned long i = hash(s, n) & (unsigned long)(h->cap - 1);
-  while (h->key[i]) {
-    if (strlen(h->key[i]) == n && !memcmp(h->key[i], s, n)) return h->val[i];
-    i = (i + 1) & (unsigned long)(h->cap - 1);
-  }
-  return -1;
-}
-
-static int ht_put(htab *h, const char *s, int v) {
-  if (2 * (h->cnt + 1) > h->cap) {
-    int nc = h->cap ? 2 * h->cap : 64;
-    char **nk = calloc((size_t)nc, sizeof *nk);
-    int *nv = calloc((size_t)nc, sizeof *nv);
-    if (!nk || !nv) { free(nk); free(nv); return 0; }
-    for (int i = 0; i < h->cap; i++)
-      if (h->key[i]) {
-        unsigned long p = hash(h->key[i], strlen(h->key[i])) & (unsigned long)(nc - 1);
-        while (nk[p]) p = (p + 1) & (unsigned long)(nc - 1);
-        nk[p] = h->key[i];
-        nv[p] = h->val[i];
-      }
-    free(h->key);
-    free(h->val);
-    h->key = nk;
-    h->val = nv;
-    h->cap = nc;
-  }
-  unsigned long i = hash(s, strlen(s)) & (unsigned long)(h->cap - 1);
-  while (h->key[i]) i = (i + 1) & (unsigned long)(h->cap - 1);
-  h->key[i] = (char *)s; /* borrowed: names live in the model */
-  h->val[i] = v;
-  h->cnt++;
-  return 1;
-}
-
-static void ht_free(htab *h) {
-  free(h->key);
-  free(h->val);
-}
 
 /* ---- parser state ---- */
 #define MAXTOK 8
@@ -90,7 +36,7 @@ typedef struct {
   size_t tlen[MAXTOK];
   int tcol[MAXTOK];
   twill_ilp *m;
-  htab rows, cols;
+  ilp_names rows, cols;
   int obj_row;          /* row table value -2: objective; -3: dropped N */
   char *obj_name;
   /* per-row pending data: sense and rhs, range */
@@ -224,7 +170,7 @@ static void split(mps *p, const char *s, size_t n) {
 enum { S_NONE, S_NAME, S_OBJSENSE, S_ROWS, S_COLUMNS, S_RHS, S_RANGES, S_BOUNDS, S_END };
 
 static int row_of(mps *p, int t, int *row) {
-  int r = ht_find(&p->rows, p->tok[t], p->tlen[t]);
+  int r = twill_ilp_names_find(&p->rows, p->tok[t], p->tlen[t]);
   if (r == -1) {
     char b[64];
     return fail(p, p->tcol[t], "unknown row '%s'", tokstr(p, t, b, sizeof b));
@@ -234,7 +180,7 @@ static int row_of(mps *p, int t, int *row) {
 }
 
 static int col_of(mps *p, int t, int *col) {
-  int c = ht_find(&p->cols, p->tok[t], p->tlen[t]);
+  int c = twill_ilp_names_find(&p->cols, p->tok[t], p->tlen[t]);
   if (c < 0) {
     char b[64];
     return fail(p, p->tcol[t], "unknown column '%s'", tokstr(p, t, b, sizeof b));
@@ -310,7 +256,7 @@ static int data_line(mps *p, int sec) {
     char t = p->tlen[0] == 1 ? p->tok[0][0] : '?';
     if (t != 'N' && t != 'L' && t != 'G' && t != 'E')
       return fail(p, p->tcol[0], "unknown row type '%s'", tokstr(p, 0, b, sizeof b));
-    if (ht_find(&p->rows, p->tok[1], p->tlen[1]) != -1 ||
+    if (twill_ilp_names_find(&p->rows, p->tok[1], p->tlen[1]) != -1 ||
         (p->obj_name && strlen(p->obj_name) == p->tlen[1] && !memcmp(p->obj_name, p->tok[1], p->tlen[1])))
       return fail(p, p->tcol[1], "duplicate row '%s'", tokstr(p, 1, b, sizeof b));
     char name[256];
@@ -332,18 +278,18 @@ static int data_line(mps *p, int sec) {
         nm = NULL;
       }
       if (nm) {
-        if (!ht_put(&p->rows, p->obj_name, v)) return fail(p, 1, "out of memory");
+        if (!twill_ilp_names_put(&p->rows, p->obj_name, v)) return fail(p, 1, "out of memory");
       } else {
         /* dropped N rows: add a hidden name owned by the table list */
         char *d = malloc(strlen(name) + 1);
         if (!d) return fail(p, 1, "out of memory");
         strcpy(d, name);
-        if (!ht_put(&p->rows, d, -3)) { free(d); return fail(p, 1, "out of memory"); }
+        if (!twill_ilp_names_put(&p->rows, d, -3)) { free(d); return fail(p, 1, "out of memory"); }
       }
       return 1;
     }
     int r = twill_ilp_add_row(m, name, 0, NULL, NULL, 'E', 0, 0);
-    if (r < 0 || !ensure_rows(p, r + 1) || !ht_put(&p->rows, m->rname[r], r))
+    if (r < 0 || !ensure_rows(p, r + 1) || !twill_ilp_names_put(&p->rows, m->rname[r], r))
       return fail(p, 1, "out of memory");
     p->sense[r] = t;
     p->rhs[r] = 0;
@@ -360,14 +306,14 @@ static int data_line(mps *p, int sec) {
     }
     if (p->ntok != 3 && p->ntok != 5)
       return fail(p, p->tcol[0], "COLUMNS line needs a column and 1 or 2 (row, value) pairs");
-    int c = ht_find(&p->cols, p->tok[0], p->tlen[0]);
+    int c = twill_ilp_names_find(&p->cols, p->tok[0], p->tlen[0]);
     if (c < 0) {
       char name[256];
       if (p->tlen[0] >= sizeof name) return fail(p, p->tcol[0], "column name too long");
       tokstr(p, 0, name, sizeof name);
       c = twill_ilp_add_var(m, name, p->integer_mode ? TWILL_ILP_INTEGER : TWILL_ILP_CONTINUOUS,
                             0, TWILL_ILP_INF, 0);
-      if (c < 0 || !ensure_cols(p, c + 1) || !ht_put(&p->cols, m->vname[c], c))
+      if (c < 0 || !ensure_cols(p, c + 1) || !twill_ilp_names_put(&p->cols, m->vname[c], c))
         return fail(p, 1, "out of memory");
     } else if (c != p->cur_col) {
       return fail(p, p->tcol[0], "column '%s' is not contiguous", tokstr(p, 0, b, sizeof b));
@@ -416,7 +362,7 @@ static int data_line(mps *p, int sec) {
       if (p->ntok == 2) ct = 1;
       else if (p->ntok == 3) {
         /* "FR BND X" or "BV X 1" */
-        if (ht_find(&p->cols, p->tok[2], p->tlen[2]) >= 0) ct = 2;
+        if (twill_ilp_names_find(&p->cols, p->tok[2], p->tlen[2]) >= 0) ct = 2;
         else { ct = 1; vt = 2; }
       } else if (p->ntok == 4) { ct = 2; vt = 3; }
       else return fail(p, p->tcol[0], "bound %s needs a column", types[bt]);
@@ -534,8 +480,8 @@ static twill_ilp *parse(const char *text, size_t len, const char *file,
   }
   free_dropped(p);
   free(p->obj_name);
-  ht_free(&p->rows);
-  ht_free(&p->cols);
+  twill_ilp_names_free(&p->rows);
+  twill_ilp_names_free(&p->cols);
   free(p->sense); free(p->rhs); free(p->range); free(p->has_range); free(p->bound_seen);
   if (!ok) {
     twill_ilp_free(p->m);

@@ -1855,11 +1855,13 @@ static void sol_line(W *w) {
 
 static void name_out(FILE *f, const char *s) {
   if (!*s) { fputc('_', f); return; }
-  /* a name is one token: no white space, no control character, and no
-   * '%', which starts a comment in VIPR (a fuzzed MPS name had one) */
+  /* a name is one token: no white space, no control character, no '%',
+   * which starts a comment in VIPR (a fuzzed MPS name had one), and no
+   * '{' or '}', which the checker reads as tokens of their own (LP names
+   * may hold them: a fuzzed LP file had one) */
   for (; *s; s++) {
     unsigned char ch = (unsigned char)*s;
-    fputc(ch <= ' ' || ch == 127 || ch == '%' ? '_' : ch, f);
+    fputc(ch <= ' ' || ch == 127 || ch == '%' || ch == '{' || ch == '}' ? '_' : ch, f);
   }
 }
 

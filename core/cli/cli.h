@@ -4,7 +4,8 @@
  * Each subcommand is a function with main()'s signature (argv[0] is the
  * subcommand's name) that returns the process exit status:
  *   0 success, 1 bad usage or input, 2 infeasible, 3 limit reached without
- *   proof; `twill sat` follows the SAT competition (10, 20, 0).
+ *   proof, 4 unbounded (`twill ilp`); `twill sat` follows the SAT
+ *   competition (10, 20, 0).
  * The program (core/cli/main.c) dispatches through the table in
  * core/cli/commands.c.
  */
@@ -20,7 +21,8 @@ enum {
   TWILL_EXIT_OK = 0,
   TWILL_EXIT_USAGE = 1,
   TWILL_EXIT_INFEASIBLE = 2,
-  TWILL_EXIT_LIMIT = 3
+  TWILL_EXIT_LIMIT = 3,
+  TWILL_EXIT_UNBOUNDED = 4
 };
 
 typedef int (*twill_cmd_fn)(int argc, char **argv);

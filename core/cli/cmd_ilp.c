@@ -1,10 +1,18 @@
-/* core/cli/cmd_ilp.c: `twill ilp FILE.mps [--cert FILE.vipr] [--time-limit S]
- * [--node-limit N] [--json]`.
+/* core/cli/cmd_ilp.c: `twill ilp FILE [--format lp|mps] [--max|--min]
+ * [--cert FILE.vipr] [-o FILE] [--time-limit S] [--node-limit N]
+ * [--no-cuts] [--json]` (the full text is `twill help ilp`, in
+ * core/cli/commands.c).
  *
- * Prints the status, the objective, the nonzero values and statistics (text
- * or JSON).  Exit: 0 optimal, 2 infeasible or unbounded, 3 limit, 1 bad
- * usage or input.  Wall-clock time goes to stderr only, so that standard
- * output is the same bytes for the same input and flags.
+ * Reads MPS or CPLEX LP (by the name's extension, or --format; '-' is
+ * standard input), prints the status, the objective, the nonzero values
+ * and statistics (text or JSON), and with -o writes the solution.  Exit:
+ * 0 optimal, 2 infeasible, 4 unbounded, 3 limit, 1 bad usage or input (or
+ * an optimal or infeasible result that --cert could not certify).
+ * Unbounded has its own code: such a model has solutions, arbitrarily
+ * good ones, which 2 ("infeasible", as in every twill command) would
+ * deny, and no VIPR certificate exists for it.  Wall-clock time goes to
+ * stderr only, so that standard output is the same bytes for the same
+ * input and flags.
  */
 #include <errno.h>
 #include <math.h>
@@ -14,10 +22,101 @@
 
 #include "cli.h"
 #include "twill/ilp.h"
+#include "twill/io.h"
+
+enum { EXIT_ILP_OK = 0, EXIT_ILP_INPUT = 1, EXIT_ILP_INFEASIBLE = 2, EXIT_ILP_LIMIT = 3,
+       EXIT_ILP_UNBOUNDED = 4 };
 
 static const char usage[] =
-    "usage: twill ilp FILE.mps [--cert FILE.vipr] [--time-limit S]\n"
-    "                 [--node-limit N] [--no-cuts] [--json]\n";
+    "usage: twill ilp FILE [--format lp|mps] [--max | --min] [--cert FILE.vipr]\n"
+    "                 [-o FILE] [--time-limit S] [--node-limit N] [--no-cuts]\n"
+    "                 [--json]   (twill help ilp)\n";
+
+/* Every option, for "did you mean". */
+static const char *const options[] = {"--format", "--max",        "--min",        "--cert",
+                                      "-o",       "--time-limit", "--node-limit", "--no-cuts",
+                                      "--json",   "--help",       NULL};
+
+/* Edit distance (insertions, deletions, substitutions) of a and b, both
+ * cut at 63 bytes: options are short. */
+static int edit_distance(const char *a, const char *b) {
+  int la = (int)strlen(a), lb = (int)strlen(b);
+  if (la > 63) la = 63;
+  if (lb > 63) lb = 63;
+  int row[64];
+  for (int j = 0; j <= lb; j++) row[j] = j;
+  for (int i = 1; i <= la; i++) {
+    int diag = row[0];
+    row[0] = i;
+    for (int j = 1; j <= lb; j++) {
+      int up = row[j];
+      int best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best) best = up + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+/* The option the user most likely meant: the only one that starts with
+ * a (as `--time` for `--time-limit`), else the nearest within 2 edits
+ * (the first of equals, in the table's order); NULL when none is near. */
+static const char *suggest(const char *a) {
+  const char *prefix = NULL;
+  int nprefix = 0;
+  size_t la = strlen(a);
+  for (int k = 0; options[k]; k++)
+    if (la >= 3 && !strncmp(options[k], a, la)) {
+      prefix = options[k];
+      nprefix++;
+    }
+  if (nprefix == 1) return prefix;
+  const char *best = NULL;
+  int bd = 3;
+  for (int k = 0; options[k]; k++) {
+    int d = edit_distance(a, options[k]);
+    if (d < bd) {
+      bd = d;
+      best = options[k];
+    }
+  }
+  return best;
+}
+
+static int usage_error(const char *fmt, const char *arg) {
+  fputs("twill ilp: ", stderr);
+  fprintf(stderr, fmt, arg);
+  fputs(" (try 'twill help ilp')\n", stderr);
+  return EXIT_ILP_INPUT;
+}
+
+/* Whether path ends in ext, ignoring case. */
+static int ends_with(const char *path, const char *ext) {
+  size_t n = strlen(path), k = strlen(ext);
+  if (n < k) return 0;
+  for (size_t i = 0; i < k; i++) {
+    char c = path[n - k + i];
+    if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+    if (c != ext[i]) return 0;
+  }
+  return 1;
+}
+
+/* -o: "status S", "objective V" (or "-"), then "NAME VALUE" for every
+ * variable in the model's order; %.17g reads back to the same double. */
+static int write_solution(const twill_ilp *m, twill_ilp_status st, FILE *f) {
+  fprintf(f, "status %s\n", twill_ilp_status_name(st));
+  if (!twill_ilp_has_solution(m)) {
+    fprintf(f, "objective -\n");
+  } else {
+    fprintf(f, "objective %.17g\n", twill_ilp_objective(m));
+    for (int j = 0; j < twill_ilp_num_vars(m); j++)
+      fprintf(f, "%s %.17g\n", twill_ilp_var_name(m, j), twill_ilp_value(m, j) + 0.0);
+  }
+  return ferror(f) ? -1 : 0;
+}
 
 static void json_str(FILE *f, const char *s) {
   fputc('"', f);
@@ -43,50 +142,70 @@ static int parse_double(const char *s, double *v) {
 }
 
 int twill_cmd_ilp(int argc, char **argv) {
-  const char *file = NULL, *cert = NULL;
+  const char *file = NULL, *cert = NULL, *out = NULL, *format = NULL;
   double tlim = 0, nlim = 0;
-  int json = 0, nocuts = 0;
+  int json = 0, nocuts = 0, sense = -1, only_files = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    int has_value = i + 1 < argc;
+    if (only_files || a[0] != '-' || !a[1]) {
+      /* a file; '-' alone is standard input */
+      if (file) return usage_error("more than one input file ('%s')", a);
+      file = a;
+    } else if (!strcmp(a, "--")) {
+      only_files = 1;
+    } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       fputs(usage, stdout);
-      return 0;
+      return EXIT_ILP_OK;
     } else if (!strcmp(a, "--json")) {
       json = 1;
     } else if (!strcmp(a, "--no-cuts")) {
       nocuts = 1;
-    } else if (!strcmp(a, "--cert") && i + 1 < argc) {
-      cert = argv[++i];
-    } else if (!strcmp(a, "--time-limit") && i + 1 < argc) {
-      if (!parse_double(argv[++i], &tlim) || tlim < 0) {
-        fprintf(stderr, "twill ilp: bad --time-limit '%s'\n", argv[i]);
-        return 1;
+    } else if (!strcmp(a, "--max") || !strcmp(a, "--min")) {
+      int s = a[3] == 'a';
+      if (sense >= 0 && sense != s) return usage_error("%s", "--max and --min contradict each other");
+      sense = s;
+    } else if (!strcmp(a, "--cert") || !strcmp(a, "-o") || !strcmp(a, "--format") ||
+               !strcmp(a, "--time-limit") || !strcmp(a, "--node-limit")) {
+      if (!has_value) return usage_error("option '%s' needs a value", a);
+      const char *v = argv[++i];
+      if (!strcmp(a, "--cert")) {
+        cert = v;
+      } else if (!strcmp(a, "-o")) {
+        out = v;
+      } else if (!strcmp(a, "--format")) {
+        if (strcmp(v, "lp") && strcmp(v, "mps"))
+          return usage_error("--format expects lp or mps, got '%s'", v);
+        format = v;
+      } else if (!strcmp(a, "--time-limit")) {
+        if (!parse_double(v, &tlim) || tlim < 0)
+          return usage_error("--time-limit expects seconds >= 0, got '%s'", v);
+      } else if (!parse_double(v, &nlim) || nlim < 0 || nlim != floor(nlim) || nlim > 1e18) {
+        return usage_error("--node-limit expects a whole number >= 0, got '%s'", v);
       }
-    } else if (!strcmp(a, "--node-limit") && i + 1 < argc) {
-      if (!parse_double(argv[++i], &nlim) || nlim < 0 || nlim != floor(nlim)) {
-        fprintf(stderr, "twill ilp: bad --node-limit '%s'\n", argv[i]);
-        return 1;
-      }
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "twill ilp: unknown or incomplete option '%s'\n%s", a, usage);
-      return 1;
-    } else if (!file) {
-      file = a;
     } else {
-      fprintf(stderr, "twill ilp: more than one input file\n%s", usage);
-      return 1;
+      const char *s = suggest(a);
+      if (s) {
+        fprintf(stderr, "twill ilp: unknown option '%s' (did you mean '%s'?)\n", a, s);
+        return EXIT_ILP_INPUT;
+      }
+      return usage_error("unknown option '%s'", a);
     }
   }
   if (!file) {
     fputs(usage, stderr);
-    return 1;
+    return EXIT_ILP_INPUT;
   }
+  int lp = format ? !strcmp(format, "lp") : ends_with(file, ".lp");
   char err[512];
-  twill_ilp *m = twill_ilp_read_mps(file, err, sizeof err);
+  twill_ilp *m;
+  /* "-" is standard input: both readers take it (twill_read_file) */
+  m = lp ? twill_ilp_read_lp(file, err, sizeof err) : twill_ilp_read_mps(file, err, sizeof err);
   if (!m) {
     fprintf(stderr, "%s\n", err);
-    return 1;
+    return EXIT_ILP_INPUT;
   }
+  if (sense >= 0) twill_ilp_set_maximize(m, sense);
   twill_ilp_set_time_limit(m, tlim);
   twill_ilp_set_node_limit(m, (long)nlim);
   if (cert) twill_ilp_set_certify(m, 1);
@@ -94,11 +213,15 @@ int twill_cmd_ilp(int argc, char **argv) {
   twill_ilp_status st = twill_ilp_solve(m);
   twill_ilp_stats s;
   twill_ilp_get_stats(m, &s);
-  int rc = st == TWILL_ILP_OPTIMAL ? 0
-         : st == TWILL_ILP_INFEASIBLE || st == TWILL_ILP_UNBOUNDED ? 2
-         : st == TWILL_ILP_LIMIT ? 3 : 1;
+  int rc = st == TWILL_ILP_OPTIMAL ? EXIT_ILP_OK
+         : st == TWILL_ILP_INFEASIBLE ? EXIT_ILP_INFEASIBLE
+         : st == TWILL_ILP_UNBOUNDED ? EXIT_ILP_UNBOUNDED
+         : st == TWILL_ILP_LIMIT ? EXIT_ILP_LIMIT : EXIT_ILP_INPUT;
   int n = twill_ilp_num_vars(m);
-  if (json) {
+  int report = !(out && !strcmp(out, "-")); /* -o -: the solution instead */
+  if (!report) {
+    if (write_solution(m, st, stdout) != 0) rc = EXIT_ILP_INPUT;
+  } else if (json) {
     printf("{\"status\": ");
     json_str(stdout, twill_ilp_status_name(st));
     printf(", \"objective\": ");
@@ -155,11 +278,24 @@ int twill_cmd_ilp(int argc, char **argv) {
     }
   }
   fprintf(stderr, "twill ilp: %.3f s\n", s.seconds);
+  if (out && report) {
+    FILE *f = fopen(out, "w");
+    if (!f) {
+      fprintf(stderr, "twill ilp: cannot write %s: %s\n", out, strerror(errno));
+      rc = EXIT_ILP_INPUT;
+    } else {
+      int w = write_solution(m, st, f);
+      if (fclose(f) != 0 || w != 0) {
+        fprintf(stderr, "twill ilp: error writing %s\n", out);
+        rc = EXIT_ILP_INPUT;
+      }
+    }
+  }
   if (cert) {
     FILE *f = fopen(cert, "w");
     if (!f) {
       fprintf(stderr, "twill ilp: cannot write %s: %s\n", cert, strerror(errno));
-      rc = 1;
+      rc = EXIT_ILP_INPUT;
     } else {
       int w = twill_ilp_write_vipr(m, f);
       /* When the certificate cannot be written, the same search again
@@ -183,15 +319,15 @@ int twill_cmd_ilp(int argc, char **argv) {
         if (!f) {
           fprintf(stderr, "twill ilp: cannot write %s: %s\n", cert, strerror(errno));
           twill_ilp_free(m);
-          return 1;
+          return EXIT_ILP_INPUT;
         }
         w = twill_ilp_write_vipr(m, f);
       }
       if (w != 0) {
         fprintf(stderr, "twill ilp: no certificate could be written for this result\n");
-        if (rc == 0 || rc == 2) rc = 1;
+        if (rc == EXIT_ILP_OK || rc == EXIT_ILP_INFEASIBLE) rc = EXIT_ILP_INPUT;
       }
-      if (fclose(f) != 0) rc = 1;
+      if (fclose(f) != 0) rc = EXIT_ILP_INPUT;
     }
   }
   twill_ilp_free(m);

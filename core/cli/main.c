@@ -27,8 +27,8 @@ static void print_overview(FILE *f) {
           "\nKERNEL is a built-in kernel name (see `twill kernels`) or a\n"
           "path to a .twill or JSON kernel file.\n"
           "exit status: 0 ok, 1 bad usage or input, 2 infeasible,\n"
-          "3 limit reached without proof (twill sat: 10 SAT, 20 UNSAT, 0 "
-          "unknown).\n");
+          "3 limit reached without proof, 4 unbounded (twill ilp)\n"
+          "(twill sat: 10 SAT, 20 UNSAT, 0 unknown).\n");
 }
 
 static int help(int argc, char **argv) {

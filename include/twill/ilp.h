@@ -1,5 +1,5 @@
 /* twill/ilp.h: LP/MIP modeling and solving (bounded simplex + branch and
- * bound), MPS input, VIPR certificates.
+ * bound), MPS and CPLEX LP input, VIPR certificates.
  *
  * A model is an opaque handle:
  *
@@ -163,5 +163,14 @@ int twill_ilp_write_vipr(const twill_ilp *m, FILE *f);
 twill_ilp *twill_ilp_parse_mps(const char *text, size_t len, const char *file,
                                char *err, size_t errlen);
 twill_ilp *twill_ilp_read_mps(const char *path, char *err, size_t errlen);
+
+/* CPLEX LP format (the grammar is in ilp/lp_format.c's header): objective,
+ * constraints (ranges as lo <= expression <= hi), bounds, general and
+ * binary sections.  Semi-continuous variables, SOS, quadratic terms,
+ * indicators and lazy constraints are rejected.  Same contract as the MPS
+ * reader: the model, or NULL with "file:line:col: message" in err. */
+twill_ilp *twill_ilp_parse_lp(const char *text, size_t len, const char *file,
+                              char *err, size_t errlen);
+twill_ilp *twill_ilp_read_lp(const char *path, char *err, size_t errlen);
 
 #endif
