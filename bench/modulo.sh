@@ -51,7 +51,7 @@ case ",$PARTS," in *,hls,*)
   echo "== HLS suite: twill modulo --no-normalize --time-limit ${TIME_LIMIT:-10} --json --cert, then twill check"
   $PY bench/peers/hls_twill.py --twill "$TW" --suite "$SUITE" --out "$OUT/hls" \
     --time-limit "${TIME_LIMIT:-10}" --jobs "${JOBS:-1}" \
-    --check-timeout "${CHECK_TIMEOUT:-120}"
+    --check-timeout "${CHECK_TIMEOUT:-120}" --twill-args "${TWILL_ARGS:-}"
 ;; esac
 
 case ",$PARTS," in *,peers,*)
