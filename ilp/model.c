@@ -17,6 +17,7 @@ twill_ilp *twill_ilp_new(void) {
   twill_ilp *m = calloc(1, sizeof *m);
   if (!m) return NULL;
   m->status = TWILL_ILP_UNSOLVED;
+  twill_ilp_options_init(&m->opt);
   return m;
 }
 
@@ -185,23 +186,25 @@ void twill_ilp_set_obj(twill_ilp *m, int var, double coef) {
 }
 void twill_ilp_set_obj_const(twill_ilp *m, double c0) { m->c0 = c0; }
 void twill_ilp_set_maximize(twill_ilp *m, int maximize) { m->maximize = !!maximize; }
-void twill_ilp_set_bounds(twill_ilp *m, int var, double lb, double ub) {
-  if (var < 0 || var >= m->n) return;
-  m->vlb[var] = lb;
-  m->vub[var] = ub;
-}
 void twill_ilp_set_name(twill_ilp *m, const char *name) {
   char *d = dupstr(name ? name : "");
   if (!d) return;
   free(m->name);
   m->name = d;
 }
-void twill_ilp_set_certify(twill_ilp *m, int on) { m->certify = !!on; }
-void twill_ilp_set_time_limit(twill_ilp *m, double seconds) { m->time_limit = seconds; }
+/* The shorthands for options (the option table's ranges do not apply:
+ * they keep the meaning they had before the table, <= 0 for no limit) */
+void twill_ilp_set_certify(twill_ilp *m, int on) { m->opt.certify = !!on; }
+void twill_ilp_set_time_limit(twill_ilp *m, double seconds) {
+  m->opt.time_limit = seconds > 0 ? seconds : 0;
+}
+void twill_ilp_set_node_limit(twill_ilp *m, long nodes) {
+  /* (the option's range ends at 1e15: a double holds such counts exactly) */
+  m->opt.node_limit = nodes <= 0 ? 0 : nodes < 1000000000000000L ? (double)nodes : 1e15;
+}
+void twill_ilp_set_cuts(twill_ilp *m, int on) { m->opt.cuts = !!on; }
+void twill_ilp_set_rcfix(twill_ilp *m, int on) { m->opt.rcfix = !!on; }
 void twill_ilp_set_cancel(twill_ilp *m, const atomic_int *flag) { m->cancel = flag; }
-void twill_ilp_set_node_limit(twill_ilp *m, long nodes) { m->node_limit = nodes; }
-void twill_ilp_set_cuts(twill_ilp *m, int on) { m->nocuts = !on; }
-void twill_ilp_set_rcfix(twill_ilp *m, int on) { m->norcfix = !on; }
 
 int twill_ilp_set_start(twill_ilp *m, const double *x) {
   double *s = malloc((size_t)(m->n ? m->n : 1) * sizeof *s);
@@ -270,6 +273,30 @@ double twill_ilp_value(const twill_ilp *m, int var) {
   return m->has_sol && var >= 0 && var < m->n ? m->sol[var] : 0.0;
 }
 void twill_ilp_get_stats(const twill_ilp *m, twill_ilp_stats *st) { *st = m->stats; }
+
+static const twill_ilp_stat_info stat_rows[] = {
+#define STAT_ROW(type, field, key, json, help) \
+  {key, help, (type)0.5 == 0 /* an integer type truncates 0.5 */, json},
+    TWILL_ILP_STATS(STAT_ROW)
+#undef STAT_ROW
+};
+
+enum { NSTATS = (int)(sizeof stat_rows / sizeof stat_rows[0]) };
+
+int twill_ilp_stat(int k, twill_ilp_stat_info *info) {
+  if (k < 0 || k >= NSTATS) return 0;
+  *info = stat_rows[k];
+  return 1;
+}
+
+double twill_ilp_stat_value(const twill_ilp_stats *st, int k) {
+  int row = 0;
+#define STAT_VALUE(type, field, key, json, help) \
+  if (row++ == k) return (double)st->field;
+  TWILL_ILP_STATS(STAT_VALUE)
+#undef STAT_VALUE
+  return NAN;
+}
 int twill_ilp_history(const twill_ilp *m, int k, double *obj, long *node) {
   if (k < 0 || k >= m->nhist) return 0;
   *obj = m->hobj[k];

@@ -1,28 +1,33 @@
-/* ilp/model.h: the twill_ilp structure, shared by model.c, mps.c, bb.c,
- * vipr_write.c and cmd_ilp.c (private to ilp/). */
+/* ilp/model.h: the twill_ilp structure and what the parts of ilp/ share of
+ * it: the model (model.c, mps.c), its options (options.h), the search
+ * (mip/), the cuts (cuts/) and the certificate (cert/) (private to ilp/). */
 #ifndef TWILL_ILP_MODEL_H
 #define TWILL_ILP_MODEL_H
 
 #include <stdatomic.h>
 
+#include "options.h"
 #include "twill/ilp.h"
 
-/* Branch-and-bound tree node, kept for the certificate.  The node's region
- * is its parent's with x_var <= val (dir 0) or x_var >= val (dir 1); the
- * root has var -1.  A leaf is closed by the multipliers y (m rows, minimize
- * form) of the LP solved at node `proof` (itself or an ancestor, whose bounds
- * hold here too): Farkas multipliers when farkas, dual ones otherwise. */
-/* A bound tightened at a node by domain propagation on one row: the row
- * (side 0: its <= side, 1: its >= side) with every other variable at the
- * bound that makes the row's activity extreme implies x_var <= val (up) or
- * x_var >= val, rounded for an integer variable.  In the certificate it is
- * a `rnd` of the row and those bounds. */
+/* A bound tightened at a node, x_var <= val (up) or x_var >= val.  By
+ * domain propagation on one row (row >= 0): the row (side 0: its <= side,
+ * 1: its >= side) with every other variable at the bound that makes the
+ * row's activity extreme implies it, rounded for an integer variable; in
+ * the certificate it is a `rnd` of the row and those bounds.  By
+ * reduced-cost fixing (row -1, after the node's propagated bounds): from
+ * the node's LP multipliers and the incumbent's cutoff (mip/rcfix.c,
+ * cert/derive.c). */
 typedef struct bb_prop {
   int var, row;
   signed char up, side;
   double val;
 } bb_prop;
 
+/* Branch-and-bound tree node, kept for the certificate.  The node's region
+ * is its parent's with x_var <= val (dir 0) or x_var >= val (dir 1); the
+ * root has var -1.  A leaf is closed by the multipliers y (m rows, minimize
+ * form) of the LP solved at node `proof` (itself or an ancestor, whose bounds
+ * hold here too): Farkas multipliers when farkas, dual ones otherwise. */
 typedef struct bb_rec {
   int parent;
   int var, dir;
@@ -37,7 +42,7 @@ typedef struct bb_rec {
                       be met within the node's bounds after propagation */
 } bb_rec;
 
-/* A Gomory mixed-integer cut (cuts.c), the last ncut rows of the model
+/* A root cut of any kind (cuts/cuts.h), the last ncut rows of the model
  * during and after a solve: c'x >= d (row `row`).  Its certificate is a
  * split on the integer form  pi'x <= p0  or  pi'x >= p0 + 1:  on side k
  * the cut is lam[k] times the side (as >= : -pi'x >= -p0, pi'x >= p0+1)
@@ -69,13 +74,11 @@ struct twill_ilp {
   double *zv;
   double c0;
   int maximize;
-  double time_limit;
+  ilp_options opt; /* options.h */
+  twill_ilp_log_fn log; /* log.h */
+  void *log_ctx;
   const atomic_int *cancel; /* twill_ilp_set_cancel, or NULL */
-  long node_limit;
-  int certify;
-  int nocuts;      /* twill_ilp_set_cuts(m, 0) */
-  int norcfix;     /* twill_ilp_set_rcfix(m, 0) */
-  int submip;      /* a heuristic's sub-MIP (submip.c): no sub-MIPs of its own */
+  int submip;      /* a heuristic's sub-MIP (mip/submip.c): no sub-MIPs of its own */
   double *start;  /* a known solution to start from (MIP start), or NULL */
   /* results */
   twill_ilp_status status;
@@ -97,12 +100,9 @@ struct twill_ilp {
   int ncut, cutcap; /* root cuts: rows m - ncut .. m - 1 */
   ilp_cut *cut;
   int nz_before_cuts;
-  /* a cut round's LP needed the perturbed retry (cuts.c): every later
+  /* a cut round's LP needed the perturbed retry (cuts/cuts.c): every later
    * LP of the solve perturbs after its first dual iteration */
   int lp_degenerate;
-  /* tests: a cut round's LP iteration budget (0: 3 it0 + 1000), so that
-   * a small model can take the retry above and a degenerate search */
-  long cut_budget;
 };
 
 /* Column-compressed copy of the constraint matrix (duplicates summed). */
@@ -114,28 +114,28 @@ int twill_ilp_build_csc(const twill_ilp *m, int **cbeg, int **cidx, double **cva
 void twill_ilp_csc_transpose(int n, int mr, const int *cbeg, const int *cidx, const double *cval,
                        int *rbeg, int *rcol, double *rval);
 /* The shortest %.Ng (N = 1..17) that reads back to x: how a certificate
- * prints every number of the model (vipr_write.c, exact_point.c). */
+ * prints every number of the model (cert/dec.c, exact/exact_point.c). */
 void twill_ilp_shortest(char *buf, size_t n, double x);
 void twill_ilp_clear_results(twill_ilp *m);
-/* Append row lo <= a'x <= hi (no checks; cuts.c). Returns its index or -1. */
+/* Append row lo <= a'x <= hi (no checks; the cuts). Returns its index or -1. */
 int twill_ilp_add_row_raw(twill_ilp *m, const char *name, int nnz, const int *idx,
                     const double *val, double lo, double hi);
 /* Remove the cut rows (and their derivations) from the model: all of them,
  * or those from cut k on. */
 void twill_ilp_drop_cuts(twill_ilp *m);
 void twill_ilp_drop_cuts_from(twill_ilp *m, int k);
-/* Root cutting rounds (cuts.c): appends cut rows to m; *basis (n + m
+/* Root cutting rounds (cuts/cuts.c): appends cut rows to m; *basis (n + m
  * entries after the cuts, malloc'd) is the last LP basis, or NULL.
  * Returns 0, or -1 when out of memory. */
 int twill_ilp_root_cuts(twill_ilp *m, double deadline, signed char **basis);
 /* Solve a copy of m with bounds [lb, ub], the row  sgn obj'x <= cut_hi
  * (none when infinite), no cuts, at most `nodes` nodes, until deadline
  * (0: none).  Returns 1 with a solution in x (n), 0 when none was found,
- * -1 when out of memory (submip.c).  *iters (if not NULL) grows by the
+ * -1 when out of memory (mip/submip.c).  *iters (if not NULL) grows by the
  * LP iterations it took. */
 int twill_ilp_submip(const twill_ilp *m, const double *lb, const double *ub, double cut_hi,
                long nodes, double deadline, double *x, long *iters);
-/* Branch and bound (bb.c); LP when there are no integer variables. */
+/* Branch and bound (mip/bb.c); LP when there are no integer variables. */
 twill_ilp_status twill_ilp_branch_and_bound(twill_ilp *m);
 
 #endif

@@ -433,7 +433,7 @@ static twill_ilp *parse(const char *text, size_t len, const char *file,
     if (p->ntok == 0) continue;
     if (p->ntok > MAXTOK) { ok = fail(p, 1, "too many fields"); break; }
     if (s[0] != ' ' && s[0] != '\t') {
-      int nsec = -1;
+      int nsec = S_NONE;
       if (!section(p, &nsec)) { ok = 0; break; }
       if (nsec == S_END) { seen_end = 1; break; }
       sec = nsec;

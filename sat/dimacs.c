@@ -41,7 +41,7 @@ static void fmt_err(char *err, size_t cap, const char *name, int line, int col,
   snprintf(err, cap, "%s:%d:%d: %s", name, line, col, msg);
 }
 
-/* Parse a decimal int token (optional '-').  0 ok, -1 not a number,
+/* Parse a decimal int token (optional sign).  0 ok, -1 not a number,
  * -2 too large. */
 static int parse_int(const char *t, size_t len, long long *out) {
   size_t k = 0;

@@ -326,10 +326,12 @@ static int ck_check_lemma(chk *k, int c) {
   memcpy(cp, l, (size_t)n * sizeof *cp);
   int ok = ck_rup(k, cp, n, NULL, 0);
   if (!ok && n > 0) {
-    /* RAT on the first literal (the order of the proof line is kept in
-     * store, but watches may have swapped positions 0/1 of lemma c: the
-     * lemma is inactive and never watched while it is checked, and it was
-     * only reordered while active, so use the parse-time first literal) */
+    /* RAT on the lemma's first literal as it stands now: the proof line's
+     * first literal, unless unit propagation moved it out of position 0
+     * while the lemma was active (when later lemmas were checked).  Then
+     * the pivot is not the one DRAT prescribes, and a valid RAT lemma can
+     * be rejected (an invalid one is never accepted); twill's solver
+     * writes RUP lemmas only. */
     int32_t pivot = cp[0];
     ok = 1;
     for (size_t d = 0; d < k->st.nc && ok; d++) {

@@ -3,6 +3,7 @@
  * theory lemmas (see twill/smt.h for the encoding and proof format). */
 #include "twill/smt.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -315,6 +316,27 @@ static int find_le(const twill_smt *m, int x, int64_t k) {
   return p < v->nl && v->ks[p] == k ? v->ls[p] : 0;
 }
 
+#ifndef NDEBUG
+/* Bounds consistency of x, for assert(): lo <= lb <= ub <= hi, and each
+ * bound not the domain's is set by its literal: [x <= lb-1] false, [x <= ub]
+ * true (they stay so until a backtrack restores the bounds with them).
+ * With ladder != 0 also no literal of x contradicts the bounds (the true
+ * ones are at or above lb, the false ones below ub), as the ladder
+ * implications and conflicts of order_assigned ensure once a propagate
+ * call has handled every assignment without a conflict. */
+static int bounds_ok(const twill_smt *m, int x, int ladder) {
+  const ivar *v = &m->iv[x];
+  if (!(v->lo <= v->lb && v->lb <= v->ub && v->ub <= v->hi)) return 0;
+  if (v->lb > v->lo && lit_val(m, find_le(m, x, v->lb - 1)) != -1) return 0;
+  if (v->ub < v->hi && lit_val(m, find_le(m, x, v->ub)) != 1) return 0;
+  for (int p = 0; ladder && p < v->nl; p++) {
+    int val = lit_val(m, v->ls[p]);
+    if ((val == 1 && v->ks[p] < v->lb) || (val == -1 && v->ks[p] >= v->ub)) return 0;
+  }
+  return 1;
+}
+#endif
+
 /* [x <= k], created on demand: a fresh SAT variable, introduced in the
  * proof by "o x k var".  It gets no ladder clauses: the order between the
  * literals of x is kept by the theory (th_propagate), whose implications
@@ -348,6 +370,9 @@ static int make_le(twill_smt *m, int x, int64_t k) {
   v->ks[p] = k;
   v->ls[p] = sv;
   v->nl++;
+  /* the ladder: ks strictly ascending within [lo, hi - 1] */
+  assert(k >= v->lo && k < v->hi && (p == 0 || v->ks[p - 1] < k) &&
+         (p + 1 == v->nl || v->ks[p + 1] > k));
   m->sv[sv].ivar = x;
   m->sv[sv].k = k;
   m->nlits++;
@@ -564,9 +589,9 @@ static void conflict(twill_smt *m, int cid, const int *cl, int n) {
   twill_sat_theory_conflict(m->s, cl, n);
 }
 
-/* literal of the current lower (up = 0) or upper bound of x, false now;
- * 0 when the bound is the domain's.  The bound was set by that literal, so
- * it exists. */
+/* The literal that set the current lower bound of x ([x <= lb-1], false)
+ * or upper bound (~[x <= ub], false): 0 when the bound is the domain's.
+ * The bound was set by that literal, so it exists (else m->err). */
 static int lb_lit(twill_smt *m, int x) {
   const ivar *v = &m->iv[x];
   if (v->lb <= v->lo) return 0;
@@ -585,6 +610,10 @@ static int ub_lit(twill_smt *m, int x) {
 /* Imply cl[0] with reason cl (constraint cid; 0: the order of the literals
  * of one variable).  Returns -1 on conflict (reported). */
 static int imply(twill_smt *m, int cid, int *cl, int n) {
+#ifndef NDEBUG
+  for (int i = 1; i < n; i++) /* the reason: every other literal false now */
+    assert(cl[i] != 0 && lit_val(m, cl[i]) == -1);
+#endif
   int v = lit_val(m, cl[0]);
   if (v == 1) return 0;
   if (v == 0) {
@@ -869,6 +898,9 @@ static void enqueue(twill_smt *m, const ivec *o) {
 
 static int set_bound(twill_smt *m, int x, int64_t lb, int64_t ub, int level) {
   ivar *v = &m->iv[x];
+  /* bounds only tighten, and never past each other (order_assigned reports
+   * an empty domain as a conflict instead) */
+  assert(v->lb <= lb && lb <= ub && ub <= v->ub && level == twill_sat_level(m->s));
   if (level > 0) {
     if (m->ntr == m->ctr) {
       int nc = m->ctr ? m->ctr * 2 : 256;
@@ -897,9 +929,9 @@ static void touch(twill_smt *m, int x) {
  * chain of n constraints: n^2 of them).  dp_run instead finds the fixpoint
  * of all of them on tentative bounds first (a FIFO Bellman-Ford over the
  * variables whose bounds moved, remembering for each new bound the
- * constraint that set it), then implies only the final bounds, each
- * explained by its constraint and the final bound of the other variable,
- * parents before children.  A variable relaxed more than n + 1 times means
+ * constraint that set it), then implies the final bounds, each explained
+ * by its constraint and the bound of the other variable, parents before
+ * children (but see dp_settle: not always the final bound).  A variable relaxed more than n + 1 times means
  * a cycle that tightens on every turn: then the stepwise path (the queue)
  * takes over for the rest of the call. */
 
@@ -965,7 +997,13 @@ static int dp_pending(const twill_smt *m, int x, int up) {
 /* Imply the tentative bound of x0 from its constraint, after the bound of
  * the constraint's other variable (an explicit stack, parents first;
  * dmark: 2 dcur on the stack, 2 dcur + 1 done).  Returns -1 on a conflict
- * or error, 1 when the parent links run in a circle (fall back). */
+ * or error, 1 when the parent links run in a circle (fall back).
+ * The marks do not tell the two directions apart: a parent already done in
+ * the other direction is taken as settled, and its child then gets the
+ * bound the parent has now, looser than the child's tentative one (or
+ * none).  That costs rounds, not soundness: the parent's own turn tightens
+ * it, which queues it for the next round.  (Marks per direction would
+ * settle the parent first; that changes which literals the search makes.) */
 static int dp_settle(twill_smt *m, int x0, int up) {
   unsigned on_stack = 2 * m->dcur, done = 2 * m->dcur + 1;
   int n = 0;
@@ -980,6 +1018,9 @@ static int dp_settle(twill_smt *m, int x0, int up) {
     }
     int ci = up ? m->dpu[x] : m->dpl[x];
     const cons *c = &m->c[ci];
+    /* the parent link: a difference constraint that bounds x on this side
+     * (dx's upper bound, dy's lower one) */
+    assert(c->diff && (up ? c->dx : c->dy) == x);
     int y = up ? c->dy : c->dx;
     if (dp_pending(m, y, up) && m->dmark[y] != done) {
       if (m->dmark[y] == on_stack || n >= m->dcap) return 1;
@@ -987,14 +1028,14 @@ static int dp_settle(twill_smt *m, int x0, int up) {
       m->dord[n++] = y;
       continue;
     }
-    /* y's bound is real now: it implies x's through constraint ci */
+    /* y's bound is settled now (or y is done in the other direction, see
+     * above): it implies x's through constraint ci */
     int lit = 0, why;
+    int64_t k = up ? m->iv[y].ub + c->b : m->iv[y].lb - c->b;
     if (up) {
-      int64_t k = m->iv[y].ub + c->b;
       if (k < m->iv[x].ub) lit = make_le(m, x, k);
       why = ub_lit(m, y);
     } else {
-      int64_t k = m->iv[y].lb - c->b;
       if (k > m->iv[x].lb) lit = -make_le(m, x, k - 1);
       why = lb_lit(m, y);
     }
@@ -1002,6 +1043,8 @@ static int dp_settle(twill_smt *m, int x0, int up) {
     if (lit) {
       int cl[2] = {lit, why};
       if (imply(m, ci + 1, cl, why ? 2 : 1) || take_bound(m, lit)) return -1;
+      /* take_bound made it x's bound at once */
+      assert(up ? m->iv[x].ub <= k : m->iv[x].lb >= k);
     }
     m->dmark[x] = done;
     n--;
@@ -1026,6 +1069,7 @@ static int dp_run(twill_smt *m, twill_sat *s) {
     for (int i = 0; i < o->n; i++) {
       const cons *c = &m->c[o->a[i]];
       if (!c->diff) continue;
+      assert(c->dx != c->dy && (c->dx == x || c->dy == x));
       if ((++visits & 4095) == 0 && twill_sat_stop_requested(s)) return -2;
       int y;
       if (c->dx == x) { /* lb(dy) >= lb(dx) - b */
@@ -1097,6 +1141,7 @@ static void recheck_late(twill_smt *m, int level) {
  * literals of x that follow take their values, or report the conflict. */
 static void order_assigned(twill_smt *m, int x, int lit, int64_t k, int level) {
   ivar *v = &m->iv[x];
+  assert(lit_val(m, lit) == 1 && m->sv[abs(lit)].ivar == x && m->sv[abs(lit)].k == k);
   if (lit > 0) {
     if (k >= v->ub) return;
     if (k < v->lb) {
@@ -1126,6 +1171,7 @@ static void order_assigned(twill_smt *m, int x, int lit, int64_t k, int level) {
     for (int p = lit_pos(v, old); p < v->nl && v->ks[p] < k; p++)
       if (imply2(m, -v->ls[p], -lit)) return;
   }
+  assert(m->err || bounds_ok(m, x, 0));
   enqueue(m, &v->occ);
   dp_push(m, x);
   touch(m, x);
@@ -1218,6 +1264,7 @@ static int th_propagate(void *ctx, twill_sat *s, const int *lits, int n) {
   for (int i = 0; i < m->touched.n && !m->conflicted && !m->err; i++) {
     int x = m->touched.a[i];
     const ivar *v = &m->iv[x];
+    assert(bounds_ok(m, x, 1));
     if (v->lb >= v->ub) continue;
     int p = lit_pos(v, v->lb);
     if (p < v->nl && v->ks[p] < v->ub) continue;
@@ -1229,6 +1276,7 @@ static int th_propagate(void *ctx, twill_sat *s, const int *lits, int n) {
 static int th_explain(void *ctx, int lit, const int **clause) {
   twill_smt *m = ctx;
   svar *sv = &m->sv[abs(lit)];
+  assert(sv->rn > 0 && sv->rl[0] == lit); /* the reason imply() stored */
   record_lemma(m, sv->rcid, sv->rl, sv->rn);
   *clause = sv->rl;
   return sv->rn;
@@ -1237,11 +1285,20 @@ static int th_explain(void *ctx, int lit, const int **clause) {
 static void th_backtrack(void *ctx, int level) {
   twill_smt *m = ctx;
   if (m->late.n) m->recheck = 1;
+  int top = m->ntr;
   while (m->ntr > 0 && m->tr[m->ntr - 1].level > level) {
     trail_e *e = &m->tr[--m->ntr];
+    /* entries in level order; restoring widens */
+    assert(m->ntr == 0 || m->tr[m->ntr - 1].level <= e->level);
+    assert(e->lb <= m->iv[e->x].lb && e->ub >= m->iv[e->x].ub);
     m->iv[e->x].lb = e->lb;
     m->iv[e->x].ub = e->ub;
   }
+#ifndef NDEBUG
+  for (int i = m->ntr; i < top; i++) assert(bounds_ok(m, m->tr[i].x, 0));
+#else
+  (void)top;
+#endif
 }
 
 /* --------------------------------------------------------------- solving */

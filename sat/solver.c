@@ -24,13 +24,23 @@
 #include <time.h>
 
 #include "twill/sat.h"
+#include "options.h"
 
 #define CREF_NONE UINT32_MAX
 #define CREF_LAZY (UINT32_MAX - 1) /* theory implication, not explained yet */
 #define BIN_FLAG 0x80000000u
 #define HDR 4u
 
-enum { F_LEARNT = 1, F_DELETED = 2, F_USED = 4, F_THEORY = 8 };
+/* The flags word of a clause: these bits, the lbd from bit 8 up. */
+enum {
+  F_LEARNT = 1,  /* in s->learnts (conflict analysis or theory), not s->orig */
+  F_DELETED = 2, /* garbage: still in the arena until the next gc */
+  F_USED = 4,    /* a reason in an analysis since the last reduction */
+  F_THEORY = 8,  /* a theory explanation or conflict */
+  F_WATCH0 = 16, /* db_ok's marks, while it runs: the entry of l[0] seen, */
+  F_WATCH1 = 32, /* the entry of l[1] seen */
+  F_MOVED = 128  /* gc: copied, the id word holds the new cref */
+};
 
 typedef struct {
   uint32_t blk;  /* blocking literal (binary: the other literal) */
@@ -89,17 +99,16 @@ struct twill_sat {
   size_t nhints, caphints;
   uint32_t *lvl_stamp;
   uint32_t stamp;
-  int cap_stamp;
 
   /* heuristics */
-  double var_inc, var_decay;
+  sat_options opt;
+  double var_inc;
   double ema_fast, ema_slow, ema_trail;
   uint64_t conflicts_since_restart, luby_i, luby_limit;
-  uint64_t next_reduce, reduce_inc;
+  uint64_t next_reduce; /* 0: the first reduction, at opt.reduceint */
   int simp_trail;
   uint64_t simp_props;
-  uint64_t seed;
-  int opt_restart, opt_minimize, opt_phase, opt_reduce;
+  uint64_t rng; /* xorshift state, from opt.seed; 0: no randomization */
   int stable;
   uint64_t mode_end, mode_len;
 
@@ -109,7 +118,6 @@ struct twill_sat {
   volatile sig_atomic_t interrupted;
   const atomic_int *cancel; /* another thread's stop flag, or NULL */
   struct timespec t0;
-  int stopped;
 
   /* proof */
   FILE *proof;
@@ -178,13 +186,10 @@ static int wpush(twill_sat *s, wlist *l, uint32_t blk, uint32_t cref) {
 #define C_SIZE(s, c) ((s)->arena[(c)])
 #define C_FLAGS(s, c) ((s)->arena[(c) + 1])
 #define C_LITS(s, c) ((s)->arena + (c) + HDR)
-#define C_LBD(s, c) ((s)->arena[(c) + 1] >> 8)
 
 static inline uint64_t c_id(const twill_sat *s, uint32_t c) {
   return (uint64_t)s->arena[c + 2] | ((uint64_t)s->arena[c + 3] << 32);
 }
-
-static inline int8_t lval(const twill_sat *s, uint32_t l) { return s->val[l]; }
 
 static double now_s(const twill_sat *s) {
   struct timespec t;
@@ -194,11 +199,11 @@ static double now_s(const twill_sat *s) {
 }
 
 static uint64_t rnd(twill_sat *s) {
-  uint64_t x = s->seed;
+  uint64_t x = s->rng;
   x ^= x << 13;
   x ^= x >> 7;
   x ^= x << 17;
-  s->seed = x;
+  s->rng = x;
   return x;
 }
 
@@ -305,6 +310,7 @@ static inline int heap_less(const twill_sat *s, int a, int b) {
 }
 
 static void heap_up(twill_sat *s, int i) {
+  assert(i >= 0 && i < s->heap_n);
   int v = s->heap[i];
   while (i > 0) {
     int p = (i - 1) >> 1;
@@ -334,12 +340,14 @@ static void heap_down(twill_sat *s, int i) {
 
 static void heap_insert(twill_sat *s, int v) {
   if (s->heap_idx[v] >= 0) return;
+  assert(s->heap_n < s->nvars);
   s->heap[s->heap_n] = v;
   s->heap_idx[v] = s->heap_n++;
   heap_up(s, s->heap_n - 1);
 }
 
 static int heap_pop(twill_sat *s) {
+  assert(s->heap_n > 0);
   int v = s->heap[0];
   s->heap_idx[v] = -1;
   if (--s->heap_n > 0) {
@@ -358,6 +366,147 @@ static void bump_var(twill_sat *s, int v) {
   if (s->heap_idx[v] >= 0) heap_up(s, s->heap_idx[v]);
 }
 
+/* ------------------------------------------------------------- invariants */
+
+/* Whole-structure checks for assert() in debug builds, compiled out with
+ * NDEBUG like the asserts that call them.  The hot loops assert only O(1)
+ * facts; these run where the solver does work of their order anyway: after
+ * a garbage collection, at a restart, on a SAT answer, at the end of a
+ * solve.  Each returns 1 when its invariant holds.  None allocates; db_ok
+ * sets and clears two flag bits of each clause. */
+#ifndef NDEBUG
+/* The trail: every literal on it is true and at its recorded position, its
+ * level is the number of decision levels opened before it (a level may be
+ * empty: an assumption already true); a literal with a clause as reason is
+ * implied by it: the clause holds the literal and every other literal of
+ * it is false and assigned earlier.  Theory literals not explained yet
+ * (CREF_LAZY) are not checked. */
+static int trail_ok(const twill_sat *s) {
+  if (s->trail_n > s->nvars || s->qhead > s->trail_n || s->theory_head > s->trail_n) return 0;
+  for (int k = 0; k < s->nlevels; k++)
+    if ((k > 0 && s->trail_lim[k - 1] > s->trail_lim[k]) || s->trail_lim[k] > s->trail_n)
+      return 0;
+  int lvl = 0;
+  for (int i = 0; i < s->trail_n; i++) {
+    while (lvl < s->nlevels && s->trail_lim[lvl] <= i) lvl++;
+    uint32_t l = s->trail[i], v = var_of(l);
+    if (s->val[l] != 1 || s->val[neg(l)] != -1 || s->tpos[v] != i || s->level[v] != lvl)
+      return 0;
+    uint32_t r = s->reason[v];
+    if (r == CREF_NONE || r == CREF_LAZY) continue;
+    if ((size_t)r + HDR > s->arena_n || (C_FLAGS(s, r) & F_DELETED)) return 0;
+    int has = 0;
+    for (uint32_t k = 0; k < C_SIZE(s, r); k++) {
+      uint32_t q = C_LITS(s, r)[k];
+      if (q == l)
+        has = 1;
+      else if (s->val[q] != -1 || s->tpos[var_of(q)] >= i)
+        return 0;
+    }
+    if (!has) return 0;
+  }
+  return 1;
+}
+
+/* The VSIDS heap: a binary heap on activity (no child above its parent),
+ * heap_idx its inverse, and every unassigned variable in it (the decision
+ * loop takes the next one from it: one left out would be never decided). */
+static int heap_ok(const twill_sat *s) {
+  for (int i = 0; i < s->heap_n; i++) {
+    int v = s->heap[i];
+    if (v < 0 || v >= s->nvars || s->heap_idx[v] != i) return 0;
+    if (i > 0 && heap_less(s, v, s->heap[(i - 1) / 2])) return 0;
+  }
+  for (int v = 0; v < s->nvars; v++) {
+    int i = s->heap_idx[v];
+    if (i >= s->heap_n || (i >= 0 && s->heap[i] != v)) return 0;
+    if (i < 0 && s->val[2 * v] == 0) return 0;
+  }
+  return 1;
+}
+
+/* The clause database: each clause of s->orig / s->learnts has the
+ * F_LEARNT flag of its list, an id, and no variable twice unless it is a
+ * theory clause (see propagate); st.clauses and st.learnts count the live
+ * ones; a live clause of two or more literals is watched exactly by its
+ * first two (one entry in the list of the negation of each, whose blocker
+ * is a literal of the clause, BIN_FLAG iff binary) and the watch lists
+ * hold nothing else.  Deleted clauses may still be watched when a gc
+ * failed for memory (s->oom: the solve is ending). */
+static int db_ok(twill_sat *s) {
+  if (s->oom) return 1;
+  uint64_t live[2] = {0, 0}, watched = 0;
+  int ok = 1;
+  for (int k = 0; k < 2 && ok; k++) {
+    const u32vec *vec = k ? &s->learnts : &s->orig;
+    for (size_t i = 0; i < vec->n && ok; i++) {
+      uint32_t c = vec->a[i];
+      if ((size_t)c + HDR > s->arena_n) return 0;
+      uint32_t f = C_FLAGS(s, c), n = C_SIZE(s, c);
+      const uint32_t *l = C_LITS(s, c);
+      if ((size_t)c + HDR + n > s->arena_n || !(f & F_LEARNT) != !k ||
+          (f & (F_WATCH0 | F_WATCH1 | F_MOVED)) || c_id(s, c) == 0 || c_id(s, c) > s->next_id)
+        return 0;
+      if (f & F_DELETED) continue;
+      live[k]++;
+      watched += n >= 2;
+      if (f & F_THEORY) continue;
+      for (uint32_t a = 0; a < n && ok; a++) {
+        if (var_of(l[a]) >= (uint32_t)s->nvars || s->seen[var_of(l[a])]) ok = 0;
+        else s->seen[var_of(l[a])] = 1;
+      }
+      for (uint32_t a = 0; a < n; a++)
+        if (var_of(l[a]) < (uint32_t)s->nvars) s->seen[var_of(l[a])] = 0;
+    }
+  }
+  if (!ok || live[0] != s->st.clauses || live[1] != s->st.learnts) return 0;
+  uint64_t entries = 0;
+  for (int x = 0; x < 2 * s->nvars && ok; x++) {
+    const wlist *wl = &s->ws[x];
+    for (uint32_t i = 0; i < wl->n && ok; i++) {
+      uint32_t c = wl->w[i].cref & ~BIN_FLAG;
+      entries++;
+      if ((size_t)c + HDR > s->arena_n) return 0;
+      uint32_t n = C_SIZE(s, c), *f = &C_FLAGS(s, c);
+      const uint32_t *l = C_LITS(s, c);
+      uint32_t mark = l[0] == neg((uint32_t)x) && !(*f & F_WATCH0) ? F_WATCH0 : F_WATCH1;
+      int blocker_in = 0;
+      for (uint32_t a = 0; a < n; a++) blocker_in |= l[a] == wl->w[i].blk;
+      if (n < 2 || (*f & F_DELETED) || !(wl->w[i].cref & BIN_FLAG) != (n != 2) ||
+          (mark == F_WATCH1 && l[1] != neg((uint32_t)x)) || (*f & mark) || !blocker_in)
+        ok = 0;
+      else
+        *f |= mark;
+    }
+  }
+  for (int k = 0; k < 2; k++) {
+    const u32vec *vec = k ? &s->learnts : &s->orig;
+    for (size_t i = 0; i < vec->n; i++) {
+      uint32_t c = vec->a[i], *f = &C_FLAGS(s, c);
+      if (ok && !(*f & F_DELETED) && C_SIZE(s, c) >= 2 && (*f & (F_WATCH0 | F_WATCH1)) !=
+                                                              (F_WATCH0 | F_WATCH1))
+        ok = 0;
+      *f &= ~(uint32_t)(F_WATCH0 | F_WATCH1);
+    }
+  }
+  return ok && entries == 2 * watched;
+}
+
+/* On a SAT answer: every live clause has a true literal. */
+static int model_ok(const twill_sat *s) {
+  for (int k = 0; k < 2; k++) {
+    const u32vec *vec = k ? &s->learnts : &s->orig;
+    for (size_t i = 0; i < vec->n; i++) {
+      uint32_t c = vec->a[i], sat = 0;
+      if (C_FLAGS(s, c) & F_DELETED) continue;
+      for (uint32_t a = 0; a < C_SIZE(s, c); a++) sat |= s->val[C_LITS(s, c)[a]] == 1;
+      if (!sat) return 0;
+    }
+  }
+  return 1;
+}
+#endif
+
 /* -------------------------------------------------------------- variables */
 
 twill_sat *twill_sat_new(void) {
@@ -368,17 +517,12 @@ twill_sat *twill_sat_new(void) {
     free(s);
     return NULL;
   }
+  twill_sat_options_init(&s->opt);
   s->ok = 1;
   s->var_inc = 1.0;
-  s->var_decay = 0.95;
-  s->next_reduce = 2000;
-  s->reduce_inc = 300;
   s->conflict_limit = -1;
-  s->opt_minimize = 1;
-  s->opt_reduce = 1;
   s->th_conflict = CREF_NONE;
   s->luby_limit = 100;
-  s->opt_restart = 2;
   s->mode_len = 2000;
   s->mode_end = 2000;
   return s;
@@ -468,8 +612,8 @@ int twill_sat_new_var(twill_sat *s) {
   s->level[v] = 0;
   s->reason[v] = CREF_NONE;
   s->tpos[v] = 0;
-  s->act[v] = s->seed ? (double)(rnd(s) % 1000000) * 1e-9 : 0.0;
-  s->phase[v] = s->opt_phase ? 0 : 1;
+  s->act[v] = s->rng ? (double)(rnd(s) % 1000000) * 1e-9 : 0.0;
+  s->phase[v] = s->opt.phase ? 0 : 1;
   s->seen[v] = s->seen0[v] = 0;
   s->unit_id[v] = 0;
   s->model[v] = 0;
@@ -484,6 +628,7 @@ int twill_sat_num_vars(const twill_sat *s) { return s->nvars; }
 
 static uint32_t alloc_clause(twill_sat *s, const uint32_t *lits, uint32_t n,
                              int learnt, uint64_t id) {
+  assert(n >= 1 && id >= 1 && id <= s->next_id);
   size_t need = s->arena_n + HDR + n;
   if (need >= BIN_FLAG || !grow(&s->arena, &s->arena_cap, need, sizeof *s->arena)) {
     s->oom = 1;
@@ -502,6 +647,8 @@ static uint32_t alloc_clause(twill_sat *s, const uint32_t *lits, uint32_t n,
 
 static int attach(twill_sat *s, uint32_t c) {
   uint32_t *l = C_LITS(s, c);
+  assert(C_SIZE(s, c) >= 2 && !(C_FLAGS(s, c) & F_DELETED) &&
+         (l[0] != l[1] || (C_FLAGS(s, c) & F_THEORY)));
   uint32_t bin = C_SIZE(s, c) == 2 ? BIN_FLAG : 0;
   return wpush(s, &s->ws[neg(l[0])], l[1], c | bin) &&
          wpush(s, &s->ws[neg(l[1])], l[0], c | bin);
@@ -509,6 +656,7 @@ static int attach(twill_sat *s, uint32_t c) {
 
 static void enqueue(twill_sat *s, uint32_t l, uint32_t reason) {
   uint32_t v = var_of(l);
+  assert(v < (uint32_t)s->nvars && s->val[l] == 0 && s->trail_n < s->nvars);
   s->val[l] = 1;
   s->val[neg(l)] = -1;
   s->level[v] = s->nlevels;
@@ -534,10 +682,12 @@ static int locked(const twill_sat *s, uint32_t c) {
   return 0;
 }
 
-/* The real garbage collector: a two-pass scheme with a forwarding table. */
+/* Garbage collection: the live clauses are copied into a new arena (in
+ * list order, so the order of s->orig and s->learnts is kept), each old
+ * copy left with F_MOVED and its new cref in the id word; the reasons on
+ * the trail follow those forward pointers, then every watch list is
+ * rebuilt from the clause lists. */
 static void gc(twill_sat *s) {
-  /* pass 1: compute new positions, stored in the flags word's upper bits is
-   * not enough room, so use a temporary copy */
   size_t n = s->arena_n - s->wasted;
   uint32_t *na = malloc((n ? n : 1) * sizeof *na);
   if (!na) {
@@ -554,7 +704,7 @@ static void gc(twill_sat *s) {
       if (s->arena[c + 1] & F_DELETED) continue;
       memcpy(na + to, s->arena + c, (HDR + sz) * sizeof *na);
       s->arena[c + 2] = (uint32_t)to; /* forward pointer (id is in na) */
-      s->arena[c + 1] |= 0x80; /* moved marker (bit 7, below the lbd) */
+      s->arena[c + 1] |= F_MOVED;
       v->a[j++] = (uint32_t)to;
       to += HDR + sz;
     }
@@ -564,10 +714,14 @@ static void gc(twill_sat *s) {
     uint32_t v = var_of(s->trail[i]);
     uint32_t r = s->reason[v];
     if (r == CREF_NONE || r == CREF_LAZY) continue;
-    if (s->arena[r + 1] & 0x80)
+    if (s->arena[r + 1] & F_MOVED) {
       s->reason[v] = s->arena[r + 2];
-    else
-      s->reason[v] = CREF_NONE; /* reason deleted: only at level 0 */
+    } else {
+      /* a reduction keeps locked clauses: a reason is deleted only by
+       * simplify, which runs at level 0 */
+      assert(s->level[v] == 0);
+      s->reason[v] = CREF_NONE;
+    }
   }
   free(s->arena);
   s->arena = na;
@@ -580,6 +734,7 @@ static void gc(twill_sat *s) {
     for (size_t i = 0; i < v->n; i++)
       if (C_SIZE(s, v->a[i]) >= 2) attach(s, v->a[i]);
   }
+  assert(db_ok(s) && trail_ok(s));
 }
 
 /* Derive (in the proof) the unit clauses of every level-0 literal that was
@@ -751,8 +906,12 @@ static int wgrow(twill_sat *s, wlist *l) {
  * val is int8_t, so every store to it may alias any field of *s and would
  * otherwise force the compiler to reload them.  The arena does not move
  * here (nothing is allocated in it); a watch list other than the one being
- * scanned may grow (a moved watch never goes back to the list of p: the new
- * watch is a non-false literal, and clauses have no duplicate literals). */
+ * scanned may grow (a moved watch never goes back to the list of p, which
+ * holds the watches of the false neg(p): the new watch is not false).
+ * Input and learned clauses have no literal twice; a theory clause may (a
+ * linear constraint that names a Boolean twice explains with it twice),
+ * which costs a redundant watch entry at worst: a repeated literal is
+ * false, or true, or free together with its copy. */
 static uint32_t propagate(twill_sat *s) {
   uint32_t confl = CREF_NONE;
   int8_t *const val = s->val;
@@ -768,6 +927,7 @@ static uint32_t propagate(twill_sat *s) {
 #define PROP_ENQ(lit, why)               \
   do {                                   \
     uint32_t l_ = (lit), v_ = l_ >> 1;   \
+    assert(val[l_] == 0);                \
     val[l_] = 1;                         \
     val[l_ ^ 1u] = -1;                   \
     level[v_] = lvl;                     \
@@ -775,10 +935,14 @@ static uint32_t propagate(twill_sat *s) {
     tpos[v_] = trail_n;                  \
     trail[trail_n++] = l_;               \
   } while (0)
+  /* ws[p] lists the clauses watching neg(p), visited when p becomes true:
+   * a binary one from its entry alone, a longer one gets another watch or
+   * implies its other watched literal (its first: l[0] after the swap) */
   while (qhead < trail_n) {
     uint32_t p = trail[qhead++];
     uint32_t fl = neg(p);
     wlist *wl = &ws[p];
+    assert(val[p] == 1 && trail_n <= s->nvars);
     props++;
     if (wl->n == 0) continue;
     watch *i = wl->w, *j = i, *const end = i + wl->n;
@@ -789,6 +953,10 @@ static uint32_t propagate(twill_sat *s) {
         continue;
       }
       if (cw.cref & BIN_FLAG) {
+        /* the arena holds {fl, blk} (read here by debug builds only) */
+        assert(C_SIZE(s, cw.cref & ~BIN_FLAG) == 2 &&
+               (C_LITS(s, cw.cref & ~BIN_FLAG)[0] ^ C_LITS(s, cw.cref & ~BIN_FLAG)[1]) ==
+                   (fl ^ cw.blk));
         *j++ = cw;
         if (val[cw.blk] == -1) {
           confl = cw.cref & ~BIN_FLAG;
@@ -805,6 +973,7 @@ static uint32_t propagate(twill_sat *s) {
         l[0] = first;
         l[1] = fl;
       }
+      assert(l[1] == fl && arena[c] > 2 && (s->oom || !(arena[c + 1] & F_DELETED)));
       if (first != cw.blk && val[first] == 1) {
         j->blk = first;
         j->cref = c;
@@ -816,6 +985,7 @@ static uint32_t propagate(twill_sat *s) {
       while (k < lend && val[*k] == -1) k++;
       if (k < lend) {
         uint32_t nw = *k;
+        assert(nw != fl && (nw != first || (arena[c + 1] & F_THEORY)));
         l[1] = nw;
         *k = fl;
         wlist *nl = &ws[neg(nw)];
@@ -826,6 +996,7 @@ static uint32_t propagate(twill_sat *s) {
         }
         continue;
       }
+      /* every literal but first is false: c is unit or conflicting */
       j->blk = first;
       j->cref = c;
       j++;
@@ -850,6 +1021,7 @@ static uint32_t propagate(twill_sat *s) {
 }
 
 static void backtrack(twill_sat *s, int lvl) {
+  assert(lvl >= 0);
   if (s->nlevels <= lvl) return;
   int lim = s->trail_lim[lvl];
   for (int i = s->trail_n - 1; i >= lim; i--) {
@@ -905,6 +1077,7 @@ static uint32_t add_theory_clause(twill_sat *s, const int *lits, int n) {
   s->tmp.n = 0;
   for (int i = 0; i < n; i++) {
     int v = lits[i] > 0 ? lits[i] : -lits[i];
+    assert(lits[i] != 0 && lits[i] != INT32_MIN && v <= s->nvars);
     if (lits[i] == 0 || v > s->nvars) continue;
     vpush(s, &s->tmp, to_int_lit(lits[i]));
   }
@@ -928,6 +1101,7 @@ static uint32_t add_theory_clause(twill_sat *s, const int *lits, int n) {
   uint32_t c = alloc_clause(s, a, m, 1, id);
   if (c == CREF_NONE) return CREF_NONE;
   C_FLAGS(s, c) |= F_THEORY | (2u << 8);
+  s->st.learnts++;
   if (m == 1) {
     s->unit_id[var_of(a[0])] = id;
     return c;
@@ -936,15 +1110,35 @@ static uint32_t add_theory_clause(twill_sat *s, const int *lits, int n) {
   return c;
 }
 
+/* The reason of theory literal v, asked now.  The theory's contract
+ * (twill/sat.h): a clause holding the literal whose other literals were
+ * false before it was implied; add_theory_clause puts the one true literal
+ * first. */
 static uint32_t explain_lazy(twill_sat *s, uint32_t v) {
   const int *cl = NULL;
-  int n = s->th.explain ? s->th.explain(s->th.ctx, to_ext_lit(s->val[2 * v] == 1 ? 2 * v : 2 * v + 1), &cl) : 0;
+  uint32_t lit = s->val[2 * v] == 1 ? 2 * v : 2 * v + 1;
+  assert(s->reason[v] == CREF_LAZY && s->val[lit] == 1);
+  int n = s->th.explain ? s->th.explain(s->th.ctx, to_ext_lit(lit), &cl) : 0;
   uint32_t c = add_theory_clause(s, cl, n);
+#ifndef NDEBUG
+  if (c != CREF_NONE) {
+    assert(C_LITS(s, c)[0] == lit);
+    for (uint32_t k = 1; k < C_SIZE(s, c); k++) {
+      uint32_t q = C_LITS(s, c)[k];
+      assert(q == lit || (s->val[q] == -1 && s->tpos[var_of(q)] < s->tpos[v]));
+    }
+  }
+#endif
+  assert(c != CREF_NONE || s->oom);
   s->reason[v] = c;
   return c;
 }
 
 void twill_sat_theory_conflict(twill_sat *s, const int *clause, int n) {
+#ifndef NDEBUG
+  for (int i = 0; i < n; i++) /* every literal false (twill/sat.h) */
+    assert(clause[i] != 0 && twill_sat_current_value(s, clause[i]) == -1);
+#endif
   if (s->th_conflict != CREF_NONE) return;
   uint32_t c = add_theory_clause(s, clause, n);
   s->th_conflict = c == CREF_NONE ? CREF_LAZY : c; /* LAZY: empty clause */
@@ -969,6 +1163,7 @@ static int lit_redundant(twill_sat *s, uint32_t p, uint32_t abs_levels) {
   while (s->stack.n > 0) {
     uint32_t q = s->stack.a[--s->stack.n];
     uint32_t r = reason_of(s, var_of(q));
+    assert(r != CREF_NONE && s->val[q] == -1);
     const uint32_t *cl = C_LITS(s, r);
     uint32_t sz = C_SIZE(s, r);
     for (uint32_t i = 0; i < sz; i++) {
@@ -1013,6 +1208,7 @@ static int analyze(twill_sat *s, uint32_t confl, uint32_t *out_lbd) {
   s->chainv.n = 0;
   vpush(s, &s->learnt, 0);
   uint32_t confl0 = confl;
+  assert(s->nlevels > 0 && confl != CREF_NONE && confl != CREF_LAZY);
   do {
     if (C_FLAGS(s, confl) & F_LEARNT) C_FLAGS(s, confl) |= F_USED;
     const uint32_t *cl = C_LITS(s, confl);
@@ -1020,6 +1216,8 @@ static int analyze(twill_sat *s, uint32_t confl, uint32_t *out_lbd) {
     for (uint32_t i = 0; i < sz; i++) {
       uint32_t q = cl[i];
       uint32_t v = var_of(q);
+      /* the conflict: every literal false; a reason: all but p */
+      assert(s->val[q] == -1 || q == p);
       if (p != UINT32_MAX && v == var_of(p)) continue;
       if (s->seen[v]) continue;
       if (s->level[v] > 0) {
@@ -1034,13 +1232,19 @@ static int analyze(twill_sat *s, uint32_t confl, uint32_t *out_lbd) {
         vpush(s, &s->chainv, v | 0x80000000u);
       }
     }
+    /* the conflict has a literal at the current level (search backtracks
+     * to the highest level of a theory conflict first), and the walk back
+     * meets those before any of a lower level */
+    assert(pathc > 0);
     while (!s->seen[var_of(s->trail[idx])]) idx--;
     p = s->trail[idx--];
+    assert(s->level[var_of(p)] == s->nlevels);
     s->seen[var_of(p)] = 0;
     pathc--;
     if (pathc > 0) {
       if (lrat) vpush(s, &s->chainv, var_of(p));
       confl = reason_of(s, var_of(p));
+      assert(confl != CREF_NONE); /* not the UIP: not the decision either */
     }
   } while (pathc > 0);
   s->learnt.a[0] = neg(p);
@@ -1050,7 +1254,7 @@ static int analyze(twill_sat *s, uint32_t confl, uint32_t *out_lbd) {
   for (size_t i = 0; i < s->learnt.n; i++) vpush(s, &s->toclear, s->learnt.a[i]);
   size_t orig_n = s->learnt.n;
   size_t j = 1;
-  if (s->opt_minimize) {
+  if (s->opt.minimize) {
     uint32_t abs_levels = 0;
     for (size_t i = 1; i < s->learnt.n; i++) abs_levels |= abstract_level(s, var_of(s->learnt.a[i]));
     for (size_t i = 1; i < s->learnt.n; i++) {
@@ -1086,7 +1290,7 @@ static int analyze(twill_sat *s, uint32_t confl, uint32_t *out_lbd) {
     size_t base = s->nhints;
     for (size_t i = 0; i < nr; i++)
       hint_push(s, ((uint64_t)s->tpos[s->chainv.a[i]] << 32) | s->chainv.a[i]);
-    if (!s->oom) {
+    if (!s->oom && nr) { /* nr == 0 may leave s->hints NULL */
       qsort(s->hints + base, nr, sizeof *s->hints, cmp_u64);
       for (size_t i = base; i < base + nr; i++)
         s->hints[i] = c_id(s, s->reason[(uint32_t)s->hints[i]]);
@@ -1170,7 +1374,9 @@ static void reduce_db(twill_sat *s) {
     }
     s->hints[s->nhints++] = key;
   }
-  qsort(s->hints, s->nhints, sizeof *s->hints, cmp_u64);
+  /* no candidate and no proof hint so far leaves s->hints NULL, which
+   * qsort must not be given even for 0 elements */
+  if (s->nhints) qsort(s->hints, s->nhints, sizeof *s->hints, cmp_u64);
   size_t ndel = s->nhints / 2;
   for (size_t i = 0; i < ndel; i++) mark_deleted(s, (uint32_t)s->hints[i]);
   s->nhints = 0;
@@ -1180,6 +1386,7 @@ static void reduce_db(twill_sat *s) {
 
 /* At level 0: delete the clauses satisfied by the level-0 assignment. */
 static void simplify(twill_sat *s) {
+  assert(s->nlevels == 0);
   if (s->trail_n == s->simp_trail || s->st.propagations < s->simp_props) return;
   derive_units(s);
   for (int k = 0; k < 2; k++) {
@@ -1238,8 +1445,11 @@ static int should_stop(twill_sat *s) {
   return 0;
 }
 
-/* Run the theory after a propagation fixpoint.  Returns a conflict cref,
- * CREF_NONE if nothing happened to stop, CREF_LAZY for 'new literals'. */
+/* Run the theory after a propagation fixpoint, on the literals assigned
+ * since its previous round.  Returns the cref of the conflict it reported,
+ * CREF_NONE - 2 for an empty conflict clause (no cref is that large: the
+ * arena stays below BIN_FLAG), CREF_LAZY when it implied literals, else
+ * CREF_NONE; *stop is set when it asks to stop, or on out of memory. */
 static uint32_t theory_round(twill_sat *s, int *stop) {
   if (!s->has_theory || !s->th.propagate || s->theory_head >= s->trail_n) return CREF_NONE;
   int from = s->theory_head;
@@ -1303,6 +1513,9 @@ static int search(twill_sat *s) {
       backtrack(s, bt);
       uint32_t *a = s->learnt.a;
       uint32_t n = (uint32_t)s->learnt.n;
+      /* asserting at bt: a[0] free, the rest false, a[1] at level bt */
+      assert(n >= 1 && bt == s->nlevels && s->val[a[0]] == 0);
+      assert(n == 1 || (s->val[a[1]] == -1 && s->level[var_of(a[1])] == bt));
       uint64_t id = ++s->next_id;
       proof_add(s, id, a, n, s->hints, s->nhints);
       s->st.learned++;
@@ -1318,14 +1531,14 @@ static int search(twill_sat *s) {
         s->st.learnts++;
         enqueue(s, a[0], c);
       }
-      s->var_inc /= s->var_decay;
+      s->var_inc /= (double)s->opt.decay / 1000.0;
       /* restart bookkeeping */
       double l = (double)lbd;
       if (s->st.conflicts == 1) s->ema_fast = s->ema_slow = l;
       s->ema_fast += (l - s->ema_fast) / 32.0;
       s->ema_slow += (l - s->ema_slow) / 4096.0;
       s->ema_trail += ((double)s->trail_n - s->ema_trail) / 5000.0;
-      if (s->opt_restart != 1 && !s->stable && s->st.conflicts > 10000 &&
+      if (s->opt.restart != 1 && !s->stable && s->st.conflicts > 10000 &&
           (double)s->trail_n > 1.4 * s->ema_trail)
         s->conflicts_since_restart = 0; /* blocked restart */
       if (should_stop(s)) return TWILL_SAT_UNKNOWN;
@@ -1335,19 +1548,21 @@ static int search(twill_sat *s) {
     /* restart policy 2 alternates a focused phase (EMA restarts) and a
      * stable phase (Luby), each phase twice as long as the previous one of
      * its kind, measured in conflicts */
-    if (s->opt_restart == 2 && s->st.conflicts >= s->mode_end) {
+    if (s->opt.restart == 2 && s->st.conflicts >= s->mode_end) {
       s->stable = !s->stable;
       if (!s->stable) s->mode_len *= 2;
       s->mode_end = s->st.conflicts + s->mode_len;
       s->conflicts_since_restart = s->luby_limit; /* restart now */
     }
-    int luby_mode = s->opt_restart == 1 || (s->opt_restart == 2 && s->stable);
+    int luby_mode = s->opt.restart == 1 || (s->opt.restart == 2 && s->stable);
     int restart;
     if (luby_mode)
       restart = s->conflicts_since_restart >= s->luby_limit;
     else
-      restart = s->conflicts_since_restart >= 50 && s->ema_fast > 1.25 * s->ema_slow;
+      restart = s->conflicts_since_restart >= 50 &&
+                s->ema_fast > (double)s->opt.restartmargin / 100.0 * s->ema_slow;
     if (restart) {
+      assert(trail_ok(s) && heap_ok(s));
       s->st.restarts++;
       s->conflicts_since_restart = 0;
       if (luby_mode) s->luby_limit = 100 * luby(++s->luby_i);
@@ -1360,8 +1575,10 @@ static int search(twill_sat *s) {
       derive_units(s);
       simplify(s);
     }
-    if (s->opt_reduce && s->st.conflicts >= s->next_reduce) {
-      s->next_reduce = s->st.conflicts + 2000 + s->reduce_inc * s->st.reductions;
+    if (s->opt.reduce &&
+        s->st.conflicts >= (s->next_reduce ? s->next_reduce : (uint64_t)s->opt.reduceint)) {
+      s->next_reduce = s->st.conflicts + (uint64_t)s->opt.reduceint +
+                       (uint64_t)s->opt.reduceinc * s->st.reductions;
       reduce_db(s);
     }
     /* decide: assumptions first */
@@ -1388,6 +1605,9 @@ static int search(twill_sat *s) {
       }
       if (next == UINT32_MAX) {
         if (s->has_theory && s->theory_head < s->trail_n) continue;
+        /* nothing left to decide: every variable assigned, no clause false */
+        assert(s->trail_n == s->nvars && s->qhead == s->trail_n);
+        assert(trail_ok(s) && model_ok(s));
         return TWILL_SAT_SAT;
       }
       s->st.decisions++;
@@ -1422,6 +1642,7 @@ int twill_sat_solve(twill_sat *s) {
   if (r == TWILL_SAT_SAT)
     for (int v = 0; v < s->nvars; v++) s->model[v] = s->val[2 * v] == 1 ? 1 : -1;
   backtrack(s, 0);
+  assert(trail_ok(s) && heap_ok(s) && db_ok(s));
   s->nassumps = 0;
   pflush(s);
   if (s->proof) fflush(s->proof);
@@ -1472,23 +1693,27 @@ int twill_sat_stop_requested(twill_sat *s) {
 }
 
 int twill_sat_set_option(twill_sat *s, const char *name, int64_t value) {
+  int i = twill_sat_options_find(name);
+  const twill_sat_option_info *row = twill_sat_option(i);
+  if (!row || value < row->lo || value > row->hi) return 0;
+  *twill_sat_options_at(&s->opt, i) = value;
   if (!strcmp(name, "seed")) {
-    s->seed = value ? (uint64_t)value * 0x9E3779B97F4A7C15ull : 0;
-    if (s->seed)
+    /* a new random state; the variables made so far get a random
+     * tie-breaker in their activity now, the later ones when made */
+    s->rng = value ? (uint64_t)value * 0x9E3779B97F4A7C15ull : 0;
+    if (s->rng)
       for (int v = 0; v < s->nvars; v++) {
         s->act[v] += (double)(rnd(s) % 1000000) * 1e-9;
         if (s->heap_idx[v] >= 0) heap_up(s, s->heap_idx[v]);
       }
-  } else if (!strcmp(name, "restart"))
-    s->opt_restart = value < 0 || value > 2 ? 2 : (int)value;
-  else if (!strcmp(name, "minimize"))
-    s->opt_minimize = value ? 1 : 0;
-  else if (!strcmp(name, "phase"))
-    s->opt_phase = value ? 1 : 0;
-  else if (!strcmp(name, "reduce"))
-    s->opt_reduce = value ? 1 : 0;
-  else
-    return 0;
+  }
+  return 1;
+}
+
+int twill_sat_get_option(const twill_sat *s, const char *name, int64_t *value) {
+  int i = twill_sat_options_find(name);
+  if (i < 0) return 0;
+  *value = twill_sat_options_get(&s->opt, i);
   return 1;
 }
 

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ilp/bigq.h"
+#include "../ilp/exact/bigq.h"
 #include "check_main.h"
 #include "testutil.h"
 

@@ -10,7 +10,7 @@
 #include "check_main.h"
 #include "testutil.h"
 #include "twill/ilp.h"
-#include "../ilp/lp.h"
+#include "../ilp/lp/lp.h"
 #include "twill/vipr.h"
 #include "../ilp/model.h" /* ilp_submip, internal */
 
@@ -405,7 +405,7 @@ static int rnd(int lo, int hi) {
 }
 
 /* Variant 1: the same models with a cut round budget of one iteration
- * (model.h cut_budget), so that every second cut round runs out, is solved
+ * (option cut_budget), so that every second cut round runs out, is solved
  * again perturbed, and the search is marked degenerate (its LPs perturb
  * early: the path 10teams takes); with certificates, each checked. */
 START_TEST(mip_random_vs_brute_force) {
@@ -451,7 +451,7 @@ START_TEST(mip_random_vs_brute_force) {
       pt[j]++;
     }
     if (_i == 1) {
-      m->cut_budget = 1;
+      ck_assert_int_eq(twill_ilp_set_option(m, "cut_budget", 1), 0);
       twill_ilp_set_certify(m, 1);
     }
     twill_ilp_status st = twill_ilp_solve(m);
@@ -473,7 +473,7 @@ START_TEST(mip_random_vs_brute_force) {
 }
 END_TEST
 
-/* twill_ilp_submip (the RENS/RINS search, ilp/submip.c) against enumeration: a
+/* twill_ilp_submip (the RENS/RINS search, ilp/mip/submip.c) against enumeration: a
  * random model, random narrower bounds on each variable and, half of the
  * time, an objective row  sgn c'x <= cut; with a node limit the small
  * instances never reach, it must find a point iff one exists, and an
@@ -1029,12 +1029,10 @@ START_TEST(cli_exit_codes) {
                    " MARKER 'MARKER' 'INTEND'\n"
                    "RHS\n rhs r1 9\nBOUNDS\n UP b a 1\n UP b b 1\n UP b c 1\n UP b d 1\n"
                    " UP b e 1\n UP b f 1\n UP b g 1\n UP b h 1\nENDATA\n");
-  const char *a4[] = {"ilp", path, "--node-limit", "3", NULL};
   /* without cuts: the divisibility cut would settle this parity row at
    * the root */
-  setenv("TWILL_ILP_NOCUTS", "1", 1);
+  const char *a4[] = {"ilp", path, "--node-limit", "3", "--option", "cuts=0", NULL};
   ck_assert_int_eq(tu_run_twill(&out, &err, a4), 3);
-  unsetenv("TWILL_ILP_NOCUTS");
   ck_assert_ptr_nonnull(strstr(out, "status: limit"));
   free(out);
   free(err);

@@ -1,6 +1,6 @@
-/* tests/test_ilp_cert.c: VIPR certificates written by ilp/vipr_write.c,
- * verified by the independent exact checker (twill_vipr_check_mem, ilp/
- * vipr_check.c, which shares no code with the solver).
+/* tests/test_ilp_cert.c: VIPR certificates written by ilp/cert/,
+ * verified by the independent exact checker (twill_vipr_check_mem,
+ * ilp/check/vipr_check.c, which shares no code with the solver).
  *
  * Certified: random small bounded MIPs (objective also compared with brute
  * force enumeration, the independent reason for the expected value), the
@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ilp/exact_basis.h"
-#include "../ilp/exact_point.h"
-#include "../ilp/qsys.h"
+#include "../ilp/exact/exact_basis.h"
+#include "../ilp/exact/exact_point.h"
+#include "../ilp/exact/qsys.h"
 #include "check_main.h"
 #include "testutil.h"
 #include "twill/ilp.h"
@@ -422,7 +422,7 @@ START_TEST(random_mixed_certified) {
    * decimal_near): without it mixed models are searched without fixings */
   if (!tu_under_valgrind()) ck_assert_int_gt(nfrac, 0);
   /* variant 1: residual reduced costs on unbounded variables are
-   * projected away exactly (project() in ilp/vipr_write.c) */
+   * projected away exactly (project() in ilp/cert/leaf.c) */
   ck_assert_int_eq(nfail, 0);
   ck_assert_int_gt(nopt, 0);
 }
@@ -486,7 +486,7 @@ END_TEST
 /* ---- MIPLIB instances the suite test solves ---- */
 /* flugpl: continuous variables with no upper bound, where the residual
  * reduced costs of the rounded duals are repaired through a row (see
- * repair() in ilp/vipr_write.c). */
+ * repair() in ilp/cert/leaf.c). */
 static const char *mip_files[] = {"p0033.mps", "flugpl.mps", "lseu.mps", "mod008.mps",
                                   "stein27.mps"};
 
@@ -539,14 +539,19 @@ START_TEST(rc_fixing_maximize_certified) {
 }
 END_TEST
 
-/* Certify m, optimal, with the root separator sep alone
- * (TWILL_ILP_CUTS); the objective must be obj, the root bound after the
- * cuts root (within tol) with ncuts cuts.  Returns the certificate. */
+/* Certify m, optimal, with the root separator sep alone (the option
+ * cut_SEP on, the other cut_* off); the objective must be obj, the root
+ * bound after the cuts root (within tol) with ncuts cuts.  Returns the
+ * certificate. */
 static char *certify_one_separator(twill_ilp *m, const char *sep, double obj, double root,
                                    double tol, int ncuts) {
-  setenv("TWILL_ILP_CUTS", sep, 1);
+  static const char *const kinds[] = {"gmi", "mir", "cover", "gcd", "vub"};
+  for (int k = 0; k < 5; k++) {
+    char name[16];
+    snprintf(name, sizeof name, "cut_%s", kinds[k]);
+    ck_assert_int_eq(twill_ilp_set_option(m, name, !strcmp(kinds[k], sep)), 0);
+  }
   char *c = certify(m, TWILL_ILP_OPTIMAL, sep);
-  unsetenv("TWILL_ILP_CUTS");
   ck_assert_double_eq_tol(twill_ilp_objective(m), obj, 1e-9);
   twill_ilp_stats st;
   twill_ilp_get_stats(m, &st);
@@ -555,7 +560,7 @@ static char *certify_one_separator(twill_ilp *m, const char *sep, double obj, do
   return c;
 }
 
-/* Knapsack covers (ilp/cuts.c), by hand:
+/* Knapsack covers (ilp/cuts/cover.c), by hand:
  *   max a + b + c + d + e - f/2,  binaries,
  *   3a + 3b + 3c <= 7            cover {a,b,c}:  a + b + c <= 2
  *   -4d - 4e + 4f >= -5          as 4d + 4e + 4(1 - f) <= 9, cover
@@ -585,7 +590,7 @@ START_TEST(cover_cuts_certified) {
 }
 END_TEST
 
-/* Tightened variable upper bounds (ilp/cuts.c's vub_cut), by hand:
+/* Tightened variable upper bounds (ilp/cuts/vub.c), by hand:
  *   min 10 y1 + 12 y2 + x1 + x2,  y binary, x >= 0,
  *   x1 + x2 = 3,  x1 <= 10 y1,  x2 <= 10 y2.
  * The LP sets y = x / 10: a unit costs 2 on arc 1 and 2.2 on arc 2, so
@@ -629,7 +634,7 @@ END_TEST
  * x = 1.7654321 y: y = 1300000000000000 / 751425072114007 in lowest terms
  * (python3's fractions agree), a fraction that no decimal and no fraction
  * with a denominator below 10^6 equals, so the SOL point must be
- * the exact vertex (ilp/exact_point.c); without it the range stays open.
+ * the exact vertex (ilp/exact/exact_point.c); without it the range stays open.
  * Variant 1 makes the first row an inequality (<= 10), tight at the
  * optimum, and adds a slack row the point must still meet. */
 START_TEST(exact_vertex_sol) {
@@ -670,7 +675,7 @@ START_TEST(exact_vertex_sol) {
 }
 END_TEST
 
-/* ---- exact solves (ilp/qsys.c, ilp/exact_basis.c) ---- */
+/* ---- exact solves (ilp/exact/qsys.c, ilp/exact/exact_basis.c) ---- */
 
 static uint32_t qs_rng(uint64_t *s) {
   *s = *s * 6364136223846793005ull + 1442695040888963407ull;

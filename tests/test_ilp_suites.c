@@ -86,6 +86,10 @@ static int close_rel(double x, double want, double tol) {
   return fabs(x - want) <= tol * fmax(1.0, fabs(want));
 }
 
+/* The simplex pricing rule of solve_file (option pricing: 1 devex, the
+ * default; 0 Dantzig). */
+static double pricing_rule = 1;
+
 /* cert: 0 none, 1 written, checked and both ends of the range proved, 2
  * written and checked. */
 static void solve_file(const char *dir, const answer *a, double tlimit, int is_mip, int cert) {
@@ -97,6 +101,7 @@ static void solve_file(const char *dir, const answer *a, double tlimit, int is_m
   free(path);
   ck_assert_msg(m != NULL, "%s", err);
   twill_ilp_set_time_limit(m, tlimit);
+  ck_assert_int_eq(twill_ilp_set_option(m, "pricing", pricing_rule), 0);
   if (cert) twill_ilp_set_certify(m, 1);
   twill_ilp_status st = twill_ilp_solve(m);
   ck_assert_msg(st == TWILL_ILP_OPTIMAL, "%s: status %s", a->file, twill_ilp_status_name(st));
@@ -135,7 +140,7 @@ static int lp_n = -1;
 
 /* Each LP's certificate is written and checked too, and must prove both
  * ends of the range (cert mode 1).  Seven need the exact solves of the
- * optimal basis (ilp/exact_basis.c): perold, pilot4 and share1b for their
+ * optimal basis (ilp/exact/exact_basis.c): perold, pilot4 and share1b for their
  * dual bound (the decimal repair of the float duals passes 432 digits),
  * 25fv47, grow7, grow15 and stair (with pilot4 and perold) for an exactly
  * feasible SOL point. */
@@ -153,6 +158,21 @@ START_TEST(netlib_lp) {
   for (size_t k = 0; k < sizeof heavy / sizeof *heavy && tu_under_sanitizer(); k++)
     if (!strcmp(lp_ans[_i].file, heavy[k])) cert = 0;
   solve_file("suites/lp", &lp_ans[_i], 0, 0, cert);
+}
+END_TEST
+
+/* The same LPs with Dantzig's pricing (ilp/lp/pricing.h: the largest
+ * reduced cost or infeasibility, no reference weights): another path to
+ * the same published optimum, through the same interface the devex rule
+ * takes (certificates left out: the runs above check those). */
+START_TEST(netlib_lp_dantzig) {
+  if (lp_n < 0) lp_n = load_answers("suites/lp/answers.tsv", lp_ans, 128);
+  ck_assert_msg(lp_n > 0, "cannot read %s", tu_data_where("suites/lp/answers.tsv"));
+  if (_i >= lp_n) return;
+  if ((tu_under_valgrind() || tu_under_sanitizer()) && _i % 8) return;
+  pricing_rule = 0;
+  solve_file("suites/lp", &lp_ans[_i], 0, 0, 0);
+  pricing_rule = 1;
 }
 END_TEST
 
@@ -259,6 +279,7 @@ static Suite *make_suite(void) {
   TCase *tc = tcase_create("lp");
   tcase_set_timeout(tc, 300);
   tcase_add_loop_test(tc, netlib_lp, 0, 60);
+  tcase_add_loop_test(tc, netlib_lp_dantzig, 0, 60);
   suite_add_tcase(s, tc);
   tc = tcase_create("mip");
   tcase_set_timeout(tc, 300);

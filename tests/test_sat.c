@@ -10,6 +10,7 @@
  *    CaDiCaL, PicoSAT agreeing, see its README).
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -827,6 +828,244 @@ START_TEST(cli_sat_model_and_errors) {
 }
 END_TEST
 
+/* ------------------------------------------- options and statistics */
+
+/* The option table: a new solver reports every row's default; a value
+ * outside [lo, hi] is refused and changes nothing (the table's contract in
+ * twill/sat.h: never clamped); both ends of the range are accepted; an
+ * unknown name is refused by both set and get. */
+START_TEST(option_table_ranges) {
+  twill_sat *s = twill_sat_new();
+  int n = 0;
+  for (int i = 0; twill_sat_option(i); i++, n++) {
+    const twill_sat_option_info *o = twill_sat_option(i);
+    for (int j = 0; j < i; j++) ck_assert_str_ne(twill_sat_option(j)->name, o->name);
+    ck_assert(o->lo <= o->def && o->def <= o->hi);
+    ck_assert(o->help && o->help[0]);
+    int64_t v = -12345;
+    ck_assert_int_eq(twill_sat_get_option(s, o->name, &v), 1);
+    ck_assert_int_eq(v, o->def);
+    if (o->lo > INT64_MIN) ck_assert_int_eq(twill_sat_set_option(s, o->name, o->lo - 1), 0);
+    if (o->hi < INT64_MAX) ck_assert_int_eq(twill_sat_set_option(s, o->name, o->hi + 1), 0);
+    ck_assert_int_eq(twill_sat_get_option(s, o->name, &v), 1);
+    ck_assert_int_eq(v, o->def);
+    ck_assert_int_eq(twill_sat_set_option(s, o->name, o->hi), 1);
+    ck_assert_int_eq(twill_sat_get_option(s, o->name, &v), 1);
+    ck_assert_int_eq(v, o->hi);
+    ck_assert_int_eq(twill_sat_set_option(s, o->name, o->lo), 1);
+    ck_assert_int_eq(twill_sat_get_option(s, o->name, &v), 1);
+    ck_assert_int_eq(v, o->lo);
+  }
+  /* the five options sat.h has always documented, with their defaults */
+  const char *names[] = {"seed", "restart", "minimize", "phase", "reduce"};
+  const int64_t defs[] = {0, 2, 1, 0, 1};
+  twill_sat *t = twill_sat_new();
+  for (int i = 0; i < 5; i++) {
+    int64_t v = -1;
+    ck_assert_int_eq(twill_sat_get_option(t, names[i], &v), 1);
+    ck_assert_int_eq(v, defs[i]);
+  }
+  ck_assert_int_ge(n, 5);
+  ck_assert_ptr_null(twill_sat_option(n));
+  ck_assert_ptr_null(twill_sat_option(-1));
+  int64_t v = 7;
+  ck_assert_int_eq(twill_sat_set_option(t, "no-such-option", 1), 0);
+  ck_assert_int_eq(twill_sat_get_option(t, "no-such-option", &v), 0);
+  ck_assert_int_eq(v, 7);
+  ck_assert_int_eq(twill_sat_set_option(t, "restart", 3), 0); /* was clamped to 2 once */
+  ck_assert_int_eq(twill_sat_set_option(t, "minimize", 2), 0);
+  twill_sat_free(s);
+  twill_sat_free(t);
+}
+END_TEST
+
+/* The options act.  phase: with no clauses every variable is decided once,
+ * at its initial phase, so the model is all false (phase 0) or all true
+ * (phase 1).  reduceint / reduceinc: a reduction needs at least reduceint +
+ * reduceinc * (reductions so far - 1) conflicts after the previous one;
+ * with 10 and 0, 100 conflicts of the pigeonhole 7 (which needs thousands)
+ * allow 1 to 10 reductions, the default 2000 none, and reduce=0 none. */
+START_TEST(options_take_effect) {
+  for (int phase = 0; phase < 2; phase++) {
+    twill_sat *s = twill_sat_new();
+    ck_assert_int_eq(twill_sat_set_option(s, "phase", phase), 1);
+    for (int v = 0; v < 5; v++) twill_sat_new_var(s);
+    ck_assert_int_eq(twill_sat_solve(s), 10);
+    for (int v = 1; v <= 5; v++) ck_assert_int_eq(twill_sat_value(s, v), phase ? 1 : -1);
+    twill_sat_free(s);
+  }
+  uint64_t reductions[3];
+  for (int k = 0; k < 3; k++) {
+    twill_sat *s = twill_sat_new();
+    if (k == 0 || k == 2) {
+      ck_assert_int_eq(twill_sat_set_option(s, "reduceint", 10), 1);
+      ck_assert_int_eq(twill_sat_set_option(s, "reduceinc", 0), 1);
+    }
+    if (k == 2) ck_assert_int_eq(twill_sat_set_option(s, "reduce", 0), 1);
+    pigeonhole(s, 7);
+    twill_sat_set_conflict_limit(s, 100);
+    ck_assert_int_eq(twill_sat_solve(s), 0);
+    twill_sat_stats st;
+    twill_sat_get_stats(s, &st);
+    ck_assert_uint_eq(st.conflicts, 100);
+    reductions[k] = st.reductions;
+    twill_sat_free(s);
+  }
+  ck_assert_uint_ge(reductions[0], 1);
+  ck_assert_uint_le(reductions[0], 10);
+  ck_assert_uint_eq(reductions[1], 0);
+  ck_assert_uint_eq(reductions[2], 0);
+}
+END_TEST
+
+/* The statistics table names every field of twill_sat_stats once, and
+ * twill_sat_stat_value reads the field the row names (each field set to a
+ * different value by its name here, the row's name mapped back by hand). */
+START_TEST(stats_table_fields) {
+  twill_sat_stats st = {0};
+  st.conflicts = 1, st.decisions = 2, st.propagations = 3, st.restarts = 4;
+  st.reductions = 5, st.learned = 6, st.deleted = 7, st.learned_literals = 8;
+  st.minimized_literals = 9, st.clauses = 10, st.learnts = 11;
+  const char *names[] = {"conflicts", "decisions", "propagations", "restarts",
+                         "reductions", "learned", "deleted", "learned-literals",
+                         "minimized-literals", "clauses", "learnts"};
+  int n = 0;
+  for (; twill_sat_stat(n); n++) {
+    int want = 0;
+    for (int k = 0; k < 11; k++)
+      if (!strcmp(names[k], twill_sat_stat(n)->name)) want = k + 1;
+    ck_assert_msg(want, "unknown statistic %s", twill_sat_stat(n)->name);
+    ck_assert_uint_eq(twill_sat_stat_value(&st, n), (uint64_t)want);
+  }
+  ck_assert_int_eq(n, 11);
+  ck_assert_int_eq((int)sizeof st, 11 * (int)sizeof(uint64_t));
+}
+END_TEST
+
+/* `twill sat` on 3 variables and no clauses: each variable is decided once
+ * (3 decisions) and each decision propagated once (3 propagations), nothing
+ * else happens; the statistics lines keep their layout and the model
+ * follows the phase option.  Bad --opt values are usage errors. */
+START_TEST(cli_sat_options_and_stats) {
+  char *cnf = write_tmp("p cnf 3 0\n");
+  char *out = NULL, *err = NULL;
+  const char *a1[] = {"sat", cnf, NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, a1), 10);
+  ck_assert_str_eq(out,
+                   "c variables 3 clauses 0\n"
+                   "c conflicts 0 decisions 3 propagations 3\n"
+                   "c restarts 0 reductions 0 learned 0 deleted 0\n"
+                   "c learned-literals 0 minimized-literals 0\n"
+                   "s SATISFIABLE\nv -1 -2 -3 0\n");
+  free(out);
+  free(err);
+  const char *a2[] = {"sat", cnf, "--opt", "phase=1", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, a2), 10);
+  ck_assert_ptr_nonnull(strstr(out, "s SATISFIABLE\nv 1 2 3 0\n"));
+  free(out);
+  free(err);
+  const char *a3[] = {"sat", cnf, "--option", "phase=1", "--opt", "seed=5", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, a3), 10);
+  ck_assert_ptr_nonnull(strstr(out, "s SATISFIABLE\nv 1 2 3 0\n"));
+  free(out);
+  free(err);
+  const char *bad[][2] = {{"restart=3", "option 'restart' expects an integer in [0, 2], got '3'"},
+                          {"phase=", "option 'phase' expects an integer in [0, 1], got ''"},
+                          {"seed=12x", "option 'seed' expects an integer"},
+                          {"frob=1", "unknown solver option 'frob'"},
+                          {"phase", "--opt expects NAME=VALUE, got 'phase'"}};
+  for (int i = 0; i < 5; i++) {
+    const char *a[] = {"sat", cnf, "--opt", bad[i][0], NULL};
+    ck_assert_int_eq(tu_run_twill(&out, &err, a), 1);
+    ck_assert_msg(strstr(err, bad[i][1]), "--opt %s: stderr '%s'", bad[i][0], err);
+    free(out);
+    free(err);
+  }
+  /* `twill help sat` lists every row of the table with its range */
+  const char *h[] = {"help", "sat", NULL};
+  ck_assert_int_eq(tu_run_twill(&out, &err, h), 0);
+  for (int i = 0; twill_sat_option(i); i++) {
+    const twill_sat_option_info *o = twill_sat_option(i);
+    char want[128];
+    snprintf(want, sizeof want, "  %-14s %lld, [%lld, %lld]\n", o->name, (long long)o->def,
+             (long long)o->lo, (long long)o->hi);
+    ck_assert_msg(strstr(out, want), "help lacks '%s'", want);
+    ck_assert_ptr_nonnull(strstr(out, o->help));
+  }
+  free(out);
+  free(err);
+  unlink(cnf);
+  free(cnf);
+}
+END_TEST
+
+/* ------------------------------------------- invariants (debug builds) */
+
+#ifndef NDEBUG
+/* Theories that break the contract of twill/sat.h, which a debug build
+ * (asserts compiled in, no NDEBUG) must catch with an assert (SIGABRT)
+ * instead of searching on.  Release builds leave these tests out. */
+
+/* When 1 is true, report {1, 2} as a conflict: 1 is not false. */
+static int liar_conflict(void *ctx, twill_sat *s, const int *lits, int n) {
+  (void)ctx;
+  for (int i = 0; i < n; i++)
+    if (lits[i] == 1) {
+      int cl[2] = {1, 2};
+      twill_sat_theory_conflict(s, cl, 2);
+    }
+  return 0;
+}
+
+START_TEST(debug_asserts_theory_conflict_contract) {
+  twill_sat *s = twill_sat_new();
+  twill_sat_theory th = {NULL, liar_conflict, NULL, NULL};
+  twill_sat_set_theory(s, &th);
+  twill_sat_new_var(s);
+  twill_sat_new_var(s);
+  twill_sat_assume(s, 1);
+  ck_assert_ptr_nonnull(freopen("/dev/null", "w", stderr)); /* the expected message */
+  twill_sat_solve(s); /* the assert in twill_sat_theory_conflict aborts */
+  twill_sat_free(s);
+}
+END_TEST
+
+/* When 1 is true, imply 2 and explain it by {2, 1}: the other literal of an
+ * explanation must be false, and 1 is true.  With (-1 4)(-2 -4 5)(-2 -4 -5),
+ * assuming 1 gives 4 (nothing else), the theory's 2 then gives 5 and a
+ * conflict; 2 is not the first UIP (1 reaches the conflict through 4 too),
+ * so conflict analysis asks for its reason. */
+static int imply_2(void *ctx, twill_sat *s, const int *lits, int n) {
+  (void)ctx;
+  for (int i = 0; i < n; i++)
+    if (lits[i] == 1) twill_sat_theory_imply(s, 2);
+  return 0;
+}
+
+static int liar_explain(void *ctx, int lit, const int **clause) {
+  static const int cl[2] = {2, 1};
+  (void)ctx;
+  ck_assert_int_eq(lit, 2);
+  *clause = cl;
+  return 2;
+}
+
+START_TEST(debug_asserts_theory_explain_contract) {
+  twill_sat *s = twill_sat_new();
+  twill_sat_theory th = {NULL, imply_2, liar_explain, NULL};
+  twill_sat_set_theory(s, &th);
+  int c1[2] = {-1, 4}, c2[3] = {-2, -4, 5}, c3[3] = {-2, -4, -5};
+  twill_sat_add_clause(s, c1, 2);
+  twill_sat_add_clause(s, c2, 3);
+  twill_sat_add_clause(s, c3, 3);
+  twill_sat_assume(s, 1);
+  ck_assert_ptr_nonnull(freopen("/dev/null", "w", stderr));
+  twill_sat_solve(s); /* the assert in explain_lazy aborts */
+  twill_sat_free(s);
+}
+END_TEST
+#endif
+
 static Suite *make_suite(void) {
   load_answers();
   Suite *s = suite_create("sat");
@@ -847,6 +1086,19 @@ static Suite *make_suite(void) {
   tcase_add_test(t, random_medium_self_consistent);
   tcase_add_test(t, cli_sat_unsat_and_check);
   tcase_add_test(t, cli_sat_model_and_errors);
+  tcase_add_test(t, option_table_ranges);
+  tcase_add_test(t, options_take_effect);
+  tcase_add_test(t, stats_table_fields);
+  tcase_add_test(t, cli_sat_options_and_stats);
+#ifndef NDEBUG
+  /* a debug build: its asserts must stop a theory that breaks the
+   * contract (not under valgrind, which runs without fork: the abort would
+   * end the whole suite) */
+  if (!tu_under_valgrind()) {
+    tcase_add_test_raise_signal(t, debug_asserts_theory_conflict_contract, SIGABRT);
+    tcase_add_test_raise_signal(t, debug_asserts_theory_explain_contract, SIGABRT);
+  }
+#endif
   suite_add_tcase(s, t);
   TCase *u = tcase_create("suite");
   tcase_set_timeout(u, 120);

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../ilp/vipr_num.h"
+#include "../ilp/check/vipr_num.h"
 #include "check_main.h"
 #include "testutil.h"
 #include "twill/vipr.h"

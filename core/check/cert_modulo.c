@@ -43,7 +43,7 @@
  *      row of the program with the same integer coefficients and a
  *      right-hand side no tighter; the variables, their integrality and the
  *      objective must be the program's; then runs the exact VIPR checker
- *      (ilp/vipr_check.c).  If every constraint a proof starts from holds
+ *      (ilp/check/vipr_check.c).  If every constraint a proof starts from holds
  *      in the program, whatever the proof derives holds there too;
  *   5. an smt block: states the reduced problem in twill-smt itself and
  *      checks the refutation against it (core/check/cert_modulo_smt.c);

@@ -86,10 +86,15 @@ int twill_cmd_emit(int argc, char **argv);
 int twill_cmd_gaus(int argc, char **argv);
 int twill_cmd_convert_hatschet(int argc, char **argv);
 int twill_cmd_ilp(int argc, char **argv);
+/* The ilp solver's option table, the generated end of `twill help ilp`. */
+void twill_cmd_ilp_options(FILE *f);
 int twill_cmd_vipr_check(int argc, char **argv);
 /* SAT-competition front ends: exit 10 SAT, 20 UNSAT, 0 unknown */
 int twill_cmd_sat(int argc, char **argv);
 int twill_cmd_drat_check(int argc, char **argv);
+/* The SAT solver's option table (name, default, range, help), for `twill
+ * help sat`. */
+void twill_cli_sat_options(FILE *f);
 int twill_cmd_smt(int argc, char **argv);
 
 #endif

@@ -63,6 +63,9 @@ int twill_cmd_emit(int argc, char **argv) {
   const char *cmd = argc > 0 ? argv[0] : "emit";
   const char *input = NULL, *format = NULL, *outpath = NULL, *arch = NULL;
   bool complete = false;
+  /* set before the first `goto done`, which jumps past their use */
+  char *body = NULL;
+  size_t blen = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -208,8 +211,6 @@ int twill_cmd_emit(int argc, char **argv) {
     }
     opts.heuristic = true;
   }
-  char *body = NULL;
-  size_t blen = 0;
   if (complete) {
     /* into memory first: a kernel that is not a GEMM main loop leaves no
      * half-written file */

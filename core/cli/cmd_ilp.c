@@ -1,7 +1,8 @@
 /* core/cli/cmd_ilp.c: `twill ilp FILE [--format lp|mps] [--max|--min]
  * [--cert FILE.vipr] [-o FILE] [--time-limit S] [--node-limit N]
- * [--no-cuts] [--json]` (the full text is `twill help ilp`, in
- * core/cli/commands.c).
+ * [--no-cuts] [--option NAME=VALUE]... [--verbose] [--json]` (the full text
+ * is `twill help ilp`, in core/cli/commands.c, ending in the solver's option
+ * table).
  *
  * Reads MPS or CPLEX LP (by the name's extension, or --format; '-' is
  * standard input), prints the status, the objective, the nonzero values
@@ -10,8 +11,8 @@
  * an optimal or infeasible result that --cert could not certify).
  * Unbounded has its own code: such a model has solutions, arbitrarily
  * good ones, which 2 ("infeasible", as in every twill command) would
- * deny, and no VIPR certificate exists for it.  Wall-clock time goes to
- * stderr only, so that standard output is the same bytes for the same
+ * deny, and no VIPR certificate exists for it.  Wall-clock time and the
+ * solver's log (--verbose) go to stderr only, so that standard output is the same bytes for the same
  * input and flags.
  */
 #include <errno.h>
@@ -30,12 +31,14 @@ enum { EXIT_ILP_OK = 0, EXIT_ILP_INPUT = 1, EXIT_ILP_INFEASIBLE = 2, EXIT_ILP_LI
 static const char usage[] =
     "usage: twill ilp FILE [--format lp|mps] [--max | --min] [--cert FILE.vipr]\n"
     "                 [-o FILE] [--time-limit S] [--node-limit N] [--no-cuts]\n"
-    "                 [--json]   (twill help ilp)\n";
+    "                 [--option NAME=VALUE]... [--verbose] [--json]\n"
+    "                 (twill help ilp)\n";
 
 /* Every option, for "did you mean". */
 static const char *const options[] = {"--format", "--max",        "--min",        "--cert",
                                       "-o",       "--time-limit", "--node-limit", "--no-cuts",
-                                      "--json",   "--help",       NULL};
+                                      "--json",   "--help",       "--option",
+                                      "--verbose", NULL};
 
 /* Edit distance (insertions, deletions, substitutions) of a and b, both
  * cut at 63 bytes: options are short. */
@@ -141,10 +144,77 @@ static int parse_double(const char *s, double *v) {
   return end != s && !*end && !errno && !isnan(*v);
 }
 
+/* The solver's option table, for `twill help ilp`. */
+void twill_cmd_ilp_options(FILE *f) {
+  twill_ilp_option_info o;
+  fprintf(f, "\noptions (--option NAME=VALUE): name, default, values (a..b: integers,\n"
+             "[a, b]: real), what it does\n");
+  for (int k = 0; twill_ilp_option(k, &o); k++) {
+    char range[64];
+    snprintf(range, sizeof range, o.integer ? "%g..%g" : "[%g, %g]", o.lo, o.hi);
+    fprintf(f, "  %-11s %-3g %-9s %s\n", o.name, o.def, range, o.help);
+  }
+}
+
+/* --option NAME=VALUE on m: 0, or 1 after saying what is wrong. */
+static int set_option(twill_ilp *m, const char *arg) {
+  const char *eq = strchr(arg, '=');
+  char name[64];
+  double v;
+  if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof name) {
+    fprintf(stderr, "twill ilp: --option expects NAME=VALUE, got '%s'\n", arg);
+    return 1;
+  }
+  memcpy(name, arg, (size_t)(eq - arg));
+  name[eq - arg] = 0;
+  twill_ilp_option_info o;
+  int known = 0;
+  for (int k = 0; twill_ilp_option(k, &o) && !known; k++) known = !strcmp(o.name, name);
+  if (!known) {
+    fprintf(stderr, "twill ilp: unknown option '%s' (try 'twill help ilp')\n", name);
+    return 1;
+  }
+  if (!parse_double(eq + 1, &v) || twill_ilp_set_option(m, name, v) != 0) {
+    fprintf(stderr, "twill ilp: option %s: %s is out of [%g, %g]%s\n", name, eq + 1, o.lo, o.hi,
+            o.integer ? " or not an integer" : "");
+    return 1;
+  }
+  return 0;
+}
+
+/* Every --option of the command line, in order, after the shorthands
+ * (--time-limit, --node-limit, --no-cuts), so that they win; the scan
+ * skips option values as twill_cmd_ilp's parser does.  0, or 1 after
+ * saying what is wrong. */
+static int set_options(twill_ilp *m, int argc, char **argv) {
+  static const char *const valued[] = {"--cert", "-o", "--format", "--time-limit", "--node-limit",
+                                       NULL};
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--")) break;
+    if (!strcmp(a, "--option")) {
+      if (set_option(m, argv[++i])) return 1;
+      continue;
+    }
+    for (int k = 0; valued[k]; k++)
+      if (!strcmp(a, valued[k])) {
+        i++;
+        break;
+      }
+  }
+  return 0;
+}
+
+static void log_stderr(void *ctx, int level, const char *line) {
+  (void)ctx;
+  (void)level;
+  fprintf(stderr, "%s\n", line);
+}
+
 int twill_cmd_ilp(int argc, char **argv) {
   const char *file = NULL, *cert = NULL, *out = NULL, *format = NULL;
   double tlim = 0, nlim = 0;
-  int json = 0, nocuts = 0, sense = -1, only_files = 0;
+  int json = 0, nocuts = 0, sense = -1, only_files = 0, verbose = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int has_value = i + 1 < argc;
@@ -161,6 +231,11 @@ int twill_cmd_ilp(int argc, char **argv) {
       json = 1;
     } else if (!strcmp(a, "--no-cuts")) {
       nocuts = 1;
+    } else if (!strcmp(a, "--verbose")) {
+      verbose = 1;
+    } else if (!strcmp(a, "--option")) {
+      if (!has_value) return usage_error("option '%s' needs a value", a);
+      i++; /* applied once the model is read (set_options) */
     } else if (!strcmp(a, "--max") || !strcmp(a, "--min")) {
       int s = a[3] == 'a';
       if (sense >= 0 && sense != s) return usage_error("%s", "--max and --min contradict each other");
@@ -210,6 +285,12 @@ int twill_cmd_ilp(int argc, char **argv) {
   twill_ilp_set_node_limit(m, (long)nlim);
   if (cert) twill_ilp_set_certify(m, 1);
   if (nocuts) twill_ilp_set_cuts(m, 0);
+  if (verbose) twill_ilp_set_option(m, "verbosity", 1);
+  if (set_options(m, argc, argv)) {
+    twill_ilp_free(m);
+    return EXIT_ILP_INPUT;
+  }
+  twill_ilp_set_log(m, log_stderr, NULL);
   twill_ilp_status st = twill_ilp_solve(m);
   twill_ilp_stats s;
   twill_ilp_get_stats(m, &s);

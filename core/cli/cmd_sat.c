@@ -1,4 +1,6 @@
 /* core/cli/cmd_sat.c: `twill sat` and `twill drat-check`. */
+#include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +22,64 @@ static void on_signal(int sig) {
 static const char sat_usage[] =
     "usage: twill sat FILE.cnf [--proof FILE] [--binary-proof] [--lrat]\n"
     "                 [--time-limit S] [--opt NAME=VALUE]...\n"
-    "  --opt: solver options seed, restart (0 EMA, 1 Luby), minimize,\n"
-    "         phase, reduce (see twill/sat.h)\n";
+    "  (`twill help sat` lists the options)\n";
+
+void twill_cli_sat_options(FILE *f) {
+  fprintf(f, "solver options (--opt NAME=VALUE; default, range):\n");
+  for (int i = 0; twill_sat_option(i); i++) {
+    const twill_sat_option_info *o = twill_sat_option(i);
+    char range[64];
+    snprintf(range, sizeof range, "%" PRId64 ", [%" PRId64 ", %" PRId64 "]", o->def, o->lo,
+             o->hi);
+    fprintf(f, "  %-14s %s\n  %-14s %s\n", o->name, range, "", o->help);
+  }
+}
+
+/* NAME=VALUE with an integer VALUE: set it on s.  0 ok, else the message
+ * is printed and the result is 1 (usage error). */
+static int apply_option(twill_sat *s, const char *arg) {
+  char name[32];
+  const char *eq = strchr(arg, '=');
+  size_t nl = eq ? (size_t)(eq - arg) : 0;
+  if (!eq || nl == 0 || nl >= sizeof name) {
+    fprintf(stderr, "twill sat: --opt expects NAME=VALUE, got '%s'\n%s", arg, sat_usage);
+    return 1;
+  }
+  memcpy(name, arg, nl);
+  name[nl] = 0;
+  const twill_sat_option_info *o = NULL;
+  for (int i = 0; twill_sat_option(i) && !o; i++)
+    if (!strcmp(twill_sat_option(i)->name, name)) o = twill_sat_option(i);
+  if (!o) {
+    fprintf(stderr, "twill sat: unknown solver option '%s'\n%s", name, sat_usage);
+    return 1;
+  }
+  char *end;
+  errno = 0;
+  long long v = strtoll(eq + 1, &end, 10);
+  if (end == eq + 1 || *end || errno || !twill_sat_set_option(s, name, v)) {
+    fprintf(stderr,
+            "twill sat: option '%s' expects an integer in [%" PRId64 ", %" PRId64 "], got '%s'\n",
+            name, o->lo, o->hi, eq + 1);
+    return 1;
+  }
+  return 0;
+}
+
+/* The statistics table's rows, line by line: "c NAME VALUE ..." */
+static void print_stats(const twill_sat_stats *st) {
+  for (int line = 1;; line++) {
+    int any = 0;
+    for (int i = 0; twill_sat_stat(i); i++) {
+      if (twill_sat_stat(i)->line != line) continue;
+      printf("%s %s %llu", any ? "" : "c", twill_sat_stat(i)->name,
+             (unsigned long long)twill_sat_stat_value(st, i));
+      any = 1;
+    }
+    if (!any) break;
+    printf("\n");
+  }
+}
 
 int twill_cmd_sat(int argc, char **argv) {
   const char *file = NULL, *proof = NULL;
@@ -35,7 +93,8 @@ int twill_cmd_sat(int argc, char **argv) {
       binary = 1;
     else if (!strcmp(argv[i], "--lrat"))
       lrat = 1;
-    else if (!strcmp(argv[i], "--opt") && i + 1 < argc && nopts < 16)
+    else if ((!strcmp(argv[i], "--opt") || !strcmp(argv[i], "--option")) && i + 1 < argc &&
+             nopts < 16)
       opts[nopts++] = argv[++i];
     else if (!strcmp(argv[i], "--time-limit") && i + 1 < argc) {
       char *end;
@@ -102,17 +161,7 @@ int twill_cmd_sat(int argc, char **argv) {
                                         : TWILL_PROOF_DRAT_TEXT);
   int rc = 0;
   for (int k = 0; k < nopts; k++) {
-    char name[32];
-    const char *eq = strchr(opts[k], '=');
-    size_t nl = eq ? (size_t)(eq - opts[k]) : 0;
-    if (!eq || nl >= sizeof name) rc = -2;
-    else {
-      memcpy(name, opts[k], nl);
-      name[nl] = 0;
-      if (!twill_sat_set_option(s, name, strtoll(eq + 1, NULL, 10))) rc = -2;
-    }
-    if (rc == -2) {
-      fprintf(stderr, "twill sat: bad option '%s'\n%s", opts[k], sat_usage);
+    if (apply_option(s, opts[k])) {
       twill_sat_free(s);
       twill_cnf_free(&cnf);
       if (pf) fclose(pf);
@@ -149,14 +198,7 @@ int twill_cmd_sat(int argc, char **argv) {
   twill_sat_stats st;
   twill_sat_get_stats(s, &st);
   printf("c variables %d clauses %d\n", cnf.nvars, cnf.nclauses);
-  printf("c conflicts %llu decisions %llu propagations %llu\n",
-         (unsigned long long)st.conflicts, (unsigned long long)st.decisions,
-         (unsigned long long)st.propagations);
-  printf("c restarts %llu reductions %llu learned %llu deleted %llu\n",
-         (unsigned long long)st.restarts, (unsigned long long)st.reductions,
-         (unsigned long long)st.learned, (unsigned long long)st.deleted);
-  printf("c learned-literals %llu minimized-literals %llu\n",
-         (unsigned long long)st.learned_literals, (unsigned long long)st.minimized_literals);
+  print_stats(&st);
   if (r == TWILL_SAT_SAT) {
     printf("s SATISFIABLE\n");
     char line[100];

@@ -196,11 +196,13 @@ const twill_command twill_commands[] = {
      "bytes.  Defaults: N 10, D 0.2, B 0.1, U 2, L 4, K 2, C 2, seed 1.\n"},
     {"sat", twill_cmd_sat, "CDCL SAT solver on DIMACS CNF, with DRAT/LRAT proofs",
      "usage: twill sat FILE.cnf [--proof FILE] [--binary-proof] [--lrat]\n"
-     "                 [--time-limit S]\n"
+     "                 [--time-limit S] [--opt NAME=VALUE]...\n"
      "\n"
      "Exit 10 SAT (v lines give the model), 20 UNSAT, 0 unknown, 1 bad input.\n"
      "  --proof FILE     write a DRAT proof (text; --binary-proof: binary;\n"
-     "                   --lrat: LRAT with hints)\n"},
+     "                   --lrat: LRAT with hints)\n"
+     "  --time-limit S   stop after S seconds (s UNKNOWN)\n"
+     "  --opt NAME=VALUE set a solver option (also --option), repeatable:\n"},
     {"smt", twill_cmd_smt, "integer/linear constraints on the CDCL core, with checked proofs",
      "usage: twill smt FILE [--proof FILE] [--time-limit S]\n"
      "       twill smt FILE --check PROOF\n"
@@ -225,7 +227,7 @@ const twill_command twill_commands[] = {
     {"ilp", twill_cmd_ilp, "LP/MIP solver on MPS and CPLEX LP files, with VIPR certificates",
      "usage: twill ilp FILE [--format lp|mps] [--max | --min] [--cert FILE.vipr]\n"
      "                 [-o FILE] [--time-limit S] [--node-limit N] [--no-cuts]\n"
-     "                 [--json]\n"
+     "                 [--option NAME=VALUE]... [--verbose] [--json]\n"
      "\n"
      "Solves the LP or MIP in FILE by bounded simplex and branch and bound,\n"
      "with Gomory, c-MIR, knapsack cover and divisibility (GCD) cuts and\n"
@@ -255,13 +257,18 @@ const twill_command twill_commands[] = {
      "  --time-limit S   seconds of wall clock (default 0: none)\n"
      "  --node-limit N   branch-and-bound nodes (default 0: none)\n"
      "  --no-cuts        no cuts at the root (default: all separators)\n"
+     "  --option N=V     set the solver's option N (table below) to V, after\n"
+     "                   the shorthands: --time-limit, --node-limit and\n"
+     "                   --no-cuts set time_limit, node_limit and cuts=0\n"
+     "                   (e.g. cut_mir=0 leaves out the c-MIR cuts)\n"
+     "  --verbose        the solver's log on stderr: cut rounds, LP work,\n"
+     "                   certificate failures (verbosity=1; --option\n"
+     "                   verbosity=2 adds every node LP that is not optimal)\n"
      "  --json           print {status, objective, values, stats} instead\n"
      "  --               what follows is FILE, even if it starts with '-'\n"
      "Exit 0 optimal, 2 infeasible, 4 unbounded (no certificate), 3 time or\n"
      "node limit (the best solution found is printed), 1 bad usage or input,\n"
-     "or an optimal or infeasible result --cert could not certify.\n"
-     "TWILL_ILP_DEBUG=1 traces the cut rounds and certificate failures;\n"
-     "TWILL_ILP_CUTS=gmi,mir,cover,gcd,vub keeps only those separators.\n"},
+     "or an optimal or infeasible result --cert could not certify.\n"},
     {"vipr-check", twill_cmd_vipr_check, "check a VIPR MIP certificate with exact arithmetic",
      "usage: twill vipr-check FILE.vipr\n"},
     {NULL, NULL, NULL, NULL}};
@@ -276,4 +283,7 @@ void twill_cli_usage(const char *cmd, FILE *f) {
   const twill_command *c = twill_command_find(cmd);
   if (!c) return;
   fprintf(f, "%s", c->usage);
+  /* the part of a usage that a library table generates */
+  if (c->run == twill_cmd_ilp) twill_cmd_ilp_options(f);
+  if (c->run == twill_cmd_sat) twill_cli_sat_options(f);
 }

@@ -46,17 +46,39 @@ typedef enum {
   TWILL_ILP_UNSOLVED = 5 /* solve not called yet */
 } twill_ilp_status;
 
+/* Statistics of the last solve, one table: each row
+ * X(type, field, key, json, help) is a field of twill_ilp_stats, listed by
+ * twill_ilp_stat under key, which is also the name `twill ilp --json`
+ * prints it under among its "stats" (the rows with json 1, in this
+ * order). */
+#define TWILL_ILP_STATS(X)                                                            \
+  X(long, nodes, "nodes", 1, "nodes processed (LP solved, or closed by propagation)") \
+  X(long, lp_iterations, "lp_iterations", 1,                                          \
+    "simplex iterations of the search's LP (nodes, dives, strong branching)")         \
+  X(double, best_bound, "best_bound", 1, "proven bound on the objective")             \
+  X(double, gap, "gap", 1, "|objective - best_bound| / max(1, |objective|)")          \
+  X(int, depth_max, "max_depth", 1, "depth of the deepest node whose LP was solved")  \
+  X(int, cuts, "cuts", 1, "cut rows added at the root (every kind)")                  \
+  X(double, root_bound, "root_bound", 1,                                              \
+    "bound of the last root LP of the cut rounds (objective sense; 0: none ran)")     \
+  X(int, incumbents, "incumbents", 0, "improving solutions found (MIP start included)") \
+  X(double, seconds, "seconds", 0, "wall clock of the last solve")
+
 typedef struct twill_ilp_stats {
-  long nodes;          /* branch-and-bound nodes solved */
-  long lp_iterations;  /* simplex iterations, all nodes */
-  double seconds;      /* wall clock of the last solve */
-  double best_bound;   /* proven bound on the objective */
-  double gap;          /* |incumbent - bound| / max(1, |incumbent|) */
-  int incumbents;      /* number of improving solutions found */
-  int depth_max;
-  int cuts;            /* Gomory cuts added at the root */
-  double root_bound;   /* root LP bound after the cuts (objective sense) */
+#define TWILL_ILP_STAT_FIELD(type, field, key, json, help) type field;
+  TWILL_ILP_STATS(TWILL_ILP_STAT_FIELD)
+#undef TWILL_ILP_STAT_FIELD
 } twill_ilp_stats;
+
+/* Row k (0, 1, ...) of the statistics table: 1, or 0 past the last. */
+typedef struct twill_ilp_stat_info {
+  const char *key, *help;
+  int integer; /* long or int (the value is exact as a double) */
+  int json;    /* printed by `twill ilp --json` */
+} twill_ilp_stat_info;
+int twill_ilp_stat(int k, twill_ilp_stat_info *info);
+/* The value of statistic k in st. */
+double twill_ilp_stat_value(const twill_ilp_stats *st, int k);
 
 twill_ilp *twill_ilp_new(void);
 void twill_ilp_free(twill_ilp *m);
@@ -73,7 +95,6 @@ int twill_ilp_add_row(twill_ilp *m, const char *name, int nnz, const int *idx,
 void twill_ilp_set_obj(twill_ilp *m, int var, double coef);
 void twill_ilp_set_obj_const(twill_ilp *m, double c0);
 void twill_ilp_set_maximize(twill_ilp *m, int maximize);
-void twill_ilp_set_bounds(twill_ilp *m, int var, double lb, double ub);
 void twill_ilp_set_name(twill_ilp *m, const char *name);
 
 int twill_ilp_num_vars(const twill_ilp *m);
@@ -97,24 +118,50 @@ void twill_ilp_activity(const twill_ilp *m, const double *x, double *act);
 double twill_ilp_obj_coef(const twill_ilp *m, int var);
 int twill_ilp_is_maximize(const twill_ilp *m);
 
-/* Record what a certificate needs (call before solve when you intend to
- * call twill_ilp_write_vipr; disables reduced-cost fixing). */
+/* Options: one table (ilp/options.h; `twill help ilp` lists each with its
+ * default and range) of named numeric settings.  twill_ilp_set_option
+ * returns 0, or -1 (the option unchanged) for an unknown name, a value
+ * outside the option's range, or a fraction where it takes integers. */
+int twill_ilp_set_option(twill_ilp *m, const char *name, double value);
+/* The option's value in *value: 0, or -1 for an unknown name. */
+int twill_ilp_get_option(const twill_ilp *m, const char *name, double *value);
+typedef struct twill_ilp_option_info {
+  const char *name;
+  double def, lo, hi;
+  int integer; /* takes integers only */
+  const char *help;
+} twill_ilp_option_info;
+/* Row k (0, 1, ...) of the option table: 1, or 0 past the last. */
+int twill_ilp_option(int k, twill_ilp_option_info *info);
+
+/* Log lines: the solver prints nothing itself; with verbosity >= 1 it
+ * hands each line (no newline) to fn, with its level (1, 2) and ctx.
+ * fn NULL: no log (the default). */
+typedef void (*twill_ilp_log_fn)(void *ctx, int level, const char *line);
+void twill_ilp_set_log(twill_ilp *m, twill_ilp_log_fn fn, void *ctx);
+
+/* Shorthands for options.  Record what a certificate needs (option
+ * certify: call before solve when you intend to call twill_ilp_write_vipr;
+ * a mixed model's reduced-cost fixings then stop at depth 10 and within a
+ * budget of certificate size). */
 void twill_ilp_set_certify(twill_ilp *m, int on);
 
-/* Limits (<= 0: none). */
+/* Limits (<= 0: none; options time_limit, node_limit). */
 void twill_ilp_set_time_limit(twill_ilp *m, double seconds);
 void twill_ilp_set_node_limit(twill_ilp *m, long nodes);
 /* Stop the solve soon after *flag becomes nonzero, as on a time limit
  * (another thread's cancel; NULL: none). */
 void twill_ilp_set_cancel(twill_ilp *m, const atomic_int *flag);
-/* Root cutting planes: Gomory mixed-integer, c-MIR and knapsack cover
- * cuts (on by default; each is derived in the certificate). */
+/* Root cutting planes (option cuts): Gomory mixed-integer, c-MIR,
+ * knapsack cover and divisibility cuts and tightened big-M rows (on by
+ * default; each is derived in the certificate; options cut_gmi, ...
+ * choose among them). */
 void twill_ilp_set_cuts(twill_ilp *m, int on);
-/* Reduced-cost fixing (on by default).  Under certify it is done for pure
- * integer programs only, and each fixing is derived in the certificate
- * from the incumbent's cutoff, which needs the SOL solution to be exactly
- * feasible; when the certificate cannot be written, solve again with it
- * off (the `twill ilp` front end does). */
+/* Reduced-cost fixing (option rcfix, on by default).  Under certify each
+ * fixing is derived in the certificate from the incumbent's cutoff, which
+ * needs the SOL solution to be exactly feasible; when the certificate
+ * cannot be written, solve again with it off (the `twill ilp` front end
+ * does). */
 void twill_ilp_set_rcfix(twill_ilp *m, int on);
 /* A known solution (one value per variable, copied) to start the search
  * from: if it meets every bound, integrality and row, it is the first

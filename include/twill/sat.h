@@ -79,37 +79,79 @@ int twill_sat_stop_requested(twill_sat *s);
  * and returns 0 (for a SIGINT handler; there is no reset). */
 void twill_sat_interrupt_all(void);
 
-/* Options (for the self-tester and tuning), integer valued:
- *   "seed"      seed for the initial variable order / phases (default 0:
- *               no randomization; deterministic for a given seed)
+/* Options (for the self-tester and tuning), integer valued, one table
+ * (sat/options.h: name, default, range, help; `twill help sat` lists it):
+ *   "seed"      seed for the initial variable order (default 0: no
+ *               randomization; deterministic for a given seed)
  *   "restart"   0 glucose-style EMA of LBD, 1 Luby (unit 100), 2 (default)
  *               alternate: focused EMA phases and stable Luby phases of
  *               doubling length (2000, 4000, ... conflicts)
  *   "minimize"  1 recursive clause minimization (default), 0 off
  *   "phase"     initial phase: 0 false (default), 1 true
  *   "reduce"    1 LBD-based learned clause reduction (default), 0 keep all
- * Returns 0 for an unknown name. */
+ *   "reduceint", "reduceinc", "decay", "restartmargin": the constants of
+ *               the reduction schedule, VSIDS and the EMA restarts
+ * set_option returns 1, or 0 (and changes nothing) for an unknown name or a
+ * value outside the option's range; get_option returns 1 with the value in
+ * *value, 0 for an unknown name. */
 int twill_sat_set_option(twill_sat *s, const char *name, int64_t value);
+int twill_sat_get_option(const twill_sat *s, const char *name, int64_t *value);
+
+/* A row of the option table: the i-th option for 0 <= i < the number of
+ * options, NULL beyond (the listing a front end prints). */
+typedef struct twill_sat_option_info {
+  const char *name;
+  int64_t def, lo, hi;
+  const char *help;
+} twill_sat_option_info;
+const twill_sat_option_info *twill_sat_option(int i);
 
 /* Proof output: f == NULL turns proofs off.  Call before adding clauses.
  * The solver does not close f (it flushes it at the end of each solve). */
 void twill_sat_set_proof(twill_sat *s, FILE *f, int format);
 
-/* Statistics. */
+/* Statistics, one table: X(field, line, name, help).  The table makes the
+ * fields of twill_sat_stats and the rows twill_sat_stat() lists; `twill
+ * sat` prints the rows of line L (L >= 1) on its L-th statistics line as
+ * "c NAME VALUE NAME VALUE ..."; line 0 is not printed. */
+#define TWILL_SAT_STATS(X)                                                     \
+  X(conflicts, 1, "conflicts", "conflicts analyzed")                           \
+  X(decisions, 1, "decisions", "decisions (not counting assumptions)")         \
+  X(propagations, 1, "propagations", "literals propagated")                   \
+  X(restarts, 2, "restarts", "restarts")                                       \
+  X(reductions, 2, "reductions", "reductions of the learned clauses")          \
+  X(learned, 2, "learned", "clauses learned by conflict analysis")             \
+  X(deleted, 2, "deleted", "clauses deleted (reduction, satisfied at level 0)") \
+  X(learned_literals, 3, "learned-literals", "literals of the learned clauses") \
+  X(minimized_literals, 3, "minimized-literals",                               \
+    "literals removed from them by minimization")                              \
+  X(clauses, 0, "clauses", "input clauses stored now")                         \
+  X(learnts, 0, "learnts", "learned and theory clauses stored now")
+
 typedef struct twill_sat_stats {
-  uint64_t conflicts, decisions, propagations, restarts, reductions;
-  uint64_t learned, learned_literals, minimized_literals, deleted;
-  uint64_t clauses, learnts; /* currently stored */
+#define TWILL_SAT_STAT_FIELD(field, line, name, help) uint64_t field;
+  TWILL_SAT_STATS(TWILL_SAT_STAT_FIELD)
+#undef TWILL_SAT_STAT_FIELD
 } twill_sat_stats;
 void twill_sat_get_stats(const twill_sat *s, twill_sat_stats *out);
+
+/* The i-th row of the statistics table, NULL beyond the last; its value in
+ * a twill_sat_stats is twill_sat_stat_value(st, i). */
+typedef struct twill_sat_stat_info {
+  const char *name;
+  int line;
+  const char *help;
+} twill_sat_stat_info;
+const twill_sat_stat_info *twill_sat_stat(int i);
+uint64_t twill_sat_stat_value(const twill_sat_stats *st, int i);
 
 /* ---- Theory propagators (hook for the integer/linear module) ----------
  *
  * A theory observes assignments and may imply literals or report conflicts.
- *   propagate(ctx, s, lits, n): called whenever unit propagation reaches a
- *       fixpoint, with the literals assigned since the previous call (in
- *       trail order; after a backtrack the slice restarts at the new trail
- *       end).  The theory calls twill_sat_theory_imply(s, lit) for each
+ *   propagate(ctx, s, lits, n): called when unit propagation reaches a
+ *       fixpoint and literals were assigned since the previous call, with
+ *       those literals (in trail order; after a backtrack the slice
+ *       restarts at the new trail end).  The theory calls twill_sat_theory_imply(s, lit) for each
  *       literal it implies (the reason is asked lazily) and
  *       twill_sat_theory_conflict(s, clause, n) with a clause all of whose
  *       literals are false.  Returns 0 normally, nonzero to stop solving
@@ -118,8 +160,10 @@ void twill_sat_get_stats(const twill_sat *s, twill_sat_stats *out);
  *   explain(ctx, lit, &clause): the reason of an implied literal lit, as a
  *       clause containing lit whose other literals were false before lit was
  *       implied; returns its size, the array stays owned by the theory and
- *       valid until the next call.  Called only during conflict analysis
- *       (lazily), at most once per implied literal and assignment.
+ *       valid until the next call.  Called lazily, when the reason is
+ *       needed: by conflict analysis and minimization, by the analysis of
+ *       failed assumptions, and for a literal implied at level 0 when a
+ *       proof is written; at most once per implied literal and assignment.
  *   backtrack(ctx, level): the solver undid every assignment above level.
  *   twill_sat_level(s) is the current decision level.
  * Explanations and conflicts enter the clause database as learned clauses

@@ -18,10 +18,11 @@
  *   diff        x - y <= c                      (a linear constraint; every
  *               unconditional one with coefficients 1 and -1, however
  *               made, goes to the difference propagator: a Bellman-Ford
- *               fixpoint on tentative bounds per round, then only the
- *               final bounds are implied, each explained by its constraint
- *               and the other variable's bound, so a chain of n of them
- *               costs O(n) literals, not one per intermediate step)
+ *               fixpoint on tentative bounds per round, then the bounds
+ *               of the fixpoint are implied (as a rule the final ones:
+ *               see dp_settle), each explained by its constraint and the
+ *               other variable's bound, so a chain of n of them costs
+ *               O(n) literals, not one per intermediate step)
  *   pb          sum a_i * l_i <= b over literals (a linear constraint)
  *   modulo      at most cap of the uses (x_j + off_j) fall in one residue
  *               class mod period; propagated and explained with the start

@@ -5,7 +5,7 @@
  * program is infeasible or that its optimal value lies in [lb, ub].  The
  * checker reads the certificate once, front to back, and verifies every
  * solution and every derived constraint with its own exact rational
- * arithmetic (ilp/vipr_num.c); it shares no code with twill's solver.
+ * arithmetic (ilp/check/vipr_num.c); it shares no code with twill's solver.
  *
  * Limits (bad or hostile input is rejected, never crashes or hangs): a
  * number token is at most 65536 characters, an exponent at most 1000 in

@@ -1,4 +1,4 @@
-/* tests/fuzz/fuzz_bigq.c: libFuzzer target for twill_bq_parse (ilp/bigq.c), the
+/* tests/fuzz/fuzz_bigq.c: libFuzzer target for twill_bq_parse (ilp/exact/bigq.c), the
  * writer's reader of decimals and fractions.  Parse the input as text; when
  * it parses, print num/den, parse that again and require the same value,
  * and check the arithmetic on it against identities: (a + a) - a == a,
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../ilp/bigq.h"
+#include "../../ilp/exact/bigq.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

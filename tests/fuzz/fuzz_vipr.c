@@ -5,7 +5,7 @@
  * grow memory beyond a small multiple of the input: counts are read but
  * tables grow only as entries arrive, number tokens are capped at
  * VIPR_NUM_MAX_CHARS, exponents at VIPR_NUM_MAX_EXP and intermediate
- * numbers at VIPR_BIG_MAX_LIMBS limbs (ilp/vipr_num.h).
+ * numbers at VIPR_BIG_MAX_LIMBS limbs (ilp/check/vipr_num.h).
  * Seeds: tests/fuzz/seeds/vipr/ (the hand-written test certificates).
  */
 #include <stddef.h>

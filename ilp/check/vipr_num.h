@@ -1,4 +1,4 @@
-/* ilp/vipr_num.h: the VIPR checker's own exact arithmetic (private).
+/* ilp/check/vipr_num.h: the VIPR checker's own exact arithmetic (private).
  *
  * Arbitrary-precision integers (vipr_big) and rationals (vipr_q), written
  * for the certificate checker only: it shares no code with the solver, so

@@ -1,4 +1,4 @@
-/* ilp/exact_basis.h: the exact primal and dual values of an LP basis, for
+/* ilp/exact/exact_basis.h: the exact primal and dual values of an LP basis, for
  * certificates of LPs whose floating-point duals cannot be made exact by
  * rounding and repair (perold, pilot4, share1b), and SOL points of LPs
  * whose floating-point optimum is not exactly feasible (private to ilp/).
@@ -14,7 +14,7 @@
 #define TWILL_ILP_EXACT_BASIS_H
 
 #include "bigq.h"
-#include "model.h"
+#include "../model.h"
 
 /* y (m entries, initialized by the caller) with y_i = 0 where row i's
  * logical is basic and  sum_i a_ij y_i = sg c_j  for every basic

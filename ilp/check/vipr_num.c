@@ -1,4 +1,4 @@
-/* ilp/vipr_num.c: exact integers and rationals for the VIPR checker.
+/* ilp/check/vipr_num.c: exact integers and rationals for the VIPR checker.
  *
  * Plain schoolbook algorithms (Knuth, TAOCP vol. 2, 4.3.1): addition and
  * subtraction limb by limb with carries, O(n*m) multiplication, and

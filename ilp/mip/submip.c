@@ -1,4 +1,4 @@
-/* ilp/submip.c: a smaller MIP solved to find an incumbent (RENS, RINS).
+/* ilp/mip/submip.c: a smaller MIP solved to find an incumbent (RENS, RINS).
  *
  * The heuristics of bb.c fix many integer variables (RINS: where the node's
  * LP solution agrees with the incumbent; RENS: where the root LP is
@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lp.h"
-#include "model.h"
+#include "../lp/lp.h"
+#include "../model.h"
 
 /* The copy: variables with bounds [lb, ub], every row of m, and the
  * objective row  sgn obj'x <= cut_hi  (sgn = -1 when maximizing). */
@@ -74,14 +74,23 @@ int twill_ilp_submip(const twill_ilp *m, const double *lb, const double *ub, dou
                long nodes, double deadline, double *x, long *iters) {
   twill_ilp *s = sub_model(m, lb, ub, cut_hi);
   if (!s) return -1;
-  s->nocuts = 1;
+  /* The caller's options (propagation, pricing, the log), but no cuts,
+   * no certificate, and reduced-cost fixing on whatever the caller's
+   * setting: the caller turns it off only for its certificate's sake. */
+  s->opt = m->opt;
+  s->opt.cuts = 0;
+  s->opt.certify = 0;
+  s->opt.rcfix = 1;
+  s->log = m->log;
+  s->log_ctx = m->log_ctx;
   s->submip = 1;
-  s->node_limit = nodes;
+  s->opt.node_limit = (double)nodes;
+  s->opt.time_limit = 0;
   s->cancel = m->cancel;
   if (deadline > 0) {
     double left = deadline - twill_lps_clock();
     if (left <= 0) { twill_ilp_free(s); return 0; }
-    s->time_limit = left;
+    s->opt.time_limit = left;
   }
   twill_ilp_status st = twill_ilp_solve(s);
   if (iters) *iters += s->stats.lp_iterations;

@@ -1,4 +1,4 @@
-/* ilp/bigq.c: exact integers (bigz) and rationals (bigq); bigq.h is the
+/* ilp/exact/bigq.c: exact integers (bigz) and rationals (bigq); bigq.h is the
  * contract.
  *
  * Limbs are base 10^9 so that printing and parsing decimal text is a

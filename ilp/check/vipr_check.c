@@ -1,4 +1,4 @@
-/* ilp/vipr_check.c: a streaming checker for VIPR 1.0/1.1 certificates.
+/* ilp/check/vipr_check.c: a streaming checker for VIPR 1.0/1.1 certificates.
  *
  * A certificate states a MIP   min/max c^T x  s.t.  C_0 .. C_{m-1},
  * x_j integer for j in INT, a relation to prove (infeasible, or optimal

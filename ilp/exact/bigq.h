@@ -1,5 +1,5 @@
-/* ilp/bigq.h: exact integers and rationals of any size, for the
- * certificate writer's SOL point (ilp/exact_point.c: an exact vertex of the
+/* ilp/exact/bigq.h: exact integers and rationals of any size, for the
+ * certificate writer's SOL point (ilp/exact/exact_point.c: an exact vertex of the
  * incumbent's continuous part).  Private to ilp/.  The checker
  * (vipr_check.c) keeps its own arithmetic and shares none of this.
  *

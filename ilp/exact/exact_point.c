@@ -1,4 +1,4 @@
-/* ilp/exact_point.c: an exact rational point beside the incumbent.
+/* ilp/exact/exact_point.c: an exact rational point beside the incumbent.
  *
  * Why: a certificate's SOL point must satisfy every row exactly.  The
  * incumbent of a mixed model is a floating-point vertex; where its

@@ -1,4 +1,4 @@
-/* ilp/qsys.c: sparse rational elimination (see qsys.h).
+/* ilp/exact/qsys.c: sparse rational elimination (see qsys.h).
  *
  * Rows are entered as rationals and solved as integer rows over one
  * positive denominator each:  row k  =  (N_k1 .. N_kn | b_k) / d_k.
@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "../model.h"
 
 typedef struct {
   int col;

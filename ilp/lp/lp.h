@@ -1,4 +1,4 @@
-/* ilp/lp.h: bounded revised simplex (private to ilp/).
+/* ilp/lp/lp.h: bounded revised simplex (private to ilp/).
  *
  * Problem (computational form, as in GLPK):
  *
@@ -20,8 +20,9 @@
  *
  * Numerics: powers-of-two geometric scaling (exact), LU with a dense
  * nucleus (Markowitz-style threshold pivoting) stored sparse by columns and
- * rows, product-form eta updates with refactorization by cost, devex
- * pricing (primal: entering column; dual: leaving row), Harris two-pass
+ * rows, product-form eta updates with refactorization by cost (lu.c),
+ * devex pricing by default, Dantzig's on request (pricing.c; primal:
+ * entering column, dual: leaving row), Harris two-pass
  * ratio tests (the dual's with bound flipping), pivot rows from a row copy
  * of A when sparse, cost perturbation against stalling (removed before the
  * final optimality check).
@@ -74,6 +75,9 @@ int twill_lps_solve_dual_limit(lp_solver *s, double deadline, long maxit);
  * primal then finishes on the true costs.  For a very degenerate LP
  * after cuts (10teams); off by default. */
 void twill_lps_set_perturb_early(lp_solver *s, int on);
+/* The pricing rule of both simplex loops: 0 Dantzig, 1 devex (the
+ * default; see pricing.h). */
+void twill_lps_set_pricing(lp_solver *s, int rule);
 /* Dual simplex pivots so far, and those among them with a zero step
  * (degenerate: the dual objective did not move). */
 void twill_lps_dual_steps(const lp_solver *s, long *steps, long *degenerate);
@@ -85,7 +89,7 @@ double twill_lps_obj(const lp_solver *s);
 void twill_lps_get_x(const lp_solver *s, double *x);
 /* y: m row duals (d of logical n+i), d: n reduced costs c - A'y.  After
  * LPS_INFEASIBLE, twill_lps_get_farkas gives y with the infeasibility proof
- * (see lp.c). */
+ * (the dual's row rho = B^{-T} e_r, dual.c, or phase 1's duals, primal.c). */
 void twill_lps_get_dual(const lp_solver *s, double *y, double *d);
 void twill_lps_get_farkas(const lp_solver *s, double *y);
 /* Basis status per variable (n+m): 0 basic, 1 at lower, 2 at upper,

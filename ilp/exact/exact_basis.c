@@ -1,4 +1,4 @@
-/* ilp/exact_basis.c: exact values of an LP basis (see exact_basis.h).
+/* ilp/exact/exact_basis.c: exact values of an LP basis (see exact_basis.h).
  *
  * With the basis matrix B (the basic columns of [A -I]), the dual values
  * solve  B' y = c_B  and the primal values  B x_B = -N x_N.  A basic

@@ -1,4 +1,4 @@
-/* ilp/qsys.h: sparse linear equations over the rationals, solved exactly
+/* ilp/exact/qsys.h: sparse linear equations over the rationals, solved exactly
  * by elimination (private to ilp/).  Used for the certificate writer's
  * exact points: the vertex under an incumbent (exact_point.c) and the
  * primal and dual values of an LP basis (exact_basis.c).

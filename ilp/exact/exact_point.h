@@ -1,9 +1,9 @@
-/* ilp/exact_point.h: an exact rational point beside a floating-point
+/* ilp/exact/exact_point.h: an exact rational point beside a floating-point
  * incumbent, for the SOL section of a certificate (private to ilp/). */
 #ifndef TWILL_ILP_EXACT_POINT_H
 #define TWILL_ILP_EXACT_POINT_H
 
-#include "model.h"
+#include "../model.h"
 
 /* The exact point "under" x: integer variables at round(x_j); a
  * continuous one at its bound lb_j or ub_j when x_j is within tol
