@@ -106,8 +106,13 @@ static int longest(const graph_view *v, const char *pass, long *d) {
       long c = d[a] + v->w[k];
       if (d[b] != NONE && c <= d[b]) continue;
       d[b] = c;
-      if (++count[b] > n + 1) goto out; /* grows forever: positive cycle */
       if ((!pass || pass[b]) && !in[b]) {
+        /* An op joins the queue at most once per pass of the FIFO order,
+         * and without a positive cycle every value is final after n
+         * passes: more joins than that mean a cycle.  (Its value may grow
+         * several times within one pass, so the joins are counted, not
+         * the growths.) */
+        if (++count[b] > n + 1) goto out;
         queue[(head + size++) % n] = b;
         in[b] = 1;
       }

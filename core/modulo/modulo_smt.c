@@ -131,11 +131,15 @@ static int pinned(const twill_modulo_red *r, long *lo, long *hi) {
       int y = r->deps[k].y;
       if (d[x] + r->deps[k].w <= d[y]) continue;
       d[y] = d[x] + r->deps[k].w;
+      if (in[y]) continue;
+      /* an op joins the queue at most once per pass of the FIFO order, and
+       * n passes settle every value unless a cycle is positive (its value
+       * may grow several times within one pass: count the joins) */
       if (++cnt[y] > n + 1) { /* a positive cycle: I below RecMII */
         rc = -1;
         goto out;
       }
-      if (!in[y]) queue[(qh + size++) % n] = y, in[y] = 1;
+      queue[(qh + size++) % n] = y, in[y] = 1;
     }
   }
   long t0 = LONG_MIN;
