@@ -7,9 +7,11 @@
 #   no-reduce   --off reduce      (every op keeps a variable)
 #   no-struct   --off structured  (plain dependence rows in the ILP)
 #   no-windows  --off windows     (no slot fixed by the op's time window)
+#   no-slots    --off slots       (the SMT engine's unit rows over start
+#                                  times, no coverage of full units)
 #   ilp-only    --engine ilp      (no SMT engine racing the ILP)
 #   smt-only    --engine smt      (no ILP)
-# Environment: CONFIGS (comma list of the names above; default all six),
+# Environment: CONFIGS (comma list of the names above; default all seven),
 # PAR (configurations run at once, default 1; with taskset each gets its
 # own 2 CPUs), JOBS (loops at once per configuration, default 2),
 # TIME_LIMIT (10), CHECK_TIMEOUT (60), ONLY (hls_twill.py --only),
@@ -19,7 +21,7 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 OUT=${OUT:-$ROOT/build/bench/levers}
 SUITE=${TWILL_SUITES:-}/modulo
-CONFIGS=${CONFIGS:-all,no-reduce,no-struct,no-windows,ilp-only,smt-only}
+CONFIGS=${CONFIGS:-all,no-reduce,no-struct,no-windows,no-slots,ilp-only,smt-only}
 PAR=${PAR:-1}
 if [ ! -f "$SUITE/instances.csv" ]; then
   echo "bench/modulo_levers.sh: skipped: set TWILL_SUITES to a tree with modulo/instances.csv"
@@ -34,6 +36,7 @@ args_of() {
     no-reduce) echo "--off reduce" ;;
     no-struct) echo "--off structured" ;;
     no-windows) echo "--off windows" ;;
+    no-slots) echo "--off slots" ;;
     ilp-only) echo "--engine ilp" ;;
     smt-only) echo "--engine smt" ;;
     *) echo "bench/modulo_levers.sh: unknown configuration $1" >&2; exit 1 ;;

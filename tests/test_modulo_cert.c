@@ -65,7 +65,7 @@ START_TEST(gap_smt_certificate_verifies) {
   char *c = certify_with(g, TWILL_MODULO_ENGINE_SMT, &len);
   ck_assert_ptr_nonnull(strstr(c, "smt 2 infeasible"));
   ck_assert_ptr_nonnull(strstr(c, "path 3 optimal"));
-  ck_assert_ptr_nonnull(strstr(c, "form reduce,structured,windows\n"));
+  ck_assert_ptr_nonnull(strstr(c, "form reduce,structured,windows,slots\n"));
   char msg[600];
   ck_assert_msg(check(g, c, len, msg) == 0, "%s", msg);
   ck_assert_ptr_nonnull(strstr(msg, "1 program(s) at I in [2, 3) proven infeasible"));
@@ -223,6 +223,24 @@ START_TEST(longest_paths_raised_often_are_no_cycle) {
   char msg[600];
   ck_assert_msg(check(g, c, len, msg) == 0, "%s", msg);
   ck_assert_ptr_nonnull(strstr(c, "\nsmt 17 infeasible "));
+  free(c);
+  twill_graph_free(g);
+}
+END_TEST
+
+/* The hole kernel (tests/fixtures.h): the SMT engine's refutation of I = 7
+ * is stated over slot variables with the full unit's coverage clauses
+ * (form slots); the checker states the same from the form line, so a
+ * certificate whose form line no longer names slots is rejected. */
+START_TEST(slots_certificate_verifies) {
+  twill_graph *g = tf_hole();
+  size_t len;
+  char *c = certify_with(g, TWILL_MODULO_ENGINE_SMT, &len);
+  char msg[600];
+  ck_assert_msg(check(g, c, len, msg) == 0, "%s", msg);
+  ck_assert_ptr_nonnull(strstr(c, "\nform reduce,structured,windows,slots\n"));
+  ck_assert_ptr_nonnull(strstr(c, "\nsmt 7 infeasible "));
+  expect_reject(g, edit(c, "", "windows,slots\n", "windows\n"), "slots dropped from the form");
   free(c);
   twill_graph_free(g);
 }
@@ -443,6 +461,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, corrupted_certificates_fail);
   tcase_add_test(tc, random_certificates_verify);
   tcase_add_test(tc, longest_paths_raised_often_are_no_cycle);
+  tcase_add_test(tc, slots_certificate_verifies);
   tcase_add_test(tc, command_line_round_trip);
   tcase_add_test(tc, partial_certificate_when_length_unproven);
   tcase_add_test(tc, modulo_json_feeds_emit);

@@ -77,6 +77,36 @@ START_TEST(gap_proves_mii_infeasible) {
 }
 END_TEST
 
+/* A full unit with a hole no use fits (tests/fixtures.h: I* = 8 by hand,
+ * MII 7): each engine, with and without the slot variables and the
+ * coverage clauses of a full unit, proves I = 7 infeasible; L at 8 is the
+ * brute force's. */
+START_TEST(full_unit_hole) {
+  twill_graph *g = tf_hole();
+  static const struct { int engines; unsigned form; } c[] = {
+      {TWILL_MODULO_ENGINE_SMT, TWILL_MODULO_FORM_ALL},
+      {TWILL_MODULO_ENGINE_SMT, TWILL_MODULO_FORM_ALL & ~TWILL_MODULO_FORM_SLOTS},
+      {TWILL_MODULO_ENGINE_ILP, TWILL_MODULO_FORM_ALL},
+      {0, TWILL_MODULO_FORM_ALL},
+  };
+  for (int k = 0; k < 4; k++) {
+    twill_modulo_opts o;
+    twill_modulo_opts_default(&o);
+    o.engines = c[k].engines;
+    o.form = c[k].form;
+    twill_modulo_result r;
+    solve_with(g, &o, &r);
+    ck_assert_int_eq(r.mii, 7);
+    ck_assert_msg(r.ii == 8, "config %d: I %ld", k, r.ii);
+    ck_assert_int_eq(r.tries[0].ii, 7);
+    ck_assert_int_eq(r.tries[0].status, TWILL_ILP_INFEASIBLE);
+    ck_assert_int_eq(r.length, bf_modulo_min_len(g, 8));
+    twill_modulo_result_clear(&r);
+  }
+  twill_graph_free(g);
+}
+END_TEST
+
 /* Each engine alone, the race, and the problem stated without each lever,
  * against the brute force: they differ in how they search, never in I* or
  * L*. */
@@ -94,6 +124,8 @@ static const struct {
      TWILL_MODULO_FORM_STRUCTURED, 0},
     {"SMT alone", TWILL_MODULO_ENGINE_SMT, 1, TWILL_MODULO_FORM_ALL, 0},
     {"SMT, no reduction", TWILL_MODULO_ENGINE_SMT, 1, 0, 0},
+    {"SMT, no slots", TWILL_MODULO_ENGINE_SMT, 1,
+     TWILL_MODULO_FORM_ALL & ~TWILL_MODULO_FORM_SLOTS, 0},
 };
 
 START_TEST(random_vs_brute_force) {
@@ -171,6 +203,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, fig1_is_two_four);
   tcase_add_test(tc, dragon_is_three);
   tcase_add_test(tc, gap_proves_mii_infeasible);
+  tcase_add_test(tc, full_unit_hole);
   tcase_add_test(tc, random_vs_brute_force);
   tcase_add_test(tc, limit_bound_beats_critical_path);
   suite_add_tcase(s, tc);

@@ -8,7 +8,8 @@
  *   arch NAME
  *   normalize U              (or: normalize off)
  *   form WORDS               how the problem at each I is stated: "none", or
- *                            a comma list of reduce, structured, windows
+ *                            a comma list of reduce, structured, windows,
+ *                            slots
  *                            (twill/modulo.h TWILL_MODULO_FORM_*); absent:
  *                            none
  *   ii I                     the claimed optimal initiation interval
@@ -63,7 +64,7 @@
 #include "twill/modulo.h"
 #include "twill/vipr.h"
 
-static const char *form_words[3] = {"reduce", "structured", "windows"};
+static const char *form_words[4] = {"reduce", "structured", "windows", "slots"};
 
 int twill_modulo_write_cert(const twill_graph *g, const char *arch,
                             long budget, const twill_modulo_result *r,
@@ -83,7 +84,7 @@ int twill_modulo_write_cert(const twill_graph *g, const char *arch,
   else fprintf(f, "normalize off\n");
   fprintf(f, "form ");
   int any = 0;
-  for (int k = 0; k < 3; k++)
+  for (int k = 0; k < 4; k++)
     if (r->form & (1u << k)) fprintf(f, "%s%s", any++ ? "," : "", form_words[k]);
   fprintf(f, "%s\n", any ? "" : "none");
   fprintf(f, "ii %ld\nlength %ld\n", r->ii, r->length);
@@ -453,8 +454,8 @@ static int parse_form(const char *w) {
     const char *e = strchr(w, ',');
     size_t n = e ? (size_t)(e - w) : strlen(w);
     int k = 0;
-    while (k < 3 && (strlen(form_words[k]) != n || strncmp(w, form_words[k], n))) k++;
-    if (k == 3 || (form & (1 << k))) return -1;
+    while (k < 4 && (strlen(form_words[k]) != n || strncmp(w, form_words[k], n))) k++;
+    if (k == 4 || (form & (1 << k))) return -1;
     form |= 1 << k;
     if (!e) break;
     w = e + 1;
@@ -479,7 +480,8 @@ static int check_block(reader *rd, const twill_graph *g, int form, int kind,
   } else if (kind == 1) {
     char m[400];
     if (twill_cert_modulo_smt_check(g, &red, want_opt ? length - 1 : red.horizon,
-                                    !want_opt, blk, nbytes, m, sizeof m))
+                                    !want_opt, (form & TWILL_MODULO_FORM_SLOTS) != 0,
+                                    blk, nbytes, m, sizeof m))
       bad = fail(rd, "%s", m);
   } else {
     twill_ilp *m = twill_modulo_program_red(g, &red, 0, (unsigned)form);

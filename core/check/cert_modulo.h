@@ -24,10 +24,12 @@ int twill_cert_modulo_reduce(const twill_graph *g, long ii, int on,
 /* Check a twill-smt refutation of the reduced problem r with L <= lmax:
  * rotate = 1, lmax = r->horizon for "no schedule at I at all" (the
  * statement then fixes the rotation); rotate = 0, lmax = L - 1 for "no
- * schedule shorter than L".  0 when it refutes exactly that problem;
+ * schedule shorter than L"; slots: the units' rows over slot variables
+ * (the form's TWILL_MODULO_FORM_SLOTS).  0 when it refutes exactly that
+ * problem;
  * otherwise 1 with a reason in msg. */
 int twill_cert_modulo_smt_check(const twill_graph *g, const twill_modulo_red *r,
-                                long lmax, int rotate, const char *blk,
+                                long lmax, int rotate, int slots, const char *blk,
                                 size_t n, char *msg, size_t msglen);
 
 #endif

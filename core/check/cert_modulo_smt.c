@@ -9,8 +9,14 @@
  *     first kept op with no dep into it at its lo; with none, kept op 0
  *     in the slot of its lo (t_0 = lo_0 + I*k, k in [0, win_0 / I])
  *   t_x - t_y <= -w                      per dep (x, y, w), in order
+ *   with the form's slots, per kept op i: int s_i in [0, I-1], int k_i in
+ *     [lo_i div I, hi_i div I], t_i - I k_i - s_i <= 0 and >= 0
  *   mod cap(U) I  t_i @ o + j ...        per kept unit, its uses in op,
- *                                        use, cycle, instance order
+ *                                        use, cycle, instance order (s_i
+ *                                        for t_i with slots); with slots
+ *                                        and cap(U) * I uses, per residue
+ *                                        q the clause OR of [s = (q - o)
+ *                                        mod I] over the uses
  * and writes it out with the CDCL core's own proof writer.  A refutation is
  * accepted only if it starts with exactly these bytes, adds no input after
  * them (only order literals, theory lemmas and derived clauses), and if
@@ -64,15 +70,16 @@ static char *reachability(const twill_modulo_red *r) {
 /* The problem's own lines, or NULL (allocation failure, Lmax below a
  * kept op's earliest end). */
 static char *preamble(const twill_graph *g, const twill_modulo_red *r,
-                      long lmax, int rotate, size_t *len) {
+                      long lmax, int rotate, int slots, size_t *len) {
   int n = r->n;
   size_t nn = (size_t)n + 1;
   twill_smt *m = twill_smt_new();
   char *text = NULL, *reach = reachability(r);
   long *lo = malloc(nn * sizeof *lo), *hi = malloc(nn * sizeof *hi), *d = malloc(nn * sizeof *d);
   int *cl = malloc(((size_t)r->ndeps + nn + 1) * sizeof *cl);
+  int *var = malloc(nn * sizeof *var); /* the variable a kept op's uses are on */
   *len = 0;
-  if (!m || !reach || !lo || !hi || !d || !cl || twill_smt_enable_proof(m)) goto out;
+  if (!m || !reach || !lo || !hi || !d || !cl || !var || twill_smt_enable_proof(m)) goto out;
   /* the statement's domains */
   int pin = -1, anchor = -1;
   for (int x = 0; rotate && x < n && pin < 0; x++) {
@@ -123,6 +130,23 @@ static char *preamble(const twill_graph *g, const twill_modulo_red *r,
   /* the deps and the units' rows */
   for (int k = 0; k < r->ndeps; k++)
     if (twill_smt_diff(m, r->deps[k].x, r->deps[k].y, -r->deps[k].w) < 0) goto out;
+  /* with slots: s_i in [0, I-1] and k_i with t_i = I k_i + s_i, which
+   * every t_i in its domain has (k_i = t_i div I, the domain's lower end
+   * being >= 0); the units' rows then count s_i + o, the same residue as
+   * t_i + o */
+  for (int i = 0; i < n; i++) {
+    var[i] = i;
+    if (!slots) continue;
+    if (lo[i] < 0) goto out;
+    int s = twill_smt_int(m, 0, r->ii - 1);
+    int k = twill_smt_int(m, lo[i] / r->ii, hi[i] / r->ii);
+    twill_smt_term le[3] = {{1, i, 0}, {-r->ii, k, 0}, {-1, s, 0}}; /* t - I k - s <= 0 */
+    twill_smt_term ge[3] = {{-1, i, 0}, {r->ii, k, 0}, {1, s, 0}}; /* -t + I k + s <= 0 */
+    if (s < 0 || k < 0 || twill_smt_linear(m, le, 3, 0, 0) < 0 ||
+        twill_smt_linear(m, ge, 3, 0, 0) < 0)
+      goto out;
+    var[i] = s;
+  }
   for (int ku = 0; ku < r->nunits; ku++) {
     int u = r->unit[ku];
     long cnt = 0;
@@ -142,13 +166,29 @@ static char *preamble(const twill_graph *g, const twill_modulo_red *r,
         if (us->unit != u) continue;
         for (int j = 0; j < us->cycles; j++)
           for (int c = 0; c < us->count; c++) {
-            vars[k] = i;
+            vars[k] = var[i];
             offs[k++] = (int64_t)us->offset + j;
           }
       }
     }
     int bad = !vars || !offs ||
               twill_smt_modulo(m, g->units[u].capacity, r->ii, vars, offs, (int)cnt) < 0;
+    /* a full unit, cnt = cap * I uses with at most cap in each residue:
+     * each residue q holds exactly cap >= 1 of them, so one of the uses
+     * (x, o) has s_x = (q - o) mod I */
+    if (!bad && slots && cnt == (long)g->units[u].capacity * r->ii) {
+      int *lits = malloc((size_t)cnt * sizeof *lits);
+      bad = !lits;
+      for (long q = 0; !bad && q < r->ii; q++) {
+        for (long x = 0; !bad && x < cnt; x++) {
+          int64_t v = (q - offs[x]) % r->ii;
+          if (v < 0) v += r->ii;
+          bad = !(lits[x] = twill_smt_eq_lit(m, vars[x], v));
+        }
+        bad = bad || twill_smt_clause(m, lits, (int)cnt) < 0;
+      }
+      free(lits);
+    }
     free(vars);
     free(offs);
     if (bad) goto out;
@@ -199,11 +239,12 @@ out:
   free(hi);
   free(d);
   free(cl);
+  free(var);
   return text;
 }
 
 int twill_cert_modulo_smt_check(const twill_graph *g, const twill_modulo_red *r,
-                                long lmax, int rotate, const char *blk,
+                                long lmax, int rotate, int slots, const char *blk,
                                 size_t n, char *msg, size_t msglen) {
   if (lmax < r->lfloor) {
     snprintf(msg, msglen, "L <= %ld is below the critical path %ld: nothing to refute",
@@ -211,7 +252,7 @@ int twill_cert_modulo_smt_check(const twill_graph *g, const twill_modulo_red *r,
     return 1;
   }
   size_t plen;
-  char *pre = preamble(g, r, lmax, rotate, &plen);
+  char *pre = preamble(g, r, lmax, rotate, slots, &plen);
   if (!pre) {
     snprintf(msg, msglen, "cannot state the problem at I %ld, L <= %ld", r->ii, lmax);
     return 1;

@@ -20,9 +20,17 @@
  *        and an int k in [0, win_0 / I] (var n) with lin t_0 - I*k <= lo_0
  *        and lin -t_0 + I*k <= -lo_0 puts it in the slot of lo_0;
  *   3. per dep (x, y, w), in order: diff t_x - t_y <= -w;
+ *   3b. with the form's slots, per kept op i in order: int s_i in [0, I-1],
+ *      int k_i in [lo'_i / I, hi'_i / I] (lo' >= 0), and lin t_i - I k_i -
+ *      s_i <= 0, lin -t_i + I k_i + s_i <= 0;
  *   4. per kept unit U, in order: mod cap(U) I over, for each kept op i
  *      in order, each of its uses (U, o, c, n) in order, j < c, n times:
- *      t_i @ o + j;
+ *      t_i @ o + j (with slots: s_i @ o + j, the same residue); with slots,
+ *      when U has exactly cap(U) * I uses (full), then per residue q in
+ *      order the clause OR over those uses x in order of e, the literal
+ *      e <-> [s_x = (q - o_x) mod I] (twill_smt_eq_lit): N uses, at most
+ *      cap(U) per residue and cap(U) * I of them, so every residue holds
+ *      exactly cap(U) >= 1;
  *   5. support, per strongly connected set S of two or more kept ops (the
  *      deps' graph; sets in order of their smallest op), unless some op of
  *      S has hi' <= lo' + I - 1: the clause
@@ -49,7 +57,13 @@
  * 0 to bring the anchor to the slot of its lo, then take the least times:
  * an anchor with no dep into it sits at lo itself.  A shift changes L, so
  * 2 is only stated when L is free (up to the horizon), never in a probe
- * of the least L; 5 holds in both.  Without 2 and 5 the search would
+ * of the least L; 5 holds in both.  3b and 4b add nothing a schedule
+ * could miss (s = t mod I, k = t div I lie in their domains), but they let
+ * the search reason on residues before a start is fixed: the modulo
+ * propagator sees a slot as soon as it is decided, and a full unit's
+ * residue with one candidate left forces it (random loops of 10-19 ops at
+ * I = MII with a full unit: 100000+ conflicts without a proof, under 1000
+ * with them).  Without 2 and 5 the search would
  * refute the same slots again at every stage a part of the schedule could
  * slide to (ChStone aes/graph2 at I = 45: 23320 order literals and 11 s
  * without them, 3278 and 0.4 s with them).
@@ -206,7 +220,7 @@ out:
 /* The modulo rows of kept unit u (its uses in op, use, cycle, instance
  * order).  0, or -1 on allocation failure. */
 static int unit_rows(twill_smt *m, const twill_graph *g, const twill_modulo_red *r,
-                     int u) {
+                     int u, const int *slot) {
   long n = 0;
   for (int i = 0; i < r->n; i++) {
     const twill_op *op = &g->ops[r->op[i]];
@@ -225,7 +239,7 @@ static int unit_rows(twill_smt *m, const twill_graph *g, const twill_modulo_red 
       if (us->unit != u) continue;
       for (int j = 0; j < us->cycles; j++)
         for (int c = 0; c < us->count; c++) {
-          vars[k] = i;
+          vars[k] = slot ? slot[i] : i;
           offs[k++] = (int64_t)us->offset + j;
         }
     }
@@ -234,6 +248,18 @@ static int unit_rows(twill_smt *m, const twill_graph *g, const twill_modulo_red 
                    twill_smt_modulo(m, g->units[u].capacity, r->ii, vars, offs, (int)n) >= 0
                ? 0
                : -1;
+  /* 4b. a full unit (cap * I uses): every residue q holds cap >= 1 uses */
+  if (rc == 0 && slot && n == (long)g->units[u].capacity * r->ii) {
+    int *cl = malloc((size_t)n * sizeof *cl);
+    if (!cl) rc = -1;
+    for (long q = 0; cl && q < r->ii && rc == 0; q++) {
+      for (long x = 0; x < n && rc == 0; x++)
+        if (!(cl[x] = twill_smt_eq_lit(m, vars[x], ((q - offs[x]) % r->ii + r->ii) % r->ii)))
+          rc = -1;
+      if (rc == 0 && twill_smt_clause(m, cl, (int)n) < 0) rc = -1;
+    }
+    free(cl);
+  }
   free(vars);
   free(offs);
   return rc;
@@ -243,7 +269,7 @@ static int unit_rows(twill_smt *m, const twill_graph *g, const twill_modulo_red 
  * the normal form when rotate; the int var of kept op i is i.  NULL on
  * allocation failure. */
 static twill_smt *encode(const twill_graph *g, const twill_modulo_red *r,
-                         long lmax, int rotate, int proof) {
+                         long lmax, int rotate, int slots, int proof) {
   twill_smt *m = twill_smt_new();
   size_t nn = (size_t)r->n + 1;
   long *lo = malloc(nn * sizeof *lo), *hi = malloc(nn * sizeof *hi);
@@ -270,7 +296,23 @@ static twill_smt *encode(const twill_graph *g, const twill_modulo_red *r,
   /* 3. the deps, 4. the units' rows */
   for (int k = 0; k < r->ndeps && ok; k++)
     ok = twill_smt_diff(m, r->deps[k].x, r->deps[k].y, -r->deps[k].w) >= 0;
-  for (int ku = 0; ku < r->nunits && ok; ku++) ok = !unit_rows(m, g, r, r->unit[ku]);
+  /* 3b. the slots: s_i in [0, I) and k_i with t_i = I k_i + s_i */
+  int *slot = NULL;
+  if (ok && slots) {
+    slot = malloc(nn * sizeof *slot);
+    ok = slot != NULL;
+    for (int i = 0; ok && i < r->n; i++) {
+      int sv = twill_smt_int(m, 0, r->ii - 1);
+      int kv = twill_smt_int(m, lo[i] / r->ii, hi[i] / r->ii); /* lo >= 0 */
+      twill_smt_term a[3] = {{1, i, 0}, {-r->ii, kv, 0}, {-1, sv, 0}};
+      twill_smt_term b[3] = {{-1, i, 0}, {r->ii, kv, 0}, {1, sv, 0}};
+      ok = sv >= 0 && kv >= 0 && twill_smt_linear(m, a, 3, 0, 0) >= 0 &&
+           twill_smt_linear(m, b, 3, 0, 0) >= 0;
+      slot[i] = sv;
+    }
+  }
+  for (int ku = 0; ku < r->nunits && ok; ku++) ok = !unit_rows(m, g, r, r->unit[ku], slot);
+  free(slot);
   /* 5. support of the strongly connected sets of deps: one of S's ops
    * within I - 1 of its lower bound, or of a dep into S from outside (the
    * least times with given slots have it; see the top) */
@@ -320,7 +362,8 @@ typedef struct probe {
 static int ask(probe *p, long lmax, int rotate, long *kt, char **proof,
                size_t *plen) {
   const twill_modulo_job *job = p->job;
-  twill_smt *m = encode(p->g, p->r, lmax, rotate, job->certify);
+  twill_smt *m = encode(p->g, p->r, lmax, rotate,
+                        (job->form & TWILL_MODULO_FORM_SLOTS) != 0, job->certify);
   if (!m) return -1;
   if (job->smt_conflicts >= 0) {
     long left = job->smt_conflicts - p->used;

@@ -83,7 +83,9 @@ int twill_modulo_ims_at(const twill_graph *g, long ii, int budget_ratio,
 #define TWILL_MODULO_FORM_REDUCE 1     /* drop free ops, chain their edges */
 #define TWILL_MODULO_FORM_STRUCTURED 2 /* ILP: Eichenberger-Davidson rows */
 #define TWILL_MODULO_FORM_WINDOWS 4    /* ILP: slots outside an op's window fixed to 0 */
-#define TWILL_MODULO_FORM_ALL 7
+#define TWILL_MODULO_FORM_SLOTS 8      /* SMT: units' rows over slot variables,
+                                          full units' residues covered */
+#define TWILL_MODULO_FORM_ALL 15
 
 typedef enum twill_modulo_status {
   TWILL_MODULO_OPTIMAL = 0, /* I* and L* proven */
