@@ -246,6 +246,50 @@ START_TEST(slots_certificate_verifies) {
 }
 END_TEST
 
+/* The race's rule (core/modulo/modulo_solve.c): the SMT engine's answer
+ * within its conflict budget, else the ILP's; which thread ends first
+ * never shows.  Certificates with --threads 1 and 2 are the same bytes,
+ * with the default budget (the SMT engine answers), with a budget of 20
+ * conflicts (the ILP answers the I the SMT engine cannot settle in 20),
+ * and with none (the ILP alone). */
+static char *certify_opts(const twill_graph *g, int threads, long budget, size_t *len) {
+  twill_modulo_opts o;
+  twill_modulo_opts_default(&o);
+  o.certify = 1;
+  o.threads = threads;
+  if (budget >= 0) o.smt_conflicts = budget;
+  else o.engines = TWILL_MODULO_ENGINE_ILP;
+  twill_modulo_result r;
+  ck_assert_int_eq(twill_modulo_solve(g, &o, &r), 0);
+  ck_assert_int_eq(r.status, TWILL_MODULO_OPTIMAL);
+  char *buf = NULL;
+  FILE *f = open_memstream(&buf, len);
+  ck_assert_int_eq(twill_modulo_write_cert(g, "hopper", 0, &r, f), 0);
+  fclose(f);
+  twill_modulo_result_clear(&r);
+  return buf;
+}
+
+START_TEST(threads_give_the_same_bytes) {
+  twill_graph *gs[3] = {tf_gap(), tf_hole(), tf_fig1()};
+  static const long budgets[] = {200000, 20, -1};
+  int ilp_answered = 0;
+  for (int k = 0; k < 3; k++)
+    for (int b = 0; b < 3; b++) {
+      size_t l1, l2;
+      char *c1 = certify_opts(gs[k], 1, budgets[b], &l1);
+      char *c2 = certify_opts(gs[k], 2, budgets[b], &l2);
+      ck_assert_msg(l1 == l2 && !memcmp(c1, c2, l1), "kernel %d, budget %ld: bytes differ",
+                    k, budgets[b]);
+      ilp_answered += strstr(c1, "\nvipr ") != NULL;
+      free(c1);
+      free(c2);
+    }
+  ck_assert_int_gt(ilp_answered, 0); /* the ILP's proofs are among them */
+  for (int k = 0; k < 3; k++) twill_graph_free(gs[k]);
+}
+END_TEST
+
 START_TEST(command_line_round_trip) {
   char *out, *err;
   const char *a[] = {"modulo", "fig1", "--cert", "/tmp/twill-test-fig1.cert", NULL};
@@ -462,6 +506,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, random_certificates_verify);
   tcase_add_test(tc, longest_paths_raised_often_are_no_cycle);
   tcase_add_test(tc, slots_certificate_verifies);
+  tcase_add_test(tc, threads_give_the_same_bytes);
   tcase_add_test(tc, command_line_round_trip);
   tcase_add_test(tc, partial_certificate_when_length_unproven);
   tcase_add_test(tc, modulo_json_feeds_emit);
