@@ -223,4 +223,4 @@ lint:
 clean:
 	rm -rf build build-san build-debug build-fuzz bin
 
--include $(LIB_OBJ:.o=.d) $(PROG_OBJ:.o=.d) $(TEST_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(PROG_OBJ:.o=.d) $(TEST_BIN:=.d) $(TEST_COMMON_OBJ:.o=.d)

@@ -7,8 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "twill/builtin.h"
 #include "twill/io.h"
+#include "twill/suggest.h"
 
 static char *dup_str(const char *s) {
   size_t n = strlen(s) + 1;
@@ -382,12 +385,40 @@ const char *twill_arch_builtin_name(int i) {
                                                   : NULL;
 }
 
+/* A bare word that names no built-in and no file is an unknown machine
+ * (with the closest built-in name when it looks like a typo of one); a path
+ * (it has a '/') or a file that exists but cannot be read says why. */
+static void unknown_machine(const char *name, twill_diag *d) {
+  char known[128] = "";
+  size_t k = 0;
+  twill_suggest s;
+  twill_suggest_init(&s, name);
+  /* the default machine first (hopper), then the others in table order */
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < twill_arch_builtin_count(); i++) {
+      const char *b = twill_arch_builtin_name(i);
+      if ((pass == 0) != !strcmp(b, "hopper")) continue;
+      twill_suggest_add(&s, b);
+      int w = snprintf(known + k, sizeof known - k, "%s%s", k ? ", " : "", b);
+      if (w > 0 && (size_t)w < sizeof known - k) k += (size_t)w;
+    }
+  const char *best = twill_suggest_best(&s);
+  twill_diag_set(d, "", 0, 0, "unknown machine '%.64s' (known: %s)%s%s%s", name,
+                 known, best ? "; did you mean '" : "", best ? best : "",
+                 best ? "'?" : "");
+}
+
 twill_arch *twill_arch_load(const char *name_or_path, twill_diag *d) {
   const char *text = twill_arch_builtin_text(name_or_path);
   if (text) {
     char file[96];
     snprintf(file, sizeof file, "<builtin>/%s.arch", name_or_path);
     return twill_arch_parse(text, strlen(text), file, d);
+  }
+  if (!strchr(name_or_path, '/') && strcmp(name_or_path, "-") &&
+      access(name_or_path, F_OK) != 0 && errno == ENOENT) {
+    unknown_machine(name_or_path, d);
+    return NULL;
   }
   size_t n = 0;
   char *buf = twill_read_file(name_or_path, &n, d);

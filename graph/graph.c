@@ -61,6 +61,7 @@ int twill_graph_set_arch(twill_graph *g, const char *arch) {
   if (arch && !a) return -1;
   free(g->arch);
   g->arch = a;
+  g->arch_line = g->arch_col = 0; /* a parser sets them after this */
   return 0;
 }
 
@@ -185,6 +186,8 @@ twill_graph *twill_graph_clone(const twill_graph *g) {
   twill_graph *c = twill_graph_new(g->name);
   if (!c) return NULL;
   if (twill_graph_set_arch(c, g->arch)) goto fail;
+  c->arch_line = g->arch_line;
+  c->arch_col = g->arch_col;
   for (int i = 0; i < g->nunits; i++) {
     int u = twill_graph_unit(c, g->units[i].name);
     if (u < 0) goto fail;

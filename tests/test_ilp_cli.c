@@ -366,27 +366,24 @@ START_TEST(did_you_mean) {
   static const struct {
     const char *arg, *msg;
   } cases[] = {
-      {"--node-limt", "unknown option '--node-limit'"},
-      {"--jsn", "unknown option '--jsn' (did you mean '--json'?)"},
-      {"--time", "unknown option '--time' (did you mean '--time-limit'?)"},
-      {"--maxx", "unknown option '--maxx' (did you mean '--max'?)"},
+      {"--node-limt", "unknown option '--node-limt'; did you mean '--node-limit'?"},
+      {"--jsn", "unknown option '--jsn'; did you mean '--json'?"},
+      {"--time", "unknown option '--time'; did you mean '--time-limit'?"},
+      {"--maxx", "unknown option '--maxx'; did you mean '--max'?"},
       {"--frobnicate", "unknown option '--frobnicate' (try 'twill help ilp')"},
   };
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
     char *out = NULL, *err = NULL;
     const char *a[] = {"ilp", "x.lp", cases[k].arg, NULL};
     ck_assert_int_eq(tu_run_twill(&out, &err, a), 1);
-    if (k == 0)
-      ck_assert_ptr_nonnull(strstr(err, "unknown option '--node-limt' (did you mean '--node-limit'?)"));
-    else
-      ck_assert_msg(strstr(err, cases[k].msg) != NULL, "%s: %s", cases[k].arg, err);
+    ck_assert_msg(strstr(err, cases[k].msg) != NULL, "%s: %s", cases[k].arg, err);
     free(out);
     free(err);
   }
   char *out = NULL, *err = NULL;
   const char *a[] = {"ilp", "x.lp", "--cert", NULL};
   ck_assert_int_eq(tu_run_twill(&out, &err, a), 1);
-  ck_assert_ptr_nonnull(strstr(err, "option '--cert' needs a value"));
+  ck_assert_ptr_nonnull(strstr(err, "--cert needs a value (FILE.vipr)"));
   free(out);
   free(err);
 }

@@ -604,7 +604,7 @@ START_TEST(cli_vipr_check) {
   unlink(tmp);
   const char *args3[] = {"vipr-check", NULL};
   ck_assert_int_eq(tu_run_twill(&out, &err, args3), 1);
-  ck_assert_ptr_nonnull(strstr(err, "usage"));
+  ck_assert_ptr_nonnull(strstr(err, "no certificate given (try 'twill help vipr-check')"));
   free(out);
   free(err);
   free(bad);

@@ -1,5 +1,10 @@
 /* tests/testutil.c: file and process helpers for the Check suites. */
+/* posix_openpt, grantpt, unlockpt, ptsname: XSI, beside the POSIX base the
+ * Makefile asks for */
+#define _XOPEN_SOURCE 700
 #include "testutil.h"
+
+#include <errno.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,17 +108,26 @@ static char *slurp_fd(int fd) {
   return buf;
 }
 
-int tu_run_twill(char **out, char **err, const char *const *args) {
+/* in == NULL: standard input is /dev/null. */
+static int run_twill(const char *in, size_t len, char **out, char **err,
+                     const char *const *args) {
   const char *bin = getenv("TWILL_BIN");
   if (!bin || !*bin) bin = "bin/twill";
   char outp[] = "/tmp/twill-test-out-XXXXXX";
   char errp[] = "/tmp/twill-test-err-XXXXXX";
-  int fo = mkstemp(outp), fe = mkstemp(errp);
+  char inp[] = "/tmp/twill-test-in-XXXXXX";
+  int fo = mkstemp(outp), fe = mkstemp(errp), fi = -1;
   if (fo < 0 || fe < 0) return -1;
+  if (in) {
+    fi = mkstemp(inp);
+    if (fi < 0 || write(fi, in, len) != (ssize_t)len) return -1;
+    lseek(fi, 0, SEEK_SET);
+    unlink(inp);
+  }
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
-    int nul = open("/dev/null", O_RDONLY);
+    int nul = in ? fi : open("/dev/null", O_RDONLY);
     if (nul >= 0) dup2(nul, 0);
     dup2(fo, 1);
     dup2(fe, 2);
@@ -128,6 +142,7 @@ int tu_run_twill(char **out, char **err, const char *const *args) {
   }
   int st = 0;
   waitpid(pid, &st, 0);
+  if (fi >= 0) close(fi);
   lseek(fo, 0, SEEK_SET);
   lseek(fe, 0, SEEK_SET);
   char *o = slurp_fd(fo), *e = slurp_fd(fe);
@@ -137,6 +152,71 @@ int tu_run_twill(char **out, char **err, const char *const *args) {
   unlink(errp);
   if (out) *out = o; else free(o);
   if (err) *err = e; else free(e);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int tu_run_twill(char **out, char **err, const char *const *args) {
+  return run_twill(NULL, 0, out, err, args);
+}
+
+int tu_run_twill_in(const char *in, size_t len, char **out, char **err,
+                    const char *const *args) {
+  return run_twill(in ? in : "", len, out, err, args);
+}
+
+int tu_run_twill_tty(char **out, char **tty, const char *const *args) {
+  const char *bin = getenv("TWILL_BIN");
+  if (!bin || !*bin) bin = "bin/twill";
+  int master = posix_openpt(O_RDWR | O_NOCTTY);
+  if (master < 0 || grantpt(master) || unlockpt(master)) return -1;
+  const char *sname = ptsname(master);
+  int slave = sname ? open(sname, O_RDWR | O_NOCTTY) : -1;
+  char outp[] = "/tmp/twill-test-out-XXXXXX";
+  int fo = mkstemp(outp);
+  if (slave < 0 || fo < 0) return -1;
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    int nul = open("/dev/null", O_RDONLY);
+    if (nul >= 0) dup2(nul, 0);
+    dup2(fo, 1);
+    dup2(slave, 2);
+    close(master);
+    int argc = 0;
+    while (args[argc]) argc++;
+    char **argv = calloc((size_t)argc + 2, sizeof *argv);
+    if (!argv) _exit(127);
+    argv[0] = (char *)bin;
+    for (int i = 0; i < argc; i++) argv[i + 1] = (char *)args[i];
+    execv(bin, argv);
+    _exit(127);
+  }
+  close(slave);
+  /* read until the child's end of the terminal closes (EIO on Linux) */
+  size_t cap = 4096, n = 0;
+  char *t = malloc(cap + 1);
+  for (;;) {
+    if (t && n == cap) {
+      char *nt = realloc(t, 2 * cap + 1);
+      if (!nt) { free(t); t = NULL; }
+      else { t = nt; cap *= 2; }
+    }
+    char sink[256];
+    ssize_t got = t ? read(master, t + n, cap - n) : read(master, sink, sizeof sink);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    if (t) n += (size_t)got;
+  }
+  if (t) t[n] = 0;
+  close(master);
+  int st = 0;
+  waitpid(pid, &st, 0);
+  lseek(fo, 0, SEEK_SET);
+  char *o = slurp_fd(fo);
+  close(fo);
+  unlink(outp);
+  if (out) *out = o; else free(o);
+  if (tty) *tty = t; else free(t);
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 

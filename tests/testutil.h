@@ -21,6 +21,12 @@ char *tu_read_file(const char *path, size_t *len);
  * from /dev/null, capturing stdout and stderr (malloc'd, caller frees).
  * Returns the exit status, or -1 if it could not be run. */
 int tu_run_twill(char **out, char **err, const char *const *args);
+/* The same with standard input reading the len bytes at in. */
+int tu_run_twill_in(const char *in, size_t len, char **out, char **err,
+                    const char *const *args);
+/* The same with standard error on a pseudo-terminal (as when a person
+ * runs it), what it wrote there in *tty; standard input /dev/null. */
+int tu_run_twill_tty(char **out, char **tty, const char *const *args);
 /* 1 when running under valgrind (TWILL_VALGRIND=1). */
 int tu_under_valgrind(void);
 /* 1 when this test program was built with AddressSanitizer (make SAN=1). */

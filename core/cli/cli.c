@@ -1,7 +1,5 @@
-/* core/cli/cli.c: helpers shared by the subcommands: numbers from the command
- * line, usage errors, and loading a kernel with its machine. */
-#include <errno.h>
-#include <math.h>
+/* core/cli/cli.c: helpers shared by the subcommands: usage errors, loading a
+ * kernel with its machine, the log callback and SIGINT. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,40 +13,6 @@
 #include "twill/ilp.h"
 #include "twill/sat.h"
 
-/* Command-line values are reported like file positions so that scripts
- * parse every error the same way: <command line>:1:ARGI. */
-int twill_cli_long(const char *opt, const char *arg, int argi, long lo,
-                   long hi, long *out) {
-  char *end = NULL;
-  errno = 0;
-  long v = arg ? strtol(arg, &end, 10) : 0;
-  if (!arg || !*arg || *end || errno || v < lo || v > hi) {
-    fprintf(stderr,
-            "<command line>:1:%d: %s expects an integer in [%ld, %ld], got "
-            "'%s'\n",
-            argi, opt, lo, hi, arg ? arg : "");
-    return -1;
-  }
-  *out = v;
-  return 0;
-}
-
-int twill_cli_double(const char *opt, const char *arg, int argi, double lo,
-                     double hi, double *out) {
-  char *end = NULL;
-  errno = 0;
-  double v = arg ? strtod(arg, &end) : 0;
-  if (!arg || !*arg || *end || errno || !isfinite(v) || v < lo || v > hi) {
-    fprintf(stderr,
-            "<command line>:1:%d: %s expects a number in [%g, %g], got "
-            "'%s'\n",
-            argi, opt, lo, hi, arg ? arg : "");
-    return -1;
-  }
-  *out = v;
-  return 0;
-}
-
 int twill_cli_error(const char *cmd, const char *fmt, ...) {
   va_list ap;
   fprintf(stderr, "twill %s: ", cmd);
@@ -60,10 +24,26 @@ int twill_cli_error(const char *cmd, const char *fmt, ...) {
 }
 
 int twill_cli_load_kernel(const char *kernel, const char *arch_override,
-                          twill_graph **gp, twill_arch **mp) {
+                          const char *arch_from, twill_graph **gp,
+                          twill_arch **mp) {
   twill_diag d;
   memset(&d, 0, sizeof d);
   if (twill_kernel_load(kernel, arch_override, gp, mp, &d) == 0) return 0;
+  if (!d.file[0] && arch_override && arch_from)
+    fprintf(stderr, "%s: ", arch_from);
+  twill_diag_print(&d, stderr);
+  return -1;
+}
+
+int twill_cli_load_kernel_text(const char *text, size_t len, const char *file,
+                               const char *arch_override, const char *arch_from,
+                               twill_graph **gp, twill_arch **mp) {
+  twill_diag d;
+  memset(&d, 0, sizeof d);
+  if (twill_kernel_load_text(text, len, file, arch_override, gp, mp, &d) == 0)
+    return 0;
+  if (!d.file[0] && arch_override && arch_from)
+    fprintf(stderr, "%s: ", arch_from);
   twill_diag_print(&d, stderr);
   return -1;
 }

@@ -27,27 +27,85 @@ enum {
 
 typedef int (*twill_cmd_fn)(int argc, char **argv);
 
+/* One option a command accepts: the parser, `twill help CMD` and the
+ * "did you mean" of an unknown option all read this one table, so an
+ * option cannot be accepted without being described. */
+typedef struct twill_cli_opt {
+  const char *name;   /* "--warps", "-o" */
+  const char *arg;    /* its value's name ("N", "FILE"); NULL: a flag */
+  const char *help;   /* what it does and its default ('\n' between lines) */
+} twill_cli_opt;
+
 typedef struct twill_command {
   const char *name;
   twill_cmd_fn run;
   const char *summary;  /* one line for `twill help` */
-  const char *usage;    /* full text for `twill help CMD` and CMD --help */
+  const char *usage;    /* synopsis and description for `twill help CMD` */
+  const twill_cli_opt *opts; /* its options, ending with {NULL}; NULL: none */
+  const char *tail;     /* printed after the options (exit status), or NULL */
 } twill_command;
 
 /* The command table, ending with a {NULL} entry. */
 extern const twill_command twill_commands[];
 const twill_command *twill_command_find(const char *name);
 
-/* Print a command's usage (to f). */
+/* Print a command's help: usage, then every option of its table, then the
+ * tail (to f). */
 void twill_cli_usage(const char *cmd, FILE *f);
 
-/* Parse a command-line integer in [lo, hi].  On error prints
- * "<command line>:1:ARGI: OPT expects an integer in [lo, hi], got 'ARG'"
- * to stderr and returns -1. */
-int twill_cli_long(const char *opt, const char *arg, int argi, long lo,
-                   long hi, long *out);
-int twill_cli_double(const char *opt, const char *arg, int argi, double lo,
-                     double hi, double *out);
+/* Reading a command line against the command's option table:
+ *
+ *   twill_cli_args a;
+ *   twill_cli_args_init(&a, argc, argv);        (argv[0]: the command)
+ *   int r;
+ *   while ((r = twill_cli_next(&a)) > 0) {
+ *     if (!a.opt) operand a.val
+ *     else if (twill_cli_is(&a, "--json")) ...
+ *     else if (twill_cli_is(&a, "--warps") &&
+ *              twill_cli_long(&a, 1, 64, &warps)) return TWILL_EXIT_USAGE;
+ *   }
+ *   if (r < 0) return TWILL_EXIT_USAGE;
+ *
+ * An argument is an operand when it does not start with '-', when it is
+ * "-" (standard input) and after "--".  An option is found in the table
+ * ("--name VALUE" or "--name=VALUE" when it takes a value); an unknown one
+ * is reported with the closest name of the table ("did you mean"), a
+ * missing value as such, both as usage errors on stderr. */
+typedef struct twill_cli_args {
+  const char *cmd;
+  const twill_cli_opt *opts;
+  int argc;
+  char **argv;
+  int next;           /* index of the next argument */
+  int operands_only;  /* after "--" */
+  const char *opt;    /* the option just read (its table name); NULL: an
+                         operand */
+  const char *val;    /* its value, or the operand */
+  int matched;        /* a twill_cli_is() recognized the option just read */
+} twill_cli_args;
+
+void twill_cli_args_init(twill_cli_args *a, int argc, char **argv);
+/* 1: a->opt / a->val hold the next option or operand; 0: no more; -1: a
+ * usage error, already reported.  (An option of the table that no
+ * twill_cli_is() of the parser recognized is a bug, asserted at the next
+ * call: a table row the parser ignores.) */
+int twill_cli_next(twill_cli_args *a);
+/* Is the option just read NAME?  (NAME must be in the command's table: a
+ * branch for an option the table lacks is a bug, asserted.) */
+int twill_cli_is(twill_cli_args *a, const char *name);
+
+/* The value of the option just read as an integer / a number in [lo, hi].
+ * On error prints "twill CMD: OPT expects an integer in [lo, hi], got
+ * 'ARG'" to stderr and returns -1. */
+int twill_cli_long(const twill_cli_args *a, long lo, long hi, long *out);
+int twill_cli_double(const twill_cli_args *a, double lo, double hi,
+                     double *out);
+
+/* For a parser that reads argv itself: report the option arg that it does
+ * not know (or whose value is missing) with the table's closest name;
+ * returns TWILL_EXIT_USAGE. */
+int twill_cli_unknown_option(const char *cmd, const char *arg);
+
 /* Report a usage error for cmd (message + hint), return TWILL_EXIT_USAGE. */
 int twill_cli_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -55,13 +113,21 @@ int twill_cli_error(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
-/* Load a kernel given as a built-in name or a path (.twill or JSON), load
- * its machine (arch_override if not NULL, else the kernel's `arch` line,
- * else "hopper"), validate the graph and bind its units.  On error prints
- * the diagnostic to stderr and returns -1; on success the caller owns *g and
- * *m. */
+/* Load a kernel given as a built-in name or a path (.twill or JSON; "-":
+ * standard input), load its machine (arch_override if not NULL, else the
+ * kernel's `arch` line, else "hopper"), validate the graph and bind its
+ * units.  On error prints the diagnostic to stderr and returns -1; on
+ * success the caller owns *g and *m.  arch_from says where arch_override
+ * came from ("twill bounds: --arch"): an override that names no machine has
+ * no position of its own, so the message starts with it. */
 int twill_cli_load_kernel(const char *kernel, const char *arch_override,
-                          twill_graph **g, twill_arch **m);
+                          const char *arch_from, twill_graph **g,
+                          twill_arch **m);
+
+/* The same for a kernel's text already read (file: its name in messages). */
+int twill_cli_load_kernel_text(const char *text, size_t len, const char *file,
+                               const char *arch_override, const char *arch_from,
+                               twill_graph **g, twill_arch **m);
 
 /* twill_read_file ("-": standard input) without its diagnostic: NULL when
  * the file cannot be read; the caller says so in its own words. */

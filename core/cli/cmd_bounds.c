@@ -127,23 +127,24 @@ static int print_json(const twill_graph *g, const twill_arch *m,
 int twill_cmd_bounds(int argc, char **argv) {
   const char *kernel = NULL, *arch = NULL;
   int json = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--json"))
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int r;
+  while ((r = twill_cli_next(&a)) > 0) {
+    if (!a.opt) {
+      if (kernel) return twill_cli_error("bounds", "more than one kernel given");
+      kernel = a.val;
+    } else if (twill_cli_is(&a, "--json")) {
       json = 1;
-    else if (!strcmp(argv[i], "--arch")) {
-      if (i + 1 >= argc) return twill_cli_error("bounds", "--arch needs a value");
-      arch = argv[++i];
-    } else if (argv[i][0] == '-' && argv[i][1])
-      return twill_cli_error("bounds", "unknown option '%s'", argv[i]);
-    else if (kernel)
-      return twill_cli_error("bounds", "more than one kernel given");
-    else
-      kernel = argv[i];
+    } else if (twill_cli_is(&a, "--arch")) {
+      arch = a.val;
+    }
   }
+  if (r < 0) return TWILL_EXIT_USAGE;
   if (!kernel) return twill_cli_error("bounds", "no kernel given");
   twill_graph *g;
   twill_arch *m;
-  if (twill_cli_load_kernel(kernel, arch, &g, &m)) return TWILL_EXIT_USAGE;
+  if (twill_cli_load_kernel(kernel, arch, "twill bounds: --arch", &g, &m)) return TWILL_EXIT_USAGE;
   twill_bounds b;
   int rc = TWILL_EXIT_OK;
   if (twill_bounds_compute(g, &b)) {

@@ -28,6 +28,16 @@ static int header_value(const char *cert, size_t len, const char *key,
   return -1;
 }
 
+/* Where the machine came from, for its diagnostic: --arch, or the
+ * certificate's header line. */
+static const char *arch_from(const char *arch, const char *archname,
+                             const char *certp) {
+  static char buf[300];
+  if (arch != archname) return "twill check: --arch";
+  snprintf(buf, sizeof buf, "%s: its 'arch' line", certp);
+  return buf;
+}
+
 static int check_solve(const char *kernel, const char *arch, char *cert,
                        size_t len, const char *certp) {
   char archname[256];
@@ -35,7 +45,7 @@ static int check_solve(const char *kernel, const char *arch, char *cert,
     arch = archname;
   twill_graph *g;
   twill_arch *m;
-  if (twill_cli_load_kernel(kernel, arch, &g, &m)) {
+  if (twill_cli_load_kernel(kernel, arch, arch_from(arch, archname, certp), &g, &m)) {
     free(cert);
     return TWILL_EXIT_USAGE;
   }
@@ -55,15 +65,20 @@ static int check_solve(const char *kernel, const char *arch, char *cert,
 
 int twill_cmd_check(int argc, char **argv) {
   const char *kernel = NULL, *certp = NULL, *arch = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--arch") && i + 1 < argc) arch = argv[++i];
-    else if (argv[i][0] == '-' && argv[i][1])
-      return twill_cli_error("check", "unknown option '%s'", argv[i]);
-    else if (!kernel) kernel = argv[i];
-    else if (!certp) certp = argv[i];
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int r;
+  while ((r = twill_cli_next(&a)) > 0) {
+    if (a.opt) {
+      if (twill_cli_is(&a, "--arch")) arch = a.val;
+    } else if (!kernel) kernel = a.val;
+    else if (!certp) certp = a.val;
     else return twill_cli_error("check", "too many arguments");
   }
+  if (r < 0) return TWILL_EXIT_USAGE;
   if (!kernel || !certp) return twill_cli_error("check", "need KERNEL and CERT");
+  if (!strcmp(kernel, "-") && !strcmp(certp, "-"))
+    return twill_cli_error("check", "KERNEL and CERT cannot both be standard input");
   size_t len = 0;
   char *cert = twill_cli_read_file(certp, &len);
   if (!cert) {
@@ -82,7 +97,7 @@ int twill_cmd_check(int argc, char **argv) {
     budget = strtol(norm, NULL, 10);
   twill_graph *g0, *g;
   twill_arch *m;
-  if (twill_cli_load_kernel(kernel, arch, &g0, &m)) {
+  if (twill_cli_load_kernel(kernel, arch, arch_from(arch, archname, certp), &g0, &m)) {
     free(cert);
     return TWILL_EXIT_USAGE;
   }

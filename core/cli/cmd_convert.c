@@ -10,24 +10,26 @@
 int twill_cmd_convert_hatschet(int argc, char **argv) {
   const char *files[2] = {NULL, NULL}, *outp = NULL;
   int nf = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "-o")) {
-      if (i + 1 >= argc)
-        return twill_cli_error("convert-hatschet", "-o needs a file");
-      outp = argv[++i];
-    } else if (a[0] == '-' && a[1]) {
-      return twill_cli_error("convert-hatschet", "unknown option '%s'", a);
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int r;
+  while ((r = twill_cli_next(&a)) > 0) {
+    if (a.opt) {
+      if (twill_cli_is(&a, "-o")) outp = a.val;
     } else if (nf == 2) {
       return twill_cli_error("convert-hatschet", "more than two files given");
     } else {
-      files[nf++] = a;
+      files[nf++] = a.val;
     }
   }
+  if (r < 0) return TWILL_EXIT_USAGE;
   if (nf < 2)
     return twill_cli_error("convert-hatschet",
                            "need a graph (.graphml) and a resource model "
                            "(.xml)");
+  if (!strcmp(files[0], "-") && !strcmp(files[1], "-"))
+    return twill_cli_error("convert-hatschet", "GRAPH.graphml and RM.xml cannot "
+                                               "both be standard input");
   twill_diag d;
   twill_graph *g = twill_hatschet_load(files[0], files[1], &d);
   if (!g) {

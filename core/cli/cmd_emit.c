@@ -66,30 +66,20 @@ int twill_cmd_emit(int argc, char **argv) {
   /* set before the first `goto done`, which jumps past their use */
   char *body = NULL;
   size_t blen = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      twill_cli_usage(cmd, stdout);
-      return TWILL_EXIT_OK;
-    } else if (!strcmp(a, "--complete")) {
-      complete = true;
-    } else if (!strcmp(a, "--format") || !strcmp(a, "-o") ||
-               !strcmp(a, "--arch")) {
-      if (i + 1 >= argc) return twill_cli_error(cmd, "%s needs a value", a);
-      const char *v = argv[++i];
-      if (!strcmp(a, "--format")) format = v;
-      else if (!strcmp(a, "-o")) outpath = v;
-      else arch = v;
-    } else if (!strncmp(a, "--format=", 9)) {
-      format = a + 9;
-    } else if (a[0] == '-' && a[1]) {
-      return twill_cli_error(cmd, "unknown option '%s'", a);
-    } else if (!input) {
-      input = a;
-    } else {
-      return twill_cli_error(cmd, "more than one input ('%s', '%s')", input, a);
-    }
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int r;
+  while ((r = twill_cli_next(&a)) > 0) {
+    if (!a.opt) {
+      if (input)
+        return twill_cli_error(cmd, "more than one input ('%s', '%s')", input, a.val);
+      input = a.val;
+    } else if (twill_cli_is(&a, "--format")) format = a.val;
+    else if (twill_cli_is(&a, "-o")) outpath = a.val;
+    else if (twill_cli_is(&a, "--arch")) arch = a.val;
+    else if (twill_cli_is(&a, "--complete")) complete = true;
   }
+  if (r < 0) return TWILL_EXIT_USAGE;
   if (!input) return twill_cli_error(cmd, "no kernel or schedule given");
   if (!format)
     return twill_cli_error(cmd, "--format is required (pseudocode, cuda, "
@@ -112,16 +102,25 @@ int twill_cmd_emit(int argc, char **argv) {
   char kname[512]; /* where the kernel's line numbers point */
   snprintf(kname, sizeof kname, "%s", input);
   size_t len = 0;
+  /* read once: "-" (standard input) cannot be read again to parse it as a
+   * kernel after looking for a schedule in it */
   char *text = twill_builtin_kernel(input) ? NULL : twill_cli_read_file(input, &len);
+  const char *name = strcmp(input, "-") ? input : "<stdin>";
   if (text && looks_like_schedule(text, len)) {
     twill_diag d;
     memset(&d, 0, sizeof d);
-    twill_sched_file *sf = twill_sched_file_parse(text, len, input, &d);
+    twill_sched_file *sf = twill_sched_file_parse(text, len, name, &d);
     if (!sf) {
       twill_diag_print(&d, stderr);
       goto done;
     }
     /* the kernel: as named, else beside the schedule file */
+    if (!strcmp(input, "-") && !strcmp(sf->kernel, "-")) {
+      fprintf(stderr, "%s: the schedule's kernel is '-', standard input, which "
+                      "holds the schedule: name a kernel file\n", name);
+      twill_sched_file_free(sf);
+      goto done;
+    }
     char *kpath = NULL;
     if (!twill_builtin_kernel(sf->kernel)) {
       FILE *kf = fopen(sf->kernel, "rb");
@@ -144,7 +143,8 @@ int twill_cmd_emit(int argc, char **argv) {
     }
     snprintf(kname, sizeof kname, "%s", kpath ? kpath : sf->kernel);
     int lr = twill_cli_load_kernel(kpath ? kpath : sf->kernel,
-                                   arch ? arch : sf->arch, &g, &m);
+                                   arch ? arch : sf->arch,
+                                   arch ? "twill emit: --arch" : name, &g, &m);
     free(kpath);
     if (lr) {
       twill_sched_file_free(sf);
@@ -157,43 +157,49 @@ int twill_cmd_emit(int argc, char **argv) {
       twill_graph *h = twill_normalize_graph(g, sf->normalize, 0, &nm);
       twill_norm_clear(&nm);
       if (!h) {
-        fprintf(stderr, "%s: cannot normalize the kernel's costs\n", input);
+        fprintf(stderr, "%s: cannot normalize the kernel's costs\n", name);
         twill_sched_file_free(sf);
         goto done;
       }
       twill_graph_free(g);
       g = h;
     }
-    s = twill_sched_file_bind(sf, g, input, &d);
+    s = twill_sched_file_bind(sf, g, name, &d);
     twill_sched_file_free(sf);
     if (!s) {
       twill_diag_print(&d, stderr);
       goto done;
     }
     if (twill_schedule_validate(g, m, s, why, sizeof why)) {
-      fprintf(stderr, "%s: invalid schedule: %s\n", input, why);
+      fprintf(stderr, "%s: invalid schedule: %s\n", name, why);
       goto done;
     }
     if (twill_emit_copies(g, s) > TWILL_EMIT_MAX_COPIES) {
       fprintf(stderr, "%s: the schedule spans %ld copies of I = %ld; twill emit "
-                      "draws at most %d\n", input, twill_emit_copies(g, s), s->ii,
+                      "draws at most %d\n", name, twill_emit_copies(g, s), s->ii,
               TWILL_EMIT_MAX_COPIES);
       goto done;
     }
-    opts.source = input;
+    opts.source = name;
   } else if (complete) {
     /* a kernel to be made into a complete GEMM: its optimal schedule */
-    if (twill_cli_load_kernel(input, arch, &g, &m)) goto done;
-    rc = solve_for_complete(input, &g, &m, &s);
+    int lr = text ? twill_cli_load_kernel_text(text, len, name, arch,
+                                               "twill emit: --arch", &g, &m)
+                  : twill_cli_load_kernel(input, arch, "twill emit: --arch", &g, &m);
+    if (lr) goto done;
+    rc = solve_for_complete(name, &g, &m, &s);
     if (rc) goto done;
     rc = TWILL_EXIT_USAGE;
     opts.source = "twill solve (Algorithm 1: least I with warp specialization, "
                   "least L at it)";
   } else {
-    if (twill_cli_load_kernel(input, arch, &g, &m)) goto done;
+    int lr = text ? twill_cli_load_kernel_text(text, len, name, arch,
+                                               "twill emit: --arch", &g, &m)
+                  : twill_cli_load_kernel(input, arch, "twill emit: --arch", &g, &m);
+    if (lr) goto done;
     s = twill_schedule_heuristic(g, why, sizeof why);
     if (!s) {
-      fprintf(stderr, "twill emit: %s: %s\n", input, why);
+      fprintf(stderr, "twill emit: %s: %s\n", name, why);
       rc = TWILL_EXIT_INFEASIBLE;
       goto done;
     }

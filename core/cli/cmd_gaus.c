@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "twill/arch.h"
+#include "twill/builtin.h"
 #include "cli.h"
 #include "twill/formats.h"
 #include "twill/gaus.h"
@@ -35,22 +36,43 @@ static void json_str(const char *s, FILE *f) {
   fputc('"', f);
 }
 
-/* A .json file whose text has the HLS keys "delay" and "resource" (and
- * none of the kernel format's "ops"/"units") is an hls_heurigym instance;
- * other .json files are kernels. */
-static int is_hls_json(const char *path) {
-  if (!ends_with(path, ".json")) return 0;
-  size_t len = 0;
-  char *s = twill_cli_read_file(path, &len);
-  if (!s) return 0;
+/* JSON text with the HLS keys "delay" and "resource" (and none of the
+ * kernel format's "ops"/"units") is an hls_heurigym instance; other JSON is
+ * a kernel. */
+static int is_hls_json(const char *s, size_t len) {
   int hls = 0, kern = 0;
   for (size_t i = 0; i + 10 <= len; i++) {
     if (s[i] != '"') continue;
     if (!memcmp(s + i, "\"delay\"", 7) || !memcmp(s + i, "\"resource\"", 10)) hls = 1;
     if (!memcmp(s + i, "\"ops\"", 5) || !memcmp(s + i, "\"units\"", 7)) kern = 1;
   }
-  free(s);
   return hls && !kern;
+}
+
+enum { IN_KERNEL, IN_GML, IN_AIG, IN_HLS };
+
+/* What the input is: a file by its extension (and a .json by its keys);
+ * standard input, which has no name, by its first bytes: binary AIGER
+ * starts "aig ", networkx GML with "graph [", HLS JSON by its keys;
+ * anything else is a kernel (.twill text or JSON). */
+static int input_kind(const char *path, const char *text, size_t len) {
+  if (strcmp(path, "-")) {
+    if (ends_with(path, ".gml")) return IN_GML;
+    if (ends_with(path, ".aig")) return IN_AIG;
+    return ends_with(path, ".json") && is_hls_json(text, len) ? IN_HLS : IN_KERNEL;
+  }
+  size_t i = 0;
+  while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' ||
+                     text[i] == '\n'))
+    i++;
+  if (len - i >= 4 && !memcmp(text + i, "aig ", 4)) return IN_AIG;
+  if (len - i >= 5 && !memcmp(text + i, "graph", 5)) {
+    size_t j = i + 5;
+    while (j < len && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n')) j++;
+    if (j < len && text[j] == '[') return IN_GML;
+  }
+  if (i < len && text[i] == '{' && is_hls_json(text, len)) return IN_HLS;
+  return IN_KERNEL;
 }
 
 int twill_cmd_gaus(int argc, char **argv) {
@@ -59,72 +81,51 @@ int twill_cmd_gaus(int argc, char **argv) {
   const char *kernel = NULL, *arch = NULL;
   long nrandom = 0;
   int json = 0, timing = 0, form_given = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    long v;
-    double x;
-    if (!strcmp(a, "--json")) {
-      json = 1;
-      continue;
-    }
-    if (!strcmp(a, "--timing")) {
-      timing = 1;
-      continue;
-    }
-    if (!strcmp(a, "--no-restart")) {
-      o.restart = false;
-      continue;
-    }
-    if (a[0] != '-' || !a[1]) {
-      if (kernel) return twill_cli_error("gaus", "more than one KERNEL ('%s')", a);
-      kernel = a;
-      continue;
-    }
-    if (i + 1 >= argc)
-      return twill_cli_error("gaus", "unknown or incomplete option '%s'", a);
-    const char *val = argv[++i];
-    if (!strcmp(a, "--random")) {
-      if (twill_cli_long(a, val, i + 1, 1, 10000000, &v)) return TWILL_EXIT_USAGE;
-      nrandom = v;
-    } else if (!strcmp(a, "--ii")) {
-      if (twill_cli_long(a, val, i + 1, 1, 100000000, &v)) return TWILL_EXIT_USAGE;
-      o.ii = v;
-    } else if (!strcmp(a, "--steps")) {
-      if (twill_cli_long(a, val, i + 1, 1, 100000000, &v)) return TWILL_EXIT_USAGE;
-      o.steps = v;
-    } else if (!strcmp(a, "--iters")) {
-      if (twill_cli_long(a, val, i + 1, 0, 100000000, &v)) return TWILL_EXIT_USAGE;
-      o.iters = v;
-    } else if (!strcmp(a, "--threads")) {
-      if (twill_cli_long(a, val, i + 1, 1, 256, &v)) return TWILL_EXIT_USAGE;
-      o.threads = (int)v;
-    } else if (!strcmp(a, "--seed")) {
-      if (twill_cli_long(a, val, i + 1, 0, 2147483647L, &v)) return TWILL_EXIT_USAGE;
-      o.seed = (unsigned long long)v;
-    } else if (!strcmp(a, "--time-limit")) {
-      if (twill_cli_double(a, val, i + 1, 0, 1e9, &x)) return TWILL_EXIT_USAGE;
-      o.time_limit = x;
-    } else if (!strcmp(a, "--lr")) {
-      if (twill_cli_double(a, val, i + 1, 1e-9, 1e3, &x)) return TWILL_EXIT_USAGE;
-      o.lr_mu = o.lr_s = x;
-    } else if (!strcmp(a, "--alpha")) {
-      if (twill_cli_double(a, val, i + 1, 0, 1e9, &x)) return TWILL_EXIT_USAGE;
-      o.alpha = x;
-    } else if (!strcmp(a, "--tau")) {
-      if (twill_cli_double(a, val, i + 1, 1e-6, 1e9, &x)) return TWILL_EXIT_USAGE;
-      o.tau = x;
-    } else if (!strcmp(a, "--arch")) {
-      arch = val;
-    } else if (!strcmp(a, "--formulation")) {
-      if (strlen(val) != 1 || !strchr("ABCL", val[0]))
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int ar;
+  while ((ar = twill_cli_next(&a)) > 0) {
+    long v = 0;
+    double x = 0;
+    int e = 0;
+    if (!a.opt) {
+      if (kernel) return twill_cli_error("gaus", "more than one KERNEL ('%s')", a.val);
+      kernel = a.val;
+    } else if (twill_cli_is(&a, "--json")) json = 1;
+    else if (twill_cli_is(&a, "--timing")) timing = 1;
+    else if (twill_cli_is(&a, "--no-restart")) o.restart = false;
+    else if (twill_cli_is(&a, "--random")) {
+      if (!(e = twill_cli_long(&a, 1, 10000000, &v))) nrandom = v;
+    } else if (twill_cli_is(&a, "--ii")) {
+      if (!(e = twill_cli_long(&a, 0, 100000000, &v))) o.ii = v;
+    } else if (twill_cli_is(&a, "--steps")) {
+      if (!(e = twill_cli_long(&a, 0, 100000000, &v))) o.steps = v;
+    } else if (twill_cli_is(&a, "--iters")) {
+      if (!(e = twill_cli_long(&a, 0, 100000000, &v))) o.iters = v;
+    } else if (twill_cli_is(&a, "--threads")) {
+      if (!(e = twill_cli_long(&a, 1, 256, &v))) o.threads = (int)v;
+    } else if (twill_cli_is(&a, "--seed")) {
+      if (!(e = twill_cli_long(&a, 0, 2147483647L, &v))) o.seed = (unsigned long long)v;
+    } else if (twill_cli_is(&a, "--time-limit")) {
+      if (!(e = twill_cli_double(&a, 0, 1e9, &x))) o.time_limit = x;
+    } else if (twill_cli_is(&a, "--lr")) {
+      if (!(e = twill_cli_double(&a, 1e-9, 1e3, &x))) o.lr_mu = o.lr_s = x;
+    } else if (twill_cli_is(&a, "--alpha")) {
+      if (!(e = twill_cli_double(&a, 0, 1e9, &x))) o.alpha = x;
+    } else if (twill_cli_is(&a, "--tau")) {
+      if (!(e = twill_cli_double(&a, 1e-6, 1e9, &x))) o.tau = x;
+    } else if (twill_cli_is(&a, "--arch")) {
+      arch = a.val;
+    } else if (twill_cli_is(&a, "--formulation")) {
+      if (strlen(a.val) != 1 || !strchr("ABCL", a.val[0]))
         return twill_cli_error("gaus", "--formulation expects A, B, C or L, got '%s'",
-                               val);
-      o.form = val[0];
+                               a.val);
+      o.form = a.val[0];
       form_given = 1;
-    } else {
-      return twill_cli_error("gaus", "unknown option '%s'", a);
     }
+    if (e) return TWILL_EXIT_USAGE;
   }
+  if (ar < 0) return TWILL_EXIT_USAGE;
   if (!kernel == !nrandom)
     return twill_cli_error("gaus", "give exactly one of KERNEL and --random N");
   o.progress = isatty(2) != 0;
@@ -143,31 +144,35 @@ int twill_cmd_gaus(int argc, char **argv) {
       fprintf(stderr, "twill gaus: out of memory\n");
       return TWILL_EXIT_USAGE;
     }
-  } else if (ends_with(kernel, ".gml") || ends_with(kernel, ".aig") ||
-             is_hls_json(kernel)) {
+  } else {
+    /* read once: standard input cannot be read again to try another form */
     size_t len = 0;
-    char *data = twill_cli_read_file(kernel, &len);
-    if (!data) {
-      fprintf(stderr, "%s: cannot be read\n", kernel);
-      return TWILL_EXIT_USAGE;
-    }
+    char *data = twill_builtin_kernel(kernel) ? NULL : twill_cli_read_file(kernel, &len);
+    const char *name = strcmp(kernel, "-") ? kernel : "<stdin>";
+    int kind = data ? input_kind(kernel, data, len) : IN_KERNEL;
     twill_diag d;
     memset(&d, 0, sizeof d);
-    if (ends_with(kernel, ".gml"))
-      g = twill_gaus_read_gml(data, len, kernel, &ecost, &d);
-    else if (ends_with(kernel, ".aig"))
-      g = twill_gaus_read_aig(data, len, kernel, &d);
-    else {
-      g = twill_gaus_read_hls(data, len, kernel, &d);
+    int bad = 0;
+    if (kind == IN_GML) {
+      g = twill_gaus_read_gml(data, len, name, &ecost, &d);
+    } else if (kind == IN_AIG) {
+      g = twill_gaus_read_aig(data, len, name, &d);
+    } else if (kind == IN_HLS) {
+      g = twill_gaus_read_hls(data, len, name, &d);
       if (!form_given) o.form = 'L'; /* the problem the file states */
+    } else {
+      /* a built-in name, a kernel file, or a name that is neither (which
+       * twill_cli_load_kernel then reports) */
+      bad = data ? twill_cli_load_kernel_text(data, len, name, arch,
+                                              "twill gaus: --arch", &g, &m)
+                 : twill_cli_load_kernel(kernel, arch, "twill gaus: --arch", &g, &m);
     }
     free(data);
+    if (bad) return TWILL_EXIT_USAGE;
     if (!g) {
       twill_diag_print(&d, stderr);
       return TWILL_EXIT_USAGE;
     }
-  } else {
-    if (twill_cli_load_kernel(kernel, arch, &g, &m)) return TWILL_EXIT_USAGE;
   }
 
   int rc = TWILL_EXIT_USAGE;

@@ -34,60 +34,6 @@ static const char usage[] =
     "                 [--option NAME=VALUE]... [--verbose] [--json]\n"
     "                 (twill help ilp)\n";
 
-/* Every option, for "did you mean". */
-static const char *const options[] = {"--format", "--max",        "--min",        "--cert",
-                                      "-o",       "--time-limit", "--node-limit", "--no-cuts",
-                                      "--json",   "--help",       "--option",
-                                      "--verbose", NULL};
-
-/* Edit distance (insertions, deletions, substitutions) of a and b, both
- * cut at 63 bytes: options are short. */
-static int edit_distance(const char *a, const char *b) {
-  int la = (int)strlen(a), lb = (int)strlen(b);
-  if (la > 63) la = 63;
-  if (lb > 63) lb = 63;
-  int row[64];
-  for (int j = 0; j <= lb; j++) row[j] = j;
-  for (int i = 1; i <= la; i++) {
-    int diag = row[0];
-    row[0] = i;
-    for (int j = 1; j <= lb; j++) {
-      int up = row[j];
-      int best = diag + (a[i - 1] != b[j - 1]);
-      if (up + 1 < best) best = up + 1;
-      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-      row[j] = best;
-      diag = up;
-    }
-  }
-  return row[lb];
-}
-
-/* The option the user most likely meant: the only one that starts with
- * a (as `--time` for `--time-limit`), else the nearest within 2 edits
- * (the first of equals, in the table's order); NULL when none is near. */
-static const char *suggest(const char *a) {
-  const char *prefix = NULL;
-  int nprefix = 0;
-  size_t la = strlen(a);
-  for (int k = 0; options[k]; k++)
-    if (la >= 3 && !strncmp(options[k], a, la)) {
-      prefix = options[k];
-      nprefix++;
-    }
-  if (nprefix == 1) return prefix;
-  const char *best = NULL;
-  int bd = 3;
-  for (int k = 0; options[k]; k++) {
-    int d = edit_distance(a, options[k]);
-    if (d < bd) {
-      bd = d;
-      best = options[k];
-    }
-  }
-  return best;
-}
-
 static int usage_error(const char *fmt, const char *arg) {
   fputs("twill ilp: ", stderr);
   fprintf(stderr, fmt, arg);
@@ -182,29 +128,6 @@ static int set_option(twill_ilp *m, const char *arg) {
   return 0;
 }
 
-/* Every --option of the command line, in order, after the shorthands
- * (--time-limit, --node-limit, --no-cuts), so that they win; the scan
- * skips option values as twill_cmd_ilp's parser does.  0, or 1 after
- * saying what is wrong. */
-static int set_options(twill_ilp *m, int argc, char **argv) {
-  static const char *const valued[] = {"--cert", "-o", "--format", "--time-limit", "--node-limit",
-                                       NULL};
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--")) break;
-    if (!strcmp(a, "--option")) {
-      if (set_option(m, argv[++i])) return 1;
-      continue;
-    }
-    for (int k = 0; valued[k]; k++)
-      if (!strcmp(a, valued[k])) {
-        i++;
-        break;
-      }
-  }
-  return 0;
-}
-
 static void log_stderr(void *ctx, int level, const char *line) {
   (void)ctx;
   (void)level;
@@ -214,61 +137,69 @@ static void log_stderr(void *ctx, int level, const char *line) {
 int twill_cmd_ilp(int argc, char **argv) {
   const char *file = NULL, *cert = NULL, *out = NULL, *format = NULL;
   double tlim = 0, nlim = 0;
-  int json = 0, nocuts = 0, sense = -1, only_files = 0, verbose = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    int has_value = i + 1 < argc;
-    if (only_files || a[0] != '-' || !a[1]) {
+  int json = 0, nocuts = 0, sense = -1, verbose = 0, nopt = 0;
+  /* the --option values, in order: applied once the model is read */
+  const char **opts = calloc((size_t)argc + 1, sizeof *opts);
+  if (!opts) {
+    fprintf(stderr, "twill ilp: out of memory\n");
+    return EXIT_ILP_INPUT;
+  }
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int r;
+  while ((r = twill_cli_next(&a)) > 0) {
+    if (!a.opt) {
       /* a file; '-' alone is standard input */
-      if (file) return usage_error("more than one input file ('%s')", a);
-      file = a;
-    } else if (!strcmp(a, "--")) {
-      only_files = 1;
-    } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      fputs(usage, stdout);
-      return EXIT_ILP_OK;
-    } else if (!strcmp(a, "--json")) {
+      if (file) {
+        usage_error("more than one input file ('%s')", a.val);
+        r = -1;
+        break;
+      }
+      file = a.val;
+    } else if (twill_cli_is(&a, "--json")) {
       json = 1;
-    } else if (!strcmp(a, "--no-cuts")) {
+    } else if (twill_cli_is(&a, "--no-cuts")) {
       nocuts = 1;
-    } else if (!strcmp(a, "--verbose")) {
+    } else if (twill_cli_is(&a, "--verbose")) {
       verbose = 1;
-    } else if (!strcmp(a, "--option")) {
-      if (!has_value) return usage_error("option '%s' needs a value", a);
-      i++; /* applied once the model is read (set_options) */
-    } else if (!strcmp(a, "--max") || !strcmp(a, "--min")) {
-      int s = a[3] == 'a';
-      if (sense >= 0 && sense != s) return usage_error("%s", "--max and --min contradict each other");
-      sense = s;
-    } else if (!strcmp(a, "--cert") || !strcmp(a, "-o") || !strcmp(a, "--format") ||
-               !strcmp(a, "--time-limit") || !strcmp(a, "--node-limit")) {
-      if (!has_value) return usage_error("option '%s' needs a value", a);
-      const char *v = argv[++i];
-      if (!strcmp(a, "--cert")) {
-        cert = v;
-      } else if (!strcmp(a, "-o")) {
-        out = v;
-      } else if (!strcmp(a, "--format")) {
-        if (strcmp(v, "lp") && strcmp(v, "mps"))
-          return usage_error("--format expects lp or mps, got '%s'", v);
-        format = v;
-      } else if (!strcmp(a, "--time-limit")) {
-        if (!parse_double(v, &tlim) || tlim < 0)
-          return usage_error("--time-limit expects seconds >= 0, got '%s'", v);
-      } else if (!parse_double(v, &nlim) || nlim < 0 || nlim != floor(nlim) || nlim > 1e18) {
-        return usage_error("--node-limit expects a whole number >= 0, got '%s'", v);
+    } else if (twill_cli_is(&a, "--option")) {
+      opts[nopt++] = a.val;
+    } else if (twill_cli_is(&a, "--max") || twill_cli_is(&a, "--min")) {
+      int mx = a.opt[3] == 'a';
+      if (sense >= 0 && sense != mx) {
+        usage_error("%s", "--max and --min contradict each other");
+        r = -1;
+        break;
       }
-    } else {
-      const char *s = suggest(a);
-      if (s) {
-        fprintf(stderr, "twill ilp: unknown option '%s' (did you mean '%s'?)\n", a, s);
-        return EXIT_ILP_INPUT;
+      sense = mx;
+    } else if (twill_cli_is(&a, "--cert")) {
+      cert = a.val;
+    } else if (twill_cli_is(&a, "-o")) {
+      out = a.val;
+    } else if (twill_cli_is(&a, "--format")) {
+      if (strcmp(a.val, "lp") && strcmp(a.val, "mps")) {
+        usage_error("--format expects lp or mps, got '%s'", a.val);
+        r = -1;
+        break;
       }
-      return usage_error("unknown option '%s'", a);
+      format = a.val;
+    } else if (twill_cli_is(&a, "--time-limit")) {
+      if (!parse_double(a.val, &tlim) || tlim < 0) {
+        usage_error("--time-limit expects seconds >= 0, got '%s'", a.val);
+        r = -1;
+        break;
+      }
+    } else if (twill_cli_is(&a, "--node-limit")) {
+      if (!parse_double(a.val, &nlim) || nlim < 0 || nlim != floor(nlim) || nlim > 1e18) {
+        usage_error("--node-limit expects a whole number >= 0, got '%s'", a.val);
+        r = -1;
+        break;
+      }
     }
   }
-  if (!file) {
-    fputs(usage, stderr);
+  if (r < 0 || !file) {
+    if (r >= 0) fputs(usage, stderr);
+    free(opts);
     return EXIT_ILP_INPUT;
   }
   int lp = format ? !strcmp(format, "lp") : ends_with(file, ".lp");
@@ -277,6 +208,7 @@ int twill_cmd_ilp(int argc, char **argv) {
   /* "-" is standard input: both readers take it (twill_read_file) */
   m = lp ? twill_ilp_read_lp(file, err, sizeof err) : twill_ilp_read_mps(file, err, sizeof err);
   if (!m) {
+    free(opts);
     fprintf(stderr, "%s\n", err);
     return EXIT_ILP_INPUT;
   }
@@ -286,10 +218,13 @@ int twill_cmd_ilp(int argc, char **argv) {
   if (cert) twill_ilp_set_certify(m, 1);
   if (nocuts) twill_ilp_set_cuts(m, 0);
   if (verbose) twill_ilp_set_option(m, "verbosity", 1);
-  if (set_options(m, argc, argv)) {
-    twill_ilp_free(m);
-    return EXIT_ILP_INPUT;
-  }
+  for (int k = 0; k < nopt; k++)
+    if (set_option(m, opts[k])) {
+      free(opts);
+      twill_ilp_free(m);
+      return EXIT_ILP_INPUT;
+    }
+  free(opts);
   twill_ilp_set_log(m, log_stderr, NULL);
   twill_ilp_status st = twill_ilp_solve(m);
   twill_ilp_stats s;

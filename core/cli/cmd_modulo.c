@@ -1,6 +1,7 @@
 /* core/cli/cmd_modulo.c: `twill modulo`, Twill phase 1 from the command line. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "twill/bounds.h"
 #include "cli.h"
@@ -47,45 +48,38 @@ static int parse(int argc, char **argv, opts *o) {
   o->threads = mo.threads;
   o->smt_budget = mo.smt_conflicts;
   o->form = mo.form;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--json")) o->json = 1;
-    else if (!strcmp(a, "--heuristic")) o->heuristic = 1;
-    else if (!strcmp(a, "--no-normalize")) o->normalize = 0;
-    else if (!strcmp(a, "--cert")) {
-      if (i + 1 >= argc) return twill_cli_error("modulo", "--cert needs a file");
-      o->cert = argv[++i];
-    } else if (!strcmp(a, "--arch") || !strcmp(a, "--budget") ||
-             !strcmp(a, "--time-limit") || !strcmp(a, "--node-limit") ||
-             !strcmp(a, "--engine") || !strcmp(a, "--threads") ||
-             !strcmp(a, "--smt-budget") || !strcmp(a, "--off")) {
-      if (i + 1 >= argc) return twill_cli_error("modulo", "%s needs a value", a);
-      const char *v = argv[++i];
-      if (!strcmp(a, "--arch")) o->arch = v;
-      else if (!strcmp(a, "--engine")) {
-        if (!strcmp(v, "ilp")) o->engines = TWILL_MODULO_ENGINE_ILP;
-        else if (!strcmp(v, "smt")) o->engines = TWILL_MODULO_ENGINE_SMT;
-        else if (!strcmp(v, "both")) o->engines = 0;
-        else return twill_cli_error("modulo", "--engine: ilp, smt or both, not '%s'", v);
-      } else if (!strcmp(a, "--threads")) {
-        if (twill_cli_long(a, v, i + 1, 1, 64, &o->threads)) return 1;
-      } else if (!strcmp(a, "--smt-budget")) {
-        if (twill_cli_long(a, v, i + 1, 0, 1000000000000L, &o->smt_budget)) return 1;
-      } else if (!strcmp(a, "--off")) {
-        if (parse_off(v, &o->form)) return 1;
-      }
-      else if (!strcmp(a, "--budget")) {
-        if (twill_cli_long(a, v, i + 1, 1, 100000, &o->budget)) return 1;
-      } else if (!strcmp(a, "--node-limit")) {
-        if (twill_cli_long(a, v, i + 1, 1, 1000000000L, &o->node_limit)) return 1;
-      } else if (twill_cli_double(a, v, i + 1, 0.001, 1e7, &o->time_limit))
-        return 1;
-    } else if (a[0] == '-' && a[1])
-      return twill_cli_error("modulo", "unknown option '%s'", a);
-    else if (o->kernel)
-      return twill_cli_error("modulo", "more than one kernel given");
-    else o->kernel = a;
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int r;
+  while ((r = twill_cli_next(&a)) > 0) {
+    if (!a.opt) {
+      if (o->kernel) return twill_cli_error("modulo", "more than one kernel given");
+      o->kernel = a.val;
+    } else if (twill_cli_is(&a, "--json")) o->json = 1;
+    else if (twill_cli_is(&a, "--heuristic")) o->heuristic = 1;
+    else if (twill_cli_is(&a, "--no-normalize")) o->normalize = 0;
+    else if (twill_cli_is(&a, "--cert")) o->cert = a.val;
+    else if (twill_cli_is(&a, "--arch")) o->arch = a.val;
+    else if (twill_cli_is(&a, "--budget")) {
+      if (twill_cli_long(&a, 1, 100000, &o->budget)) return 1;
+    } else if (twill_cli_is(&a, "--node-limit")) {
+      if (twill_cli_long(&a, 1, 1000000000L, &o->node_limit)) return 1;
+    } else if (twill_cli_is(&a, "--time-limit")) {
+      if (twill_cli_double(&a, 0.001, 1e7, &o->time_limit)) return 1;
+    } else if (twill_cli_is(&a, "--engine")) {
+      if (!strcmp(a.val, "ilp")) o->engines = TWILL_MODULO_ENGINE_ILP;
+      else if (!strcmp(a.val, "smt")) o->engines = TWILL_MODULO_ENGINE_SMT;
+      else if (!strcmp(a.val, "both")) o->engines = 0;
+      else return twill_cli_error("modulo", "--engine: ilp, smt or both, not '%s'", a.val);
+    } else if (twill_cli_is(&a, "--threads")) {
+      if (twill_cli_long(&a, 1, 64, &o->threads)) return 1;
+    } else if (twill_cli_is(&a, "--smt-budget")) {
+      if (twill_cli_long(&a, 0, 1000000000000L, &o->smt_budget)) return 1;
+    } else if (twill_cli_is(&a, "--off")) {
+      if (parse_off(a.val, &o->form)) return 1;
+    }
   }
+  if (r < 0) return 1;
   if (!o->kernel) return twill_cli_error("modulo", "no kernel given");
   return 0;
 }
@@ -220,7 +214,7 @@ int twill_cmd_modulo(int argc, char **argv) {
   if (parse(argc, argv, &o)) return TWILL_EXIT_USAGE;
   twill_graph *g0, *g;
   twill_arch *m;
-  if (twill_cli_load_kernel(o.kernel, o.arch, &g0, &m)) return TWILL_EXIT_USAGE;
+  if (twill_cli_load_kernel(o.kernel, o.arch, "twill modulo: --arch", &g0, &m)) return TWILL_EXIT_USAGE;
   twill_norm nm;
   memset(&nm, 0, sizeof nm);
   g = g0;
@@ -264,6 +258,7 @@ int twill_cmd_modulo(int argc, char **argv) {
     mo.threads = (int)o.threads;
     mo.smt_conflicts = o.smt_budget;
     mo.form = o.form;
+    if (isatty(2)) mo.log = twill_cli_log; /* progress for a person watching */
     twill_cli_catch_interrupt();
     if (twill_modulo_solve(g, &mo, &r) || r.status == TWILL_MODULO_ERROR)
       rc = TWILL_EXIT_USAGE;

@@ -19,11 +19,6 @@ static void on_signal(int sig) {
   if (s) twill_sat_interrupt(s);
 }
 
-static const char sat_usage[] =
-    "usage: twill sat FILE.cnf [--proof FILE] [--binary-proof] [--lrat]\n"
-    "                 [--time-limit S] [--opt NAME=VALUE]...\n"
-    "  (`twill help sat` lists the options)\n";
-
 void twill_cli_sat_options(FILE *f) {
   fprintf(f, "solver options (--opt NAME=VALUE; default, range):\n");
   for (int i = 0; twill_sat_option(i); i++) {
@@ -42,7 +37,7 @@ static int apply_option(twill_sat *s, const char *arg) {
   const char *eq = strchr(arg, '=');
   size_t nl = eq ? (size_t)(eq - arg) : 0;
   if (!eq || nl == 0 || nl >= sizeof name) {
-    fprintf(stderr, "twill sat: --opt expects NAME=VALUE, got '%s'\n%s", arg, sat_usage);
+    fprintf(stderr, "twill sat: --opt expects NAME=VALUE, got '%s'\n", arg);
     return 1;
   }
   memcpy(name, arg, nl);
@@ -51,7 +46,7 @@ static int apply_option(twill_sat *s, const char *arg) {
   for (int i = 0; twill_sat_option(i) && !o; i++)
     if (!strcmp(twill_sat_option(i)->name, name)) o = twill_sat_option(i);
   if (!o) {
-    fprintf(stderr, "twill sat: unknown solver option '%s'\n%s", name, sat_usage);
+    fprintf(stderr, "twill sat: unknown solver option '%s' (try 'twill help sat')\n", name);
     return 1;
   }
   char *end;
@@ -81,49 +76,35 @@ static void print_stats(const twill_sat_stats *st) {
   }
 }
 
+#define MAX_OPTS 16
+
 int twill_cmd_sat(int argc, char **argv) {
   const char *file = NULL, *proof = NULL;
   int binary = 0, lrat = 0, nopts = 0;
-  const char *opts[16];
+  const char *opts[MAX_OPTS];
   double tlim = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--proof") && i + 1 < argc)
-      proof = argv[++i];
-    else if (!strcmp(argv[i], "--binary-proof"))
-      binary = 1;
-    else if (!strcmp(argv[i], "--lrat"))
-      lrat = 1;
-    else if ((!strcmp(argv[i], "--opt") || !strcmp(argv[i], "--option")) && i + 1 < argc &&
-             nopts < 16)
-      opts[nopts++] = argv[++i];
-    else if (!strcmp(argv[i], "--time-limit") && i + 1 < argc) {
-      char *end;
-      tlim = strtod(argv[++i], &end);
-      if (*end || tlim < 0) {
-        fprintf(stderr, "twill sat: bad time limit '%s'\n%s", argv[i], sat_usage);
-        return 1;
-      }
-    } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      fputs(sat_usage, stdout);
-      return 0;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "twill sat: unknown option '%s'\n%s", argv[i], sat_usage);
-      return 1;
-    } else if (!file)
-      file = argv[i];
-    else {
-      fprintf(stderr, "twill sat: extra argument '%s'\n%s", argv[i], sat_usage);
-      return 1;
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int ar;
+  while ((ar = twill_cli_next(&a)) > 0) {
+    if (!a.opt) {
+      if (file) return twill_cli_error("sat", "extra argument '%s'", a.val);
+      file = a.val;
+    } else if (twill_cli_is(&a, "--proof")) proof = a.val;
+    else if (twill_cli_is(&a, "--binary-proof")) binary = 1;
+    else if (twill_cli_is(&a, "--lrat")) lrat = 1;
+    else if (twill_cli_is(&a, "--opt") || twill_cli_is(&a, "--option")) {
+      if (nopts == MAX_OPTS)
+        return twill_cli_error("sat", "more than %d --opt", MAX_OPTS);
+      opts[nopts++] = a.val;
+    } else if (twill_cli_is(&a, "--time-limit")) {
+      if (twill_cli_double(&a, 0, 1e9, &tlim)) return 1;
     }
   }
-  if (!file) {
-    fputs(sat_usage, stderr);
-    return 1;
-  }
-  if (binary && lrat) {
-    fprintf(stderr, "twill sat: --binary-proof and --lrat exclude each other\n");
-    return 1;
-  }
+  if (ar < 0) return 1;
+  if (!file) return twill_cli_error("sat", "no CNF file given");
+  if (binary && lrat)
+    return twill_cli_error("sat", "--binary-proof and --lrat exclude each other");
   size_t len = 0;
   char *buf = twill_cli_read_file(file, &len);
   if (!buf) {
@@ -132,7 +113,7 @@ int twill_cmd_sat(int argc, char **argv) {
   }
   twill_cnf cnf;
   char err[512], warn[512];
-  if (twill_dimacs_parse(file, buf, len, &cnf, err, sizeof err, warn, sizeof warn)) {
+  if (twill_dimacs_parse(strcmp(file, "-") ? file : "<stdin>", buf, len, &cnf, err, sizeof err, warn, sizeof warn)) {
     fprintf(stderr, "%s\n", err);
     free(buf);
     return 1;
@@ -229,29 +210,26 @@ int twill_cmd_sat(int argc, char **argv) {
   return r;
 }
 
-static const char check_usage[] =
-    "usage: twill drat-check FILE.cnf FILE.drat [--lrat]\n";
-
 int twill_cmd_drat_check(int argc, char **argv) {
   const char *files[2] = {NULL, NULL};
   int nf = 0, lrat = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--lrat"))
-      lrat = 1;
-    else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      fputs(check_usage, stdout);
-      return 0;
-    } else if (nf < 2 && (argv[i][0] != '-' || !argv[i][1]))
-      files[nf++] = argv[i];
-    else {
-      fprintf(stderr, "twill drat-check: bad argument '%s'\n%s", argv[i], check_usage);
-      return 1;
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int r;
+  while ((r = twill_cli_next(&a)) > 0) {
+    if (a.opt) {
+      if (twill_cli_is(&a, "--lrat")) lrat = 1;
+    } else if (nf == 2) {
+      return twill_cli_error("drat-check", "extra argument '%s'", a.val);
+    } else {
+      files[nf++] = a.val;
     }
   }
-  if (nf != 2) {
-    fputs(check_usage, stderr);
-    return 1;
-  }
+  if (r < 0) return 1;
+  if (nf != 2) return twill_cli_error("drat-check", "need FILE.cnf and FILE.drat");
+  if (!strcmp(files[0], "-") && !strcmp(files[1], "-"))
+    return twill_cli_error("drat-check", "FILE.cnf and FILE.drat cannot both be "
+                                         "standard input");
   size_t clen = 0, plen = 0;
   char *cnf = twill_cli_read_file(files[0], &clen);
   char *prf = cnf ? twill_cli_read_file(files[1], &plen) : NULL;

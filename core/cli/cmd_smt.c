@@ -16,19 +16,8 @@ static void on_signal(int sig) {
   twill_sat_interrupt_all();
 }
 
-static const char smt_usage[] =
-    "usage: twill smt FILE [--proof FILE] [--time-limit S]\n"
-    "       twill smt FILE --check PROOF   (the proof against FILE)\n"
-    "       twill smt --check PROOF        (the proof alone: trusts its\n"
-    "                                      input lines)\n";
-
-static int check_proof(const char *path) {
-  size_t len;
-  char *buf = twill_cli_read_file(path, &len);
-  if (!buf) {
-    fprintf(stderr, "twill smt: cannot read '%s'\n", path);
-    return 1;
-  }
+/* Check the proof text buf (takes it). */
+static int check_proof_text(char *buf, size_t len) {
   char msg[256];
   int r = twill_smt_check_proof(buf, len, msg, sizeof msg);
   free(buf);
@@ -39,6 +28,16 @@ static int check_proof(const char *path) {
   printf("s NOT VERIFIED\n");
   fprintf(stderr, "%s\n", msg);
   return 1;
+}
+
+static int check_proof(const char *path) {
+  size_t len;
+  char *buf = twill_cli_read_file(path, &len);
+  if (!buf) {
+    fprintf(stderr, "twill smt: cannot read '%s'\n", path);
+    return 1;
+  }
+  return check_proof_text(buf, len);
 }
 
 /* The proof against the problem file: it must begin with exactly what the
@@ -54,7 +53,8 @@ static int check_against(const char *file, const char *path) {
     return 1;
   }
   twill_smt_problem p;
-  int rc = twill_smt_parse(file, buf, len, 1, &p, err, sizeof err);
+  int rc = twill_smt_parse(strcmp(file, "-") ? file : "<stdin>", buf, len, 1, &p,
+                           err, sizeof err);
   free(buf);
   if (rc) {
     fprintf(stderr, "%s\n", err);
@@ -97,43 +97,39 @@ static int check_against(const char *file, const char *path) {
       printf("c with the added input clause: %.*s\n", n, cert + i);
       extra++;
     }
-  free(cert);
   (void)extra;
-  return check_proof(path);
+  /* the proof already read (standard input cannot be read twice) */
+  return check_proof_text(cert, len);
 }
 
 int twill_cmd_smt(int argc, char **argv) {
-  const char *file = NULL, *proof = NULL;
+  const char *file = NULL, *proof = NULL, *check = NULL;
   double tlim = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--check") && i + 1 < argc && argc == 3) {
-      return check_proof(argv[i + 1]);
-    } else if (!strcmp(argv[i], "--check") && i + 1 < argc && argc == 4) {
-      const char *f = i == 1 ? argv[3] : argv[1];
-      return check_against(f, argv[i + 1]);
-    } else if (!strcmp(argv[i], "--proof") && i + 1 < argc) {
-      proof = argv[++i];
-    } else if (!strcmp(argv[i], "--time-limit") && i + 1 < argc) {
-      char *e;
-      tlim = strtod(argv[++i], &e);
-      if (*e || tlim < 0) {
-        fprintf(stderr, "twill smt: bad time limit '%s'\n%s", argv[i], smt_usage);
-        return 1;
-      }
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "twill smt: unknown option '%s'\n%s", argv[i], smt_usage);
-      return 1;
-    } else if (!file) {
-      file = argv[i];
-    } else {
-      fprintf(stderr, "%s", smt_usage);
-      return 1;
+  int given_limit = 0;
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int ar;
+  while ((ar = twill_cli_next(&a)) > 0) {
+    if (!a.opt) {
+      if (file) return twill_cli_error("smt", "extra argument '%s'", a.val);
+      file = a.val;
+    } else if (twill_cli_is(&a, "--check")) check = a.val;
+    else if (twill_cli_is(&a, "--proof")) proof = a.val;
+    else if (twill_cli_is(&a, "--time-limit")) {
+      if (twill_cli_double(&a, 0, 1e9, &tlim)) return 1;
+      given_limit = 1;
     }
   }
-  if (!file) {
-    fprintf(stderr, "%s", smt_usage);
-    return 1;
+  if (ar < 0) return 1;
+  if (check) {
+    if (proof || given_limit)
+      return twill_cli_error("smt", "--check checks a proof: no --proof or "
+                                    "--time-limit with it");
+    if (file && !strcmp(file, "-") && !strcmp(check, "-"))
+      return twill_cli_error("smt", "FILE and PROOF cannot both be standard input");
+    return file ? check_against(file, check) : check_proof(check);
   }
+  if (!file) return twill_cli_error("smt", "no FILE given");
   size_t len;
   char *buf = twill_cli_read_file(file, &len);
   if (!buf) {
@@ -142,7 +138,8 @@ int twill_cmd_smt(int argc, char **argv) {
   }
   twill_smt_problem p;
   char err[256];
-  int rc = twill_smt_parse(file, buf, len, proof != NULL, &p, err, sizeof err);
+  int rc = twill_smt_parse(strcmp(file, "-") ? file : "<stdin>", buf, len,
+                           proof != NULL, &p, err, sizeof err);
   free(buf);
   if (rc) {
     fprintf(stderr, "%s\n", err);

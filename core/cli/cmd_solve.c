@@ -24,53 +24,44 @@ static int parse(int argc, char **argv, opts *o) {
   twill_solve_opts_default(&o->so);
   o->symmetry = true;
   o->threads = 1;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--json")) o->json = true;
-    else if (!strcmp(a, "--no-cross-warp")) o->no_cross = true;
-    else if (!strcmp(a, "--no-normalize")) o->so.budget = 0;
-    else if (!strcmp(a, "--no-symmetry")) o->symmetry = false;
-    else if (!strcmp(a, "--no-explain")) o->so.explain = false;
-    else if (!strcmp(a, "--first-model")) o->so.first_model = true;
-    else if (!strcmp(a, "--same") || !strcmp(a, "--apart") || !strcmp(a, "--own") ||
-             !strcmp(a, "--lead")) {
-      if (i + 1 >= argc) return twill_cli_error("solve", "%s needs a value", a);
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int r;
+  while ((r = twill_cli_next(&a)) > 0) {
+    int e = 0;
+    if (!a.opt) {
+      if (o->kernel) return twill_cli_error("solve", "more than one kernel given");
+      o->kernel = a.val;
+    } else if (twill_cli_is(&a, "--json")) o->json = true;
+    else if (twill_cli_is(&a, "--no-cross-warp")) o->no_cross = true;
+    else if (twill_cli_is(&a, "--no-normalize")) o->so.budget = 0;
+    else if (twill_cli_is(&a, "--no-symmetry")) o->symmetry = false;
+    else if (twill_cli_is(&a, "--no-explain")) o->so.explain = false;
+    else if (twill_cli_is(&a, "--first-model")) o->so.first_model = true;
+    else if (twill_cli_is(&a, "--same") || twill_cli_is(&a, "--apart") ||
+             twill_cli_is(&a, "--own") || twill_cli_is(&a, "--lead")) {
       if (o->nrel == TWILL_JOINT_MAX_RELS)
         return twill_cli_error("solve", "more than %d relations", TWILL_JOINT_MAX_RELS);
-      o->rel_kind[o->nrel] = (twill_rel_kind)twill_rel_parse_kind(a + 2);
-      o->rel_list[o->nrel++] = argv[++i];
-    }
-    else if (!strcmp(a, "--cert") || !strcmp(a, "--normalized-kernel") ||
-             !strcmp(a, "--arch") || !strcmp(a, "--emit") || !strcmp(a, "-o")) {
-      if (i + 1 >= argc) return twill_cli_error("solve", "%s needs a value", a);
-      const char *v = argv[++i];
-      if (!strcmp(a, "--cert")) o->cert = v;
-      else if (!strcmp(a, "--arch")) o->arch = v;
-      else if (!strcmp(a, "--emit")) {
-        if (twill_emit_format_parse(v) < 0)
-          return twill_cli_error("solve", "unknown --emit format '%s'", v);
-        o->emit = v;
-      } else if (!strcmp(a, "-o")) o->out = v;
-      else o->normalized = v;
-    } else if (!strcmp(a, "--warps") || !strcmp(a, "--regs") ||
-               !strcmp(a, "--threads") || !strcmp(a, "--budget") ||
-               !strcmp(a, "--extra-copies") || !strcmp(a, "--time-limit")) {
-      if (i + 1 >= argc) return twill_cli_error("solve", "%s needs a value", a);
-      const char *v = argv[++i];
-      int e = 0;
-      if (!strcmp(a, "--warps")) e = twill_cli_long(a, v, i + 1, 1, 64, &o->warps);
-      else if (!strcmp(a, "--regs")) e = twill_cli_long(a, v, i + 1, 1, 255, &o->regs);
-      else if (!strcmp(a, "--threads")) e = twill_cli_long(a, v, i + 1, 1, 256, &o->threads);
-      else if (!strcmp(a, "--budget")) e = twill_cli_long(a, v, i + 1, 1, 100000, &o->so.budget);
-      else if (!strcmp(a, "--extra-copies")) e = twill_cli_long(a, v, i + 1, 0, 64, &o->extra);
-      else e = twill_cli_double(a, v, i + 1, 0.001, 1e7, &o->so.time_limit);
-      if (e) return TWILL_EXIT_USAGE;
-    } else if (a[0] == '-' && a[1])
-      return twill_cli_error("solve", "unknown option '%s'", a);
-    else if (o->kernel)
-      return twill_cli_error("solve", "more than one kernel given");
-    else o->kernel = a;
+      o->rel_kind[o->nrel] = (twill_rel_kind)twill_rel_parse_kind(a.opt + 2);
+      o->rel_list[o->nrel++] = a.val;
+    } else if (twill_cli_is(&a, "--cert")) o->cert = a.val;
+    else if (twill_cli_is(&a, "--arch")) o->arch = a.val;
+    else if (twill_cli_is(&a, "--emit")) {
+      if (twill_emit_format_parse(a.val) < 0)
+        return twill_cli_error("solve", "unknown --emit format '%s'", a.val);
+      o->emit = a.val;
+    } else if (twill_cli_is(&a, "-o")) o->out = a.val;
+    else if (twill_cli_is(&a, "--normalized-kernel")) o->normalized = a.val;
+    else if (twill_cli_is(&a, "--warps")) e = twill_cli_long(&a, 1, 64, &o->warps);
+    else if (twill_cli_is(&a, "--regs")) e = twill_cli_long(&a, 1, 255, &o->regs);
+    else if (twill_cli_is(&a, "--threads")) e = twill_cli_long(&a, 1, 256, &o->threads);
+    else if (twill_cli_is(&a, "--budget")) e = twill_cli_long(&a, 1, 100000, &o->so.budget);
+    else if (twill_cli_is(&a, "--extra-copies")) e = twill_cli_long(&a, 0, 64, &o->extra);
+    else if (twill_cli_is(&a, "--time-limit"))
+      e = twill_cli_double(&a, 0.001, 1e7, &o->so.time_limit);
+    if (e) return TWILL_EXIT_USAGE;
   }
+  if (r < 0) return TWILL_EXIT_USAGE;
   if (!o->kernel) return twill_cli_error("solve", "no kernel given");
   o->so.extra_copies = (int)o->extra;
   o->so.threads = (int)o->threads;
@@ -275,7 +266,7 @@ int twill_cmd_solve(int argc, char **argv) {
   if (rc) return rc;
   twill_graph *g;
   twill_arch *m;
-  if (twill_cli_load_kernel(o.kernel, o.arch, &g, &m)) return TWILL_EXIT_USAGE;
+  if (twill_cli_load_kernel(o.kernel, o.arch, "twill solve: --arch", &g, &m)) return TWILL_EXIT_USAGE;
   twill_joint_params p;
   twill_joint_params_default(&p, m);
   if (o.warps) {

@@ -7,12 +7,18 @@
 #include "twill/vipr.h"
 
 int twill_cmd_vipr_check(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: twill vipr-check FILE.vipr\n");
-    return 1;
+  const char *file = NULL;
+  twill_cli_args a;
+  twill_cli_args_init(&a, argc, argv);
+  int r;
+  while ((r = twill_cli_next(&a)) > 0) {
+    if (file) return twill_cli_error("vipr-check", "extra argument '%s'", a.val);
+    file = a.val; /* no options: every one read is an operand */
   }
+  if (r < 0) return 1;
+  if (!file) return twill_cli_error("vipr-check", "no certificate given");
   char msg[600];
-  int rc = twill_vipr_check_file(argv[1], msg, sizeof msg);
+  int rc = twill_vipr_check_file(file, msg, sizeof msg);
   if (rc == 0) {
     printf("c %s\ns VERIFIED\n", msg);
     return 0;

@@ -1,33 +1,248 @@
-/* core/cli/commands.c: the command table and its usage texts.
+/* core/cli/commands.c: the command table, its usage texts and option tables.
  *
  * One row per subcommand: its name, its function (core/cli/cmd_*.c), the
- * line `twill help` lists and the text `twill help CMD` prints.
+ * line `twill help` lists, the text `twill help CMD` prints and the options
+ * it accepts.  The parsers read the same option tables (cli.h), so every
+ * option a command accepts is listed by its help; each default written here
+ * is the one the code uses (tests/test_cli.c compares them with the
+ * library's defaults).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
-#include "twill/codegen.h"
-#include "twill/gaus.h"
-#include "twill/formats.h"
-#include "twill/ilp.h"
-#include "twill/joint.h"
-#include "twill/modulo.h"
-#include "twill/sat.h"
-#include "twill/smt.h"
-#include "twill/vipr.h"
+
+#define ARCH_HELP                                                          \
+  "machine: hopper, blackwell or an .arch file\n"                          \
+  "(default: the kernel's arch line, else hopper)"
+
+static const twill_cli_opt solve_opts[] = {
+    {"--arch", "A", ARCH_HELP},
+    {"--json", NULL, "print the report as JSON"},
+    {"--cert", "FILE", "write a certificate; `twill check KERNEL FILE`\n"
+                       "verifies it"},
+    {"--time-limit", "S", "seconds for the whole search (default: 60);\n"
+                          "exit 3 at the limit"},
+    {"--threads", "N", "the least-L search tries N lengths at once (same\n"
+                       "answer and bytes for every N; it pays only when\n"
+                       "that search dominates) (default: 1)"},
+    {"--warps", "N", "warps the CTA runs, a multiple of the warpgroup\n"
+                     "size (default: the machine's: hopper 12,\n"
+                     "blackwell 16)"},
+    {"--regs", "N", "per-thread register budget of a warpgroup, at least\n"
+                    "the setmaxnreg minimum (default: the machine's\n"
+                    "reg_budget: hopper 240, blackwell 128)"},
+    {"--no-cross-warp", NULL, "register values may not move between warps"},
+    {"--extra-copies", "K", "also try K more copies of I than the paper does\n"
+                            "(default: 0)"},
+    {"--no-normalize", NULL, "keep the kernel's own cycle counts (default:\n"
+                             "normalized with budget 300)"},
+    {"--budget", "U", "normalization budget: the distinct normalized\n"
+                      "costs sum to at most U (default: 300)"},
+    {"--no-symmetry", NULL, "do not break the symmetry of warps (their\n"
+                            "first-use order); the same I* and L"},
+    {"--no-explain", NULL, "do not name the constraint families that\n"
+                           "conflict at a refuted I"},
+    {"--normalized-kernel", "FILE", "write the normalized kernel (JSON) to FILE"},
+    {"--emit", "F", "also write the schedule as F (pseudocode, cuda,\n"
+                    "table, gantt, svg, json, dot; see `twill help\n"
+                    "emit`) to -o FILE, or to standard output instead\n"
+                    "of the report"},
+    {"-o", "FILE", "where --emit writes (default: standard output)"},
+    {"--first-model", NULL, "keep the first schedule found at (I*, L*), as\n"
+                            "the paper does; by default twill then looks\n"
+                            "for the one with the fewest register values\n"
+                            "crossing warps"},
+    {"--same", "A,B,...", "every listed op shares a warp with A"},
+    {"--apart", "A,B,...", "the listed ops share no warp"},
+    {"--own", "A,B,...", "as --same, and no other op uses their warps"},
+    {"--lead", "A,B", "A of the next iteration issues before B of this\n"
+                      "one (FA3's hoisting: --lead S_0,PV_0)"},
+    {NULL, NULL, NULL}};
+
+static const twill_cli_opt bounds_opts[] = {
+    {"--arch", "A", ARCH_HELP},
+    {"--json", NULL, "print {kernel, arch, res_mii, rec_mii, mii, units,\n"
+                     "saturated_units, critical_cycle, cycle_latency,\n"
+                     "cycle_distance} as JSON"},
+    {NULL, NULL, NULL}};
+
+static const twill_cli_opt modulo_opts[] = {
+    {"--arch", "A", ARCH_HELP},
+    {"--json", NULL, "print the result as JSON"},
+    {"--heuristic", NULL, "iterative modulo scheduling only: a schedule,\n"
+                          "not a proof (no --cert)"},
+    {"--no-normalize", NULL, "keep the kernel's own cycle counts (default:\n"
+                             "normalized with budget 300)"},
+    {"--budget", "U", "normalization budget: the distinct normalized\n"
+                      "costs sum to at most U (default: 300)"},
+    {"--time-limit", "S", "seconds for the search, and apart for the\n"
+                          "normalization (default: 60); exit 3 at the\n"
+                          "limit"},
+    {"--node-limit", "N", "branch-and-bound nodes per I (default: none)"},
+    {"--cert", "FILE", "write a certificate; `twill check KERNEL FILE`\n"
+                       "verifies it"},
+    {"--engine", "E", "ilp, smt or both: who decides each I (default:\n"
+                      "both)"},
+    {"--threads", "T", "1: the engines in turn; 2: they race (default:\n"
+                       "2); the output is the same"},
+    {"--smt-budget", "C", "the SMT engine's conflicts per I when the ILP\n"
+                          "runs too (default: 200000)"},
+    {"--off", "LEVERS", "switch off parts of the formulation, to measure\n"
+                        "them: a comma list of reduce (every op keeps a\n"
+                        "variable), structured (Eichenberger-Davidson\n"
+                        "dependence rows), windows (slots outside an op's\n"
+                        "time window fixed), slots (the SMT engine's unit\n"
+                        "rows over slot variables, every residue of a full\n"
+                        "unit covered) (default: none)"},
+    {NULL, NULL, NULL}};
+
+static const twill_cli_opt gaus_opts[] = {
+    {"--random", "N", "schedule a seeded random graph of N ops (seed\n"
+                      "--seed; loop-carried edges with formulation C\n"
+                      "only) instead of a file"},
+    {"--formulation", "A|B|C|L", "the problem (default: A; L for HLS.json)"},
+    {"--ii", "I", "formulation C: the target II (default: 0, the MII)"},
+    {"--steps", "D", "the horizon in steps (default: 0, from the graph)"},
+    {"--iters", "K", "Adam iterations (default: 1000)"},
+    {"--lr", "X", "Adam step (default: 0.05)"},
+    {"--alpha", "X", "weight of communication in A (default: 0.01)"},
+    {"--tau", "X", "LogSumExp temperature (default: 1)"},
+    {"--seed", "S", "random seed (default: 1)"},
+    {"--threads", "T", "threads; the same bytes for every T (default: 1)"},
+    {"--time-limit", "S", "seconds (default: none); exit 3 when it stops\n"
+                          "the search"},
+    {"--arch", "A", ARCH_HELP},
+    {"--json", NULL, "print the result as JSON"},
+    {"--timing", NULL, "seconds per step on stderr"},
+    {"--no-restart", NULL, "do not restart the relaxation from each\n"
+                           "legalized schedule (by default every periodic\n"
+                           "legalization that is legal re-initializes mu to\n"
+                           "it, and sigma and Adam as at the start)"},
+    {NULL, NULL, NULL}};
+
+static const twill_cli_opt emit_opts[] = {
+    {"--format", "F", "pseudocode, cuda, table, gantt, svg, json or dot\n"
+                      "(required; also --format=F)"},
+    {"-o", "FILE", "write to FILE (default: standard output)"},
+    {"--arch", "A", "machine: hopper, blackwell or an .arch file\n"
+                    "(default: the schedule's arch, else the kernel's\n"
+                    "arch line, else hopper)"},
+    {"--complete", NULL, "with --format cuda: a complete, runnable sm_90a\n"
+                         "GEMM (TMA loads, an mbarrier ring with a stage\n"
+                         "per buffer the release frees ahead, wgmma, a\n"
+                         "bf16 epilogue) and a host harness that checks it\n"
+                         "against a CPU GEMM and cuBLAS and prints TFLOP/s;\n"
+                         "for a kernel built like gemm-hopper (two loads,\n"
+                         "an MMA, a release).  A KERNEL is solved first (as\n"
+                         "`twill solve`: the optimal schedule, not the\n"
+                         "heuristic one)"},
+    {NULL, NULL, NULL}};
+
+static const twill_cli_opt check_opts[] = {
+    {"--arch", "A", "machine: hopper, blackwell or an .arch file\n"
+                    "(default: the certificate's arch line, else the\n"
+                    "kernel's, else hopper)"},
+    {NULL, NULL, NULL}};
+
+static const twill_cli_opt validate_opts[] = {
+    {"--arch", "A", ARCH_HELP},
+    {"--text", NULL, "print the .twill text form (the default)"},
+    {"--json", NULL, "print the JSON form"},
+    {"--dot", NULL, "print the graph for Graphviz"},
+    {NULL, NULL, NULL}};
+
+static const twill_cli_opt convert_opts[] = {
+    {"-o", "OUT.json", "write to OUT.json (default: standard output)"},
+    {NULL, NULL, NULL}};
+
+static const twill_cli_opt kernels_opts[] = {
+    {"--print", "NAME", "write the kernel's .twill source to standard output"},
+    {NULL, NULL, NULL}};
+
+static const twill_cli_opt random_opts[] = {
+    {"--nodes", "N", "ops (default: 10)"},
+    {"--density", "D", "probability of each forward edge u->v, u < v\n"
+                       "(default: 0.3)"},
+    {"--back-edges", "B", "expected loop-carried edges per op (default: 0.2)"},
+    {"--units", "U", "unit kinds (default: 3)"},
+    {"--max-lat", "L", "latencies drawn from 1..L (default: 10)"},
+    {"--max-dist", "K", "back-edge distances drawn from 1..K (default: 2)"},
+    {"--max-cap", "C", "unit capacities drawn from 1..C (default: 2)"},
+    {"--gaps", NULL, "some ops get reservation tables that use a unit\n"
+                     "at two offsets"},
+    {"--seed", "S", "random seed (default: 1)"},
+    {"--json", NULL, "print the JSON form (default: .twill text)"},
+    {NULL, NULL, NULL}};
+
+static const twill_cli_opt sat_opts[] = {
+    {"--proof", "FILE", "write a DRAT proof of unsatisfiability (text)"},
+    {"--binary-proof", NULL, "with --proof: binary DRAT"},
+    {"--lrat", NULL, "with --proof: LRAT, with hints"},
+    {"--time-limit", "S", "seconds (default: none); then s UNKNOWN"},
+    {"--opt", "NAME=VALUE", "a solver option, repeatable: the table below\n"
+                            "(twill/sat.h)"},
+    {"--option", "NAME=VALUE", "the same as --opt"},
+    {NULL, NULL, NULL}};
+
+static const twill_cli_opt smt_opts[] = {
+    {"--proof", "FILE", "write the twill-smt certificate (theory lemmas\n"
+                        "+ DRAT)"},
+    {"--time-limit", "S", "seconds (default: none); at the limit, or on\n"
+                          "SIGINT/SIGTERM, the answer is s UNKNOWN"},
+    {"--check", "PROOF", "check PROOF instead of solving: s VERIFIED (exit\n"
+                         "0), else exit 1; with FILE it also requires the\n"
+                         "proof to begin with FILE's own variables,\n"
+                         "constraints and clauses and to add none after\n"
+                         "them but input clauses, which it lists (alone\n"
+                         "it trusts the proof's input lines)"},
+    {NULL, NULL, NULL}};
+
+static const twill_cli_opt drat_opts[] = {
+    {"--lrat", NULL, "the proof is text LRAT, each lemma checked by\n"
+                     "following its hints (default: DRAT, text or\n"
+                     "binary)"},
+    {NULL, NULL, NULL}};
+
+static const twill_cli_opt ilp_opts[] = {
+    {"--format", "F", "lp or mps (default: lp for a name ending in .lp,\n"
+                      "mps for any other name and for standard input)"},
+    {"--max", NULL, "maximize, whatever the file says (default: the\n"
+                    "file's sense: MPS OBJSENSE, else minimize; LP's\n"
+                    "minimize or maximize)"},
+    {"--min", NULL, "minimize, whatever the file says"},
+    {"--cert", "FILE.vipr", "write a VIPR certificate of the optimum or of\n"
+                            "infeasibility (check it with `twill\n"
+                            "vipr-check`); when one cannot be written, the\n"
+                            "search runs again without reduced-cost fixing,\n"
+                            "then without cuts (default: none)"},
+    {"-o", "FILE", "write the solution to FILE ('-': to standard\n"
+                   "output, instead of the report): a line 'status S'\n"
+                   "(optimal, infeasible, unbounded, limit, error), a\n"
+                   "line 'objective V' ('objective -' when no solution\n"
+                   "is known), then 'NAME VALUE' for every variable in\n"
+                   "the file's order (%.17g, which reads back to the\n"
+                   "same double)"},
+    {"--time-limit", "S", "seconds of wall clock (default 0: none); exit 3\n"
+                          "at the limit"},
+    {"--node-limit", "N", "branch-and-bound nodes (default 0: none)"},
+    {"--no-cuts", NULL, "no cuts at the root (default: all separators)"},
+    {"--option", "NAME=VALUE", "set the solver's option NAME (table below),\n"
+                               "after the shorthands: --time-limit,\n"
+                               "--node-limit and --no-cuts set time_limit,\n"
+                               "node_limit and cuts=0 (e.g. cut_mir=0 leaves\n"
+                               "out the c-MIR cuts); repeatable"},
+    {"--verbose", NULL, "the solver's log on stderr: cut rounds, LP work,\n"
+                        "certificate failures (verbosity=1; --option\n"
+                        "verbosity=2 adds every node LP that is not\n"
+                        "optimal)"},
+    {"--json", NULL, "print {status, objective, values, stats} instead"},
+    {NULL, NULL, NULL}};
 
 const twill_command twill_commands[] = {
     {"solve", twill_cmd_solve,
      "joint software pipelining + warp specialization (Algorithm 1)",
-     "usage: twill solve KERNEL [--arch A] [--json] [--cert FILE]\n"
-     "                   [--time-limit S] [--threads N] [--warps N]\n"
-     "                   [--regs N] [--no-cross-warp] [--extra-copies K]\n"
-     "                   [--no-normalize] [--budget U] [--no-symmetry]\n"
-     "                   [--no-explain] [--normalized-kernel FILE]\n"
-     "                   [--emit F [-o FILE]] [--first-model]\n"
-     "                   [--same OPS] [--apart OPS] [--own OPS]\n"
-     "                   [--lead A,B]\n"
+     "usage: twill solve KERNEL [options]\n"
      "\n"
      "Twill's Algorithm 1: phase 1 gives the least I with a modulo schedule;\n"
      "at each I the joint SWP + warp-specialization problem (twill/joint.h:\n"
@@ -37,80 +252,49 @@ const twill_command twill_commands[] = {
      "unsatisfiable, the families of constraints that already conflict are\n"
      "named and phase 1 is re-solved at I + 1.  Prints I*, L, the schedule\n"
      "(start, stage, slot, warp), the warp roles, register and shared-memory\n"
-     "use, and the search log.  Costs are normalized (budget U = 300).\n"
-     "  --warps N          warps the CTA runs (default: the machine's)\n"
-     "  --regs N           per-thread register budget of a warpgroup\n"
-     "  --no-cross-warp    register values may not move between warps\n"
-     "  --extra-copies K   also try K more copies of I than the paper does\n"
-     "  --first-model      keep the first schedule found at (I*, L*), as the\n"
-     "                     paper does; by default twill then looks for the one\n"
-     "                     with the fewest register values crossing warps\n"
-     "  --same A,B,...     role questions, each repeatable: every listed op\n"
-     "  --apart A,B,...    shares a warp with A / the listed ops share no\n"
-     "  --own A,B,...      warp / as --same, and no other op uses their warps;\n"
-     "                     the answer (and its certificate) is then the best\n"
-     "                     under those roles, and an UNSAT names them\n"
-     "  --lead A,B         A of the next iteration issues before B of this one\n"
-     "                     (FA3's hoisting: --lead S_0,PV_0)\n"
-     "  --cert FILE        write a certificate; `twill check KERNEL FILE`\n"
-     "  --time-limit S     whole search (default 60 s); exit 3 on a limit\n"
-     "  --threads N        the least-L search tries N lengths at once (same\n"
-     "                     answer and bytes for every N; it pays only when\n"
-     "                     that search dominates, not on the built-ins)\n"
-     "  --emit F           also write the schedule as F (pseudocode, cuda,\n"
-     "                     table, gantt, svg, json, dot; see `twill help\n"
-     "                     emit`) to -o FILE, or to stdout instead of the\n"
-     "                     report\n"
+     "use, and the search log (one progress line per query on stderr when\n"
+     "it is a terminal).  --same, --apart and --own ask role questions, each\n"
+     "repeatable: the answer (and its certificate) is then the best under\n"
+     "those roles, and an UNSAT names them.  KERNEL '-' is standard input.\n",
+     solve_opts,
      "Exit 0 optimal, 3 limit (best schedule and proven bound printed),\n"
      "2 infeasible at every I: an op alone over the budget, or (tried once,\n"
      "when phase 1's I fails) not even one iteration without the\n"
      "loop-carried edges has a joint schedule; --cert then certifies that.\n"},
     {"bounds", twill_cmd_bounds,
      "lower bounds on the initiation interval (ResMII, RecMII) with witnesses",
-     "usage: twill bounds KERNEL [--arch A] [--json]\n"
+     "usage: twill bounds KERNEL [options]\n"
      "\n"
      "Prints ResMII per unit (busy cycles per iteration over capacity),\n"
      "the saturated unit, RecMII with a critical cycle (the recurrence whose\n"
      "latency over distance, rounded up, is largest), and MII = max of both.\n"
-     "  --arch A   machine: built-in name (hopper, blackwell) or .arch file\n"
-     "  --json     print {kernel, arch, res_mii, rec_mii, mii, units,\n"
-     "             saturated_unit, critical_cycle} as JSON\n"},
+     "KERNEL '-' is standard input.\n",
+     bounds_opts, NULL},
     {"modulo", twill_cmd_modulo, "optimal modulo schedule (Twill phase 1)",
-     "usage: twill modulo KERNEL [--arch A] [--json] [--heuristic]\n"
-     "                    [--no-normalize] [--budget U] [--time-limit S]\n"
-     "                    [--node-limit N] [--cert FILE] [--engine E]\n"
-     "                    [--threads T] [--smt-budget C] [--off LEVERS]\n"
+     "usage: twill modulo KERNEL [options]\n"
      "\n"
-     "Normalizes the costs (the program of twill.md 4, budget U = 300), then\n"
-     "for I = MII, MII+1, ... decides the problem at I: is there a modulo\n"
-     "schedule, and its least length L; the first feasible I is optimal.\n"
-     "Prints the bounds, the search log, I*, L and the schedule (start,\n"
-     "stage, slot).  --heuristic: iterative modulo scheduling only.\n"
-     "--time-limit defaults to 60 s.  Exit 0 optimal, 3 limit reached (the\n"
-     "best schedule and proven bounds are printed).\n"
+     "Normalizes the costs (the program of twill.md 4), then for I = MII,\n"
+     "MII+1, ... decides the problem at I: is there a modulo schedule, and\n"
+     "its least length L; the first feasible I is optimal.  Prints the\n"
+     "bounds, the search log, I*, L and the schedule (start, stage, slot);\n"
+     "on a terminal, one progress line per I on stderr.\n"
      "The problem at I keeps only the ops on a unit that can be\n"
      "over-subscribed, joined by the longest paths through the others.  Two\n"
      "engines decide it: the integer program on our branch and bound (ilp)\n"
-     "and start times on the CDCL core (smt); --engine ilp|smt|both (both,\n"
-     "the default: the SMT engine has C conflicts per I, --smt-budget, 200000\n"
-     "by default, and its answer is taken when it settles the I, the ILP's\n"
-     "otherwise).  --threads 2 (the default) races them on two threads,\n"
-     "--threads 1 runs them in turn: same output.  --off LEVERS switches\n"
-     "off parts of the formulation, a comma list of reduce, structured\n"
-     "(Eichenberger-Davidson dependence rows), windows (slots outside an\n"
-     "op's time window fixed), slots (the SMT engine's unit rows over\n"
-     "slot variables, every residue of a full unit covered), to measure\n"
-     "them.\n"
+     "and start times on the CDCL core (smt).  With both (the default) the\n"
+     "SMT engine's answer is taken when it settles the I within its\n"
+     "--smt-budget conflicts, the ILP's otherwise; --threads 2 races them,\n"
+     "--threads 1 runs them in turn, with the same output.\n"
      "--cert FILE writes a certificate that `twill check KERNEL FILE`\n"
      "verifies: MII re-derived, the schedule validated, and a proof (VIPR\n"
      "or twill-smt) for every I in [MII, I*) (infeasible) and for I* (no\n"
-     "shorter L, or L is the critical path).\n"},
+     "shorter L, or L is the critical path).  KERNEL '-' is standard input.\n",
+     modulo_opts,
+     "Exit 0 optimal, 3 limit reached (the best schedule and proven bounds\n"
+     "are printed).\n"},
     {"gaus", twill_cmd_gaus, "GauS differentiable scheduler for large graphs",
-     "usage: twill gaus KERNEL|FILE.gml|FILE.aig|HLS.json|--random N\n"
-     "                  [--formulation A|B|C|L]\n"
-     "                  [--ii I] [--steps D] [--iters K] [--threads T] [--seed S]\n"
-     "                  [--time-limit S] [--lr X] [--alpha X] [--tau X]\n"
-     "                  [--arch A] [--json] [--timing] [--no-restart]\n"
+     "usage: twill gaus KERNEL|FILE.gml|FILE.aig|HLS.json [options]\n"
+     "       twill gaus --random N [options]\n"
      "\n"
      "Gaussian start times N(mu, sigma^2) over D steps, the paper's losses,\n"
      "the augmented Lagrangian around Adam, then legalization (every\n"
@@ -121,17 +305,12 @@ const twill_command twill_commands[] = {
      "     grows (said on stderr)\n"
      "  L  latency under per-step unit caps (default for HLS.json, the\n"
      "     hls_heurigym operator-scheduling files: delay/resource/nodes/edges)\n"
-     "  --iters K (1000)  --lr X (Adam step, 0.05)  --alpha X (0.01)\n"
-     "  --tau X (LogSumExp temperature, 1)  --steps D (horizon; 0: from the\n"
-     "  graph)  --ii I (C: target II; 0: the MII)  --threads T: same bytes\n"
-     "  for every T  --timing: seconds per step on stderr\n"
-     "  --no-restart: do not restart the relaxation from each legalized\n"
-     "  schedule (by default every periodic legalization that is legal\n"
-     "  re-initializes mu to it and sigma, Adam as at the start)\n"},
+     "The input is told by its extension; '-' (standard input) by its\n"
+     "content.  Progress goes to stderr when it is a terminal.\n",
+     gaus_opts, "Exit 0, 3 when the time limit stopped the search.\n"},
     {"emit", twill_cmd_emit,
      "pseudocode, CUDA skeleton, tables, Gantt, SVG, JSON, DOT",
-     "usage: twill emit KERNEL|SCHEDULE.json --format F [-o FILE] [--arch A]\n"
-     "                  [--complete]\n"
+     "usage: twill emit KERNEL|SCHEDULE.json --format F [options]\n"
      "\n"
      "Writes a modulo schedule in a form a person reads.  F is one of:\n"
      "  pseudocode  prologue, steady state (one body per I) and epilogue,\n"
@@ -146,65 +325,63 @@ const twill_command twill_commands[] = {
      "SCHEDULE.json is a schedule as `--json` prints it; its \"kernel\" names\n"
      "a built-in kernel or a file (also looked up beside the schedule).\n"
      "Given a KERNEL, emit uses a built-in heuristic schedule (not optimal)\n"
-     "and a default warp assignment, and says so in the output.\n"
-     "  -o FILE    write to FILE instead of standard output\n"
-     "  --arch A   machine: built-in name (hopper, blackwell) or .arch file\n"
-     "  --complete with --format cuda: a complete, runnable sm_90a GEMM (TMA\n"
-     "             loads, an mbarrier ring with a stage per buffer the release\n"
-     "             frees ahead, wgmma, a bf16 epilogue) and a host harness\n"
-     "             that checks it against a CPU GEMM and cuBLAS and prints\n"
-     "             TFLOP/s; for a kernel built like gemm-hopper (two loads, an\n"
-     "             MMA, a release).  A KERNEL is solved first (as `twill\n"
-     "             solve`: the optimal schedule, not the heuristic one).\n"},
+     "and a default warp assignment, and says so in the output.  '-' reads\n"
+     "either from standard input.\n",
+     emit_opts, NULL},
     {"check", twill_cmd_check, "verify a schedule and its optimality certificate",
-     "usage: twill check KERNEL CERT [--arch A]\n"
+     "usage: twill check KERNEL CERT [options]\n"
      "\n"
-     "Rebuilds every model from KERNEL itself (never from CERT), re-derives\n"
-     "the MII, validates the schedule, checks that each proof starts only\n"
-     "from constraints of the rebuilt program, and verifies every proof with\n"
-     "exact arithmetic.  Prints s VERIFIED (exit 0) or s NOT VERIFIED with\n"
-     "the reason (exit 1).  Certificates of `twill modulo --cert` so far.\n"},
+     "Verifies a certificate of `twill modulo --cert` (phase 1: I* and L) or\n"
+     "of `twill solve --cert` (the joint problem).  Rebuilds every model from\n"
+     "KERNEL itself (never from CERT), re-derives the MII, validates the\n"
+     "schedule, checks that each proof starts only from constraints of the\n"
+     "rebuilt program (each twill-smt refutation of solve must begin with\n"
+     "the encoding rebuilt from KERNEL, byte for byte), and verifies every\n"
+     "proof (VIPR, twill-smt) with exact arithmetic.  Either of KERNEL and\n"
+     "CERT may be '-' (standard input), not both.\n",
+     check_opts,
+     "Prints s VERIFIED (exit 0) or s NOT VERIFIED with the reason on\n"
+     "stderr (exit 1).\n"},
     {"validate", twill_cmd_validate,
      "parse and validate a kernel; print it back (.twill, JSON or DOT)",
-     "usage: twill validate KERNEL [--arch A] [--json | --dot | --text]\n"
+     "usage: twill validate KERNEL [options]\n"
      "\n"
      "Parses KERNEL, checks it (names, latencies, distances, zero-distance\n"
-     "cycles, units against the machine) and prints it back in the chosen\n"
-     "form (default: .twill text).  Exit 1 with file:line:col on error.\n"},
+     "cycles, units and memories against the machine) and prints it back in\n"
+     "the chosen form.  KERNEL '-' is standard input.\n",
+     validate_opts, "Exit 1 with file:line:col on error.\n"},
     {"convert-hatschet", twill_cmd_convert_hatschet,
      "convert a HatScheT instance (GraphML + resource model) to JSON",
-     "usage: twill convert-hatschet GRAPH.graphml RM.xml [-o OUT.json]\n"
+     "usage: twill convert-hatschet GRAPH.graphml RM.xml [options]\n"
      "\n"
      "Reads a HatScheT modulo-scheduling instance and writes the JSON kernel\n"
      "form: one op per node (latency of its resource type), one declared\n"
      "unit per limited type used (capacity = limit; each op of the type\n"
      "uses it blockingTime cycles at offset 0), no use for unlimited types\n"
      "(limit -1), edge lat = latency(source) + delay, dist = distance.\n"
-     "Errors are reported as file:line:col (exit 1).\n"},
+     "Either file may be '-' (standard input), not both.\n",
+     convert_opts, "Errors are reported as file:line:col (exit 1).\n"},
     {"kernels", twill_cmd_kernels, "list the built-in kernels",
-     "usage: twill kernels [--print NAME]\n"
+     "usage: twill kernels [options]\n"
      "\n"
-     "Lists the built-in kernels, one line each.  --print NAME writes the\n"
-     "kernel's .twill source to standard output.\n"},
+     "Lists the built-in kernels, one line each.\n",
+     kernels_opts, NULL},
     {"random", twill_cmd_random, "generate a seeded random kernel",
-     "usage: twill random [--nodes N] [--density D] [--back-edges B]\n"
-     "                    [--units U] [--max-lat L] [--max-dist K]\n"
-     "                    [--max-cap C] [--gaps] [--seed S] [--json]\n"
+     "usage: twill random [options]\n"
      "\n"
      "Writes a random loop body: N ops, forward edges u->v (u < v) with\n"
      "probability D, about B loop-carried back edges per op (distance 1..K),\n"
-     "U unit kinds of capacity 1..C, latencies 1..L; --gaps gives some ops\n"
-     "reservation tables that use a unit at two offsets.  Same flags, same\n"
-     "bytes.  Defaults: N 10, D 0.2, B 0.1, U 2, L 4, K 2, C 2, seed 1.\n"},
+     "U unit kinds of capacity 1..C, latencies 1..L.  Same flags, same\n"
+     "bytes, on every machine.\n",
+     random_opts, NULL},
     {"sat", twill_cmd_sat, "CDCL SAT solver on DIMACS CNF, with DRAT/LRAT proofs",
-     "usage: twill sat FILE.cnf [--proof FILE] [--binary-proof] [--lrat]\n"
-     "                 [--time-limit S] [--opt NAME=VALUE]...\n"
+     "usage: twill sat FILE.cnf [options]\n"
      "\n"
-     "Exit 10 SAT (v lines give the model), 20 UNSAT, 0 unknown, 1 bad input.\n"
-     "  --proof FILE     write a DRAT proof (text; --binary-proof: binary;\n"
-     "                   --lrat: LRAT with hints)\n"
-     "  --time-limit S   stop after S seconds (s UNKNOWN)\n"
-     "  --opt NAME=VALUE set a solver option (also --option), repeatable:\n"},
+     "Solves a DIMACS CNF ('-': standard input) and prints the SAT\n"
+     "competition's output: c statistics, s SATISFIABLE with v lines (the\n"
+     "model), s UNSATISFIABLE or s UNKNOWN.\n",
+     sat_opts,
+     "Exit 10 SAT, 20 UNSAT, 0 unknown, 1 bad usage or input.\n"},
     {"smt", twill_cmd_smt, "integer/linear constraints on the CDCL core, with checked proofs",
      "usage: twill smt FILE [--proof FILE] [--time-limit S]\n"
      "       twill smt FILE --check PROOF\n"
@@ -212,24 +389,20 @@ const twill_command twill_commands[] = {
      "\n"
      "Reads the text format of twill/smt.h (int, bool, lin, diff, pb, mod,\n"
      "imp, clause, min), prints s SATISFIABLE / s UNSATISFIABLE / s OPTIMUM\n"
-     "FOUND (after an 'o VALUE' line) and 'v NAME VALUE' lines.  Exit 10\n"
-     "satisfiable or optimum, 20 unsatisfiable, 0 unknown, 1 input error.\n"
-     "--proof FILE: the twill-smt certificate (theory lemmas + DRAT);\n"
-     "--check PROOF re-derives it (s VERIFIED, exit 0; else exit 1); with\n"
-     "FILE it also requires the proof to begin with FILE's own variables,\n"
-     "constraints and clauses and to add none after them but input clauses,\n"
-     "which it lists (alone it trusts the proof's input lines).\n"
-     "--time-limit S: none by default; at the limit, or on SIGINT/SIGTERM,\n"
-     "the answer is s UNKNOWN (exit 0).\n"},
+     "FOUND (after an 'o VALUE' line) and 'v NAME VALUE' lines.  FILE or\n"
+     "PROOF may be '-' (standard input), not both.\n",
+     smt_opts,
+     "Exit 10 satisfiable or optimum, 20 unsatisfiable, 0 unknown, 1 input\n"
+     "error; with --check 0 verified, 1 not.\n"},
     {"drat-check", twill_cmd_drat_check, "check a DRAT refutation of a CNF",
-     "usage: twill drat-check FILE.cnf FILE.drat [--lrat]\n"
+     "usage: twill drat-check FILE.cnf FILE.drat [options]\n"
      "\n"
-     "Backward DRAT check (text or binary); --lrat: check an LRAT proof.\n"
-     "Prints s VERIFIED (exit 0) or s NOT VERIFIED (exit 1).\n"},
+     "Backward DRAT check of a refutation of FILE.cnf (RUP, else RAT on the\n"
+     "first literal; text or binary DRAT).  Either file may be '-'\n"
+     "(standard input), not both.\n",
+     drat_opts, "Prints s VERIFIED (exit 0) or s NOT VERIFIED (exit 1).\n"},
     {"ilp", twill_cmd_ilp, "LP/MIP solver on MPS and CPLEX LP files, with VIPR certificates",
-     "usage: twill ilp FILE [--format lp|mps] [--max | --min] [--cert FILE.vipr]\n"
-     "                 [-o FILE] [--time-limit S] [--node-limit N] [--no-cuts]\n"
-     "                 [--option NAME=VALUE]... [--verbose] [--json]\n"
+     "usage: twill ilp FILE [options]\n"
      "\n"
      "Solves the LP or MIP in FILE by bounded simplex and branch and bound,\n"
      "with Gomory, c-MIR, knapsack cover and divisibility (GCD) cuts and\n"
@@ -238,42 +411,27 @@ const twill_command twill_commands[] = {
      "every bound type but SC, integer markers), or CPLEX LP (minimize or\n"
      "maximize, subject to, bounds, general, binary, end; a range as\n"
      "lo <= expression <= hi; SOS, semi-continuous, quadratic, indicator and\n"
-     "lazy parts are rejected); '-' reads standard input.  Prints status,\n"
-     "objective, nonzero values and statistics.\n"
-     "  --format F       lp or mps (default: lp for a name ending in .lp, mps\n"
-     "                   for any other name and for standard input)\n"
-     "  --max, --min     maximize / minimize, whatever the file says (default:\n"
-     "                   the file's sense: MPS OBJSENSE, else minimize; LP's\n"
-     "                   minimize or maximize)\n"
-     "  --cert FILE      write a VIPR certificate of the optimum or of\n"
-     "                   infeasibility (check it with `twill vipr-check`); when\n"
-     "                   one cannot be written, the search runs again without\n"
-     "                   reduced-cost fixing, then without cuts (default: none)\n"
-     "  -o FILE          write the solution to FILE ('-': to standard output,\n"
-     "                   instead of the report): a line 'status S' (optimal,\n"
-     "                   infeasible, unbounded, limit, error), a line\n"
-     "                   'objective V' ('objective -' when no solution is\n"
-     "                   known), then 'NAME VALUE' for every variable in the\n"
-     "                   file's order (VALUE is the last field; %.17g, which\n"
-     "                   reads back to the same double)\n"
-     "  --time-limit S   seconds of wall clock (default 0: none)\n"
-     "  --node-limit N   branch-and-bound nodes (default 0: none)\n"
-     "  --no-cuts        no cuts at the root (default: all separators)\n"
-     "  --option N=V     set the solver's option N (table below) to V, after\n"
-     "                   the shorthands: --time-limit, --node-limit and\n"
-     "                   --no-cuts set time_limit, node_limit and cuts=0\n"
-     "                   (e.g. cut_mir=0 leaves out the c-MIR cuts)\n"
-     "  --verbose        the solver's log on stderr: cut rounds, LP work,\n"
-     "                   certificate failures (verbosity=1; --option\n"
-     "                   verbosity=2 adds every node LP that is not optimal)\n"
-     "  --json           print {status, objective, values, stats} instead\n"
-     "  --               what follows is FILE, even if it starts with '-'\n"
+     "lazy parts are rejected); '-' reads standard input, and after '--'\n"
+     "FILE may start with '-'.  Prints status, objective, nonzero values and\n"
+     "statistics.\n",
+     ilp_opts,
      "Exit 0 optimal, 2 infeasible, 4 unbounded (no certificate), 3 time or\n"
      "node limit (the best solution found is printed), 1 bad usage or input,\n"
      "or an optimal or infeasible result --cert could not certify.\n"},
     {"vipr-check", twill_cmd_vipr_check, "check a VIPR MIP certificate with exact arithmetic",
-     "usage: twill vipr-check FILE.vipr\n"},
-    {NULL, NULL, NULL, NULL}};
+     "usage: twill vipr-check FILE.vipr\n"
+     "\n"
+     "Checks a VIPR certificate (Cheung, Gleixner and Steffy's format for\n"
+     "verified MIP results, as `twill ilp --cert` writes it) in exact\n"
+     "rational arithmetic: every derived constraint follows from the\n"
+     "problem's constraints and the earlier derivations, every solution in\n"
+     "SOL is feasible with its objective value, and the derivations prove\n"
+     "the claimed bound (RTP: infeasible, or the range of the optimum).\n"
+     "FILE '-' is standard input.\n",
+     NULL,
+     "Prints s VERIFIED after a c line with the proven result (exit 0), or\n"
+     "the reason on stderr and s NOT VERIFIED (exit 1).\n"},
+    {NULL, NULL, NULL, NULL, NULL, NULL}};
 
 const twill_command *twill_command_find(const char *name) {
   for (const twill_command *c = twill_commands; c->name; c++)
@@ -281,11 +439,39 @@ const twill_command *twill_command_find(const char *name) {
   return NULL;
 }
 
+/* An option's lines: "  --name ARG" in a column of OPT_COL characters,
+ * then its help, continuation lines under the first (a name too long for
+ * the column puts the help on the next line). */
+#define OPT_COL 24
+
 void twill_cli_usage(const char *cmd, FILE *f) {
   const twill_command *c = twill_command_find(cmd);
   if (!c) return;
-  fprintf(f, "%s", c->usage);
+  fputs(c->usage, f);
+  if (c->opts && c->opts[0].name) {
+    fputs("\noptions:\n", f);
+    for (const twill_cli_opt *o = c->opts; o->name; o++) {
+      char head[64];
+      int n = snprintf(head, sizeof head, "  %s%s%s", o->name, o->arg ? " " : "",
+                       o->arg ? o->arg : "");
+      fputs(head, f);
+      if (n >= OPT_COL - 1) fprintf(f, "\n%*s", OPT_COL, "");
+      else fprintf(f, "%*s", OPT_COL - n, "");
+      for (const char *h = o->help; *h; h++) {
+        fputc(*h, f);
+        if (*h == '\n') fprintf(f, "%*s", OPT_COL, "");
+      }
+      fputc('\n', f);
+    }
+  }
   /* the part of a usage that a library table generates */
   if (c->run == twill_cmd_ilp) twill_cmd_ilp_options(f);
-  if (c->run == twill_cmd_sat) twill_cli_sat_options(f);
+  if (c->run == twill_cmd_sat) {
+    fputc('\n', f);
+    twill_cli_sat_options(f);
+  }
+  if (c->tail) {
+    fputc('\n', f);
+    fputs(c->tail, f);
+  }
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "twill/suggest.h"
 
 #ifndef TWILL_VERSION
 #define TWILL_VERSION "0.0.0"
@@ -25,10 +26,25 @@ static void print_overview(FILE *f) {
     fprintf(f, "  %-11s %s\n", c->name, c->summary);
   fprintf(f,
           "\nKERNEL is a built-in kernel name (see `twill kernels`) or a\n"
-          "path to a .twill or JSON kernel file.\n"
+          "path to a .twill or JSON kernel file; a file named '-' is\n"
+          "standard input, for every command.  `twill help COMMAND` lists a\n"
+          "command's options.\n"
           "exit status: 0 ok, 1 bad usage or input, 2 infeasible,\n"
           "3 limit reached without proof, 4 unbounded (twill ilp)\n"
           "(twill sat: 10 SAT, 20 UNSAT, 0 unknown).\n");
+}
+
+/* "twill: unknown command 'slove'; did you mean 'solve'? (try ...)". */
+static int unknown_command(const char *name) {
+  twill_suggest s;
+  twill_suggest_init(&s, name);
+  for (const twill_command *c = twill_commands; c->name; c++)
+    twill_suggest_add(&s, c->name);
+  const char *best = twill_suggest_best(&s);
+  fprintf(stderr, "twill: unknown command '%s'", name);
+  if (best) fprintf(stderr, "; did you mean '%s'?", best);
+  fprintf(stderr, " (try 'twill help')\n");
+  return TWILL_EXIT_USAGE;
 }
 
 static int help(int argc, char **argv) {
@@ -36,11 +52,7 @@ static int help(int argc, char **argv) {
     print_overview(stdout);
     return TWILL_EXIT_OK;
   }
-  if (!twill_command_find(argv[1])) {
-    fprintf(stderr, "twill: unknown command '%s' (try 'twill help')\n",
-            argv[1]);
-    return TWILL_EXIT_USAGE;
-  }
+  if (!twill_command_find(argv[1])) return unknown_command(argv[1]);
   twill_cli_usage(argv[1], stdout);
   return TWILL_EXIT_OK;
 }
@@ -58,10 +70,7 @@ int main(int argc, char **argv) {
   if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h"))
     return help(argc - 1, argv + 1);
   const twill_command *c = twill_command_find(name);
-  if (!c) {
-    fprintf(stderr, "twill: unknown command '%s' (try 'twill help')\n", name);
-    return TWILL_EXIT_USAGE;
-  }
+  if (!c) return unknown_command(name);
   for (int i = 2; i < argc; i++) {
     if (!strcmp(argv[i], "--")) break;
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {

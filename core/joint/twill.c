@@ -228,6 +228,14 @@ static bool least_length(const twill_graph *g, const twill_joint_params *p,
                          long *lo_io, long *hi_io, twill_schedule **s,
                          long *refuted);
 
+/* Phase 1's progress lines through the caller's log, prefixed. */
+static void phase1_log(void *ctx, const char *line) {
+  const twill_solve_opts *o = ctx;
+  char buf[200];
+  snprintf(buf, sizeof buf, "phase 1: %s", line);
+  o->log(o->log_ctx, buf);
+}
+
 static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
                  long ii, long lp, long lo) {
   const twill_graph *g = r->g;
@@ -478,6 +486,10 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
   mo.time_limit = o->time_limit > 0 ? o->time_limit / 4 : 0;
   mo.skip_length = 1;
   mo.certify = o->certify;
+  if (o->log) { /* phase 1's progress too, marked as such */
+    mo.log = phase1_log;
+    mo.log_ctx = (void *)o;
+  }
   twill_modulo_result mr;
   if (twill_modulo_solve(r->g, &mo, &mr)) return -1;
   r->phase1_ii = mr.ii;

@@ -21,6 +21,7 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -175,7 +176,8 @@ static int add_try(twill_modulo_result *r, long ii, const twill_modulo_decision 
 /* The heuristic's schedule, from I = from up (the answer of last resort
  * when a limit strikes before the engines find one).  0, or -1 out of
  * memory; r->sched stays NULL when an interrupt stopped it. */
-static int fallback(const twill_graph *g, long from, twill_modulo_result *r) {
+static int fallback(const twill_graph *g, const twill_modulo_opts *o, long from,
+                    twill_modulo_result *r) {
   twill_ims_opts io;
   twill_ims_opts_default(&io);
   io.ii_min = from;
@@ -184,6 +186,11 @@ static int fallback(const twill_graph *g, long from, twill_modulo_result *r) {
   if (!h) return twill_ilp_interrupted() ? 0 : -1;
   r->heuristic_ii = h->ii;
   r->heuristic_length = twill_schedule_length(g, h);
+  if (o->log) {
+    char line[128];
+    snprintf(line, sizeof line, "heuristic I %ld, L %ld", h->ii, r->heuristic_length);
+    o->log(o->log_ctx, line);
+  }
   r->sched = h;
   r->ii = h->ii;
   r->length = r->heuristic_length;
@@ -208,6 +215,11 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
   twill_bounds_clear(&b);
   r->ii_lower = r->mii;
   r->status = TWILL_MODULO_LIMIT;
+  if (o->log) {
+    char line[96];
+    snprintf(line, sizeof line, "MII %ld", r->mii);
+    o->log(o->log_ctx, line);
+  }
   /* I = MII, MII + 1, ...: each I is settled (no schedule, or a schedule
    * and its least L) or the search stops at a limit.  There is always an I
    * with a schedule (one where no two uses of a unit overlap), so the loop
@@ -239,6 +251,24 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
       twill_modulo_decision_clear(&d);
       twill_modulo_red_clear(&red);
       return -1;
+    }
+    if (o->log) {
+      char line[192];
+      double sec = twill_modulo_clock() - ts;
+      const char *who = engine == TWILL_MODULO_ENGINE_SMT ? "conflicts, smt" : "nodes, ilp";
+      if (d.status == TWILL_ILP_OPTIMAL)
+        snprintf(line, sizeof line, "I %ld: feasible, least L %ld (%.2f s, %ld %s)", ii,
+                 d.length, sec, d.work, who);
+      else if (d.kt)
+        snprintf(line, sizeof line, "I %ld: feasible, L %ld, at least %ld (%.2f s, %ld %s)",
+                 ii, d.length, d.lower, sec, d.work, who);
+      else
+        snprintf(line, sizeof line, "I %ld: %s (%.2f s, %ld %s)", ii,
+                 d.status == TWILL_ILP_INFEASIBLE ? "infeasible"
+                 : d.status == TWILL_ILP_LIMIT    ? "limit"
+                                                  : "failed",
+                 sec, d.work, who);
+      o->log(o->log_ctx, line);
     }
     if (o->certify && settled(&d)) {
       r->tries[r->ntries - 1].vipr = d.proof;
@@ -276,7 +306,7 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
     twill_modulo_red_clear(&red);
     break; /* a schedule, or a limit: I is settled or stays unproven */
   }
-  if (!r->sched && r->status != TWILL_MODULO_ERROR && fallback(g, r->ii_lower, r))
+  if (!r->sched && r->status != TWILL_MODULO_ERROR && fallback(g, o, r->ii_lower, r))
     return -1;
   if (r->status == TWILL_MODULO_LIMIT && r->sched) {
     /* whatever the engines proved, the critical path at I bounds L */

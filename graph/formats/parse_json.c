@@ -217,6 +217,7 @@ static int do_op(kp *p, const twill_json *o) {
   int v = twill_graph_add_op(p->g, name, (long)lat);
   if (v < 0 || twill_gio_names_add(&p->names, p->g, v)) return oom(p);
   p->g->ops[v].line = o->line;
+  p->g->ops[v].col = o->col;
   static const char *const longs[] = {"regs", "smem", "tmem", "spill"};
   for (int k = 0; k < 4; k++) {
     const twill_json *x = twill_json_get(o, longs[k]);
@@ -345,6 +346,8 @@ static int parse_kernel(kp *p, const twill_json *root) {
     if (!twill_gio_arch_ok(x->string, x->len))
       return err_at(p, x, "invalid machine name '%.64s'", x->string);
     if (twill_graph_set_arch(p->g, x->string)) return oom(p);
+    p->g->arch_line = x->line;
+    p->g->arch_col = x->col;
   }
   if ((x = twill_json_get(root, "units")) && do_units(p, x)) return -1;
   if ((x = twill_json_get(root, "ops"))) {

@@ -304,6 +304,8 @@ static int st_arch(tp *p, const stmt *st, int *arch_line) {
   free(a);
   if (r) return oom(p);
   *arch_line = st->line;
+  p->g->arch_line = st->line;
+  p->g->arch_col = t[1].col;
   return 0;
 }
 
@@ -430,6 +432,7 @@ static int st_op(tp *p, const stmt *st) {
   if (v < 0 || twill_gio_names_add(&p->names, p->g, v)) return oom(p);
   twill_op *op = &p->g->ops[v];
   op->line = st->line;
+  op->col = t[1].col;
   int seen[8] = {0}, groups_col = 0, spill_col = 0;
   for (int i = 4; i < st->ntok; i += 2) {
     const tok *k = &t[i];

@@ -942,8 +942,9 @@ int twill_vipr_check_mem(const char *name, const char *data, size_t len,
 int twill_vipr_check_file(const char *path, char *msg, size_t msg_size) {
   ck c;
   memset(&c, 0, sizeof c);
-  c.file = path;
-  c.f = fopen(path, "rb");
+  int is_stdin = !strcmp(path, "-"); /* as every twill reader: '-' is stdin */
+  c.file = is_stdin ? "<stdin>" : path;
+  c.f = is_stdin ? stdin : fopen(path, "rb");
   struct stat st;
   if (!c.f) {
     if (msg && msg_size) snprintf(msg, msg_size, "%s: cannot open", path);
@@ -956,12 +957,12 @@ int twill_vipr_check_file(const char *path, char *msg, size_t msg_size) {
   c.fbuf = malloc(65536);
   int rc = 1;
   if (c.fbuf) rc = run(&c, msg, msg_size);
-  else if (msg && msg_size) snprintf(msg, msg_size, "%s: out of memory", path);
+  else if (msg && msg_size) snprintf(msg, msg_size, "%s: out of memory", c.file);
   if (ferror(c.f) && rc == 0) {
-    if (msg && msg_size) snprintf(msg, msg_size, "%s: read error", path);
+    if (msg && msg_size) snprintf(msg, msg_size, "%s: read error", c.file);
     rc = 1;
   }
   free(c.fbuf);
-  fclose(c.f);
+  if (!is_stdin) fclose(c.f);
   return rc;
 }

@@ -71,6 +71,7 @@ typedef struct twill_op {
                        load needs 8 warps; 1 for other ops */
   bool varlat;      /* variable latency: runs on the designated warp W_vl */
   int line;         /* source line (0 if built in code) */
+  int col;          /* column of its name there (of its object in JSON) */
 } twill_op;
 
 /* Warps an op occupies on a machine with warpgroups of wg warps. */
@@ -89,6 +90,8 @@ typedef struct twill_edge {
 typedef struct twill_graph {
   char *name;       /* kernel name */
   char *arch;       /* machine named by the kernel (built-in or path), or NULL */
+  int arch_line, arch_col; /* where the file names it (0: not known), so
+                              that an unknown machine is reported there */
   twill_unit *units;
   int nunits;
   twill_op *ops;

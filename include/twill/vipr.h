@@ -30,7 +30,8 @@ int twill_vipr_check_mem(const char *name, const char *data, size_t len,
                          char *msg, size_t msg_size);
 
 /* The same for a file, read as a stream (the certificate is never held
- * in memory as a whole).  An unreadable file is "not verified". */
+ * in memory as a whole); "-" is standard input.  An unreadable file is
+ * "not verified". */
 int twill_vipr_check_file(const char *path, char *msg, size_t msg_size);
 
 #endif
