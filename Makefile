@@ -146,6 +146,15 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_COMMON_OBJ) $(LIB)
 
 debug: all
 
+# Sanitized code runs about three times slower: its suites get three times
+# the time of every Check timeout (a shared machine needed it for the GauS
+# legalization sweep).
+ifeq ($(SAN),1)
+CK_MULT := 3
+else
+CK_MULT := 1
+endif
+
 # Each suite runs with the path of the program and of the unpacked test data
 # in its environment; a failing suite fails the target, after all have run.
 # A plain `make check` then runs the same suites against the debug build.
@@ -153,6 +162,7 @@ check-suites: $(TEST_BIN) $(BIN) $(DATA_OUT)
 	@fail=0; sh tests/layering.sh || fail=1; sh tests/symbols.sh $(LIB) || fail=1; \
 	for t in $(TEST_BIN); do \
 	  CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-120} \
+	  CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-$(CK_MULT)} \
 	  TWILL_BIN=$(abspath $(BIN)) TWILL_SRC=$(CURDIR) \
 	  TWILL_DATA=$(abspath $(BUILD)/data) \
 	  $$t || fail=1; done; \
