@@ -341,6 +341,7 @@ static const struct {
     {"modulo", "core/cli/cmd_modulo.c", NULL, NULL, 8},
     {"gaus", "core/cli/cmd_gaus.c", NULL, NULL, 15},
     {"emit", "core/cli/cmd_emit.c", NULL, NULL, 3},
+    {"report", "core/cli/cmd_report.c", NULL, NULL, 16},
     {"check", "core/cli/cmd_check.c", NULL, NULL, 1},
     {"validate", "core/cli/cmd_validate.c", NULL, NULL, 4},
     {"convert-hatschet", "core/cli/cmd_convert.c", NULL, NULL, 1},

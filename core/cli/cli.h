@@ -149,6 +149,7 @@ int twill_cmd_check(int argc, char **argv);
 int twill_cmd_modulo(int argc, char **argv);
 int twill_cmd_solve(int argc, char **argv);
 int twill_cmd_emit(int argc, char **argv);
+int twill_cmd_report(int argc, char **argv);
 int twill_cmd_gaus(int argc, char **argv);
 int twill_cmd_convert_hatschet(int argc, char **argv);
 int twill_cmd_ilp(int argc, char **argv);

@@ -239,6 +239,41 @@ static const twill_cli_opt ilp_opts[] = {
     {"--json", NULL, "print {status, objective, values, stats} instead"},
     {NULL, NULL, NULL}};
 
+static const twill_cli_opt report_opts[] = {
+    {"-o", "FILE", "the page (default: standard output)"},
+    {"--arch", "A", ARCH_HELP},
+    {"--solver", "S", "how a KERNEL is solved: solve (Algorithm 1, as\n"
+                      "`twill solve`), modulo (phase 1, as `twill\n"
+                      "modulo`: no warps) or gaus (GauS formulation C on\n"
+                      "the kernel's own cycles: a heuristic, never\n"
+                      "certified) (default: solve)"},
+    {"--no-cert", NULL, "neither write nor check a certificate; the page\n"
+                        "says \"not certified\""},
+    {"--cert", "FILE", "also save the certificate the page's status is\n"
+                       "about (solve and modulo)"},
+    {"--time-limit", "S", "seconds for the search (default: 60); exit 3 at\n"
+                          "the limit, the page says what was proven"},
+    {"--no-normalize", NULL, "keep the kernel's own cycle counts (default:\n"
+                             "normalized with budget 300; the page shows\n"
+                             "both scales)"},
+    {"--budget", "U", "normalization budget (default: 300)"},
+    {"--warps", "N", "--solver solve: warps the CTA runs (default: the\n"
+                     "machine's)"},
+    {"--regs", "N", "--solver solve: per-thread register budget of a\n"
+                    "warpgroup (default: the machine's reg_budget)"},
+    {"--no-cross-warp", NULL, "--solver solve: register values may not move\n"
+                              "between warps"},
+    {"--first-model", NULL, "--solver solve: the first schedule found at\n"
+                            "(I*, L*), as the paper does"},
+    {"--same", "A,B,...", "--solver solve: every listed op shares a warp\n"
+                          "with A"},
+    {"--apart", "A,B,...", "--solver solve: the listed ops share no warp"},
+    {"--own", "A,B,...", "--solver solve: as --same, and no other op uses\n"
+                         "their warps"},
+    {"--lead", "A,B", "--solver solve: A of the next iteration issues\n"
+                      "before B of this one"},
+    {NULL, NULL, NULL}};
+
 const twill_command twill_commands[] = {
     {"solve", twill_cmd_solve,
      "joint software pipelining + warp specialization (Algorithm 1)",
@@ -328,6 +363,32 @@ const twill_command twill_commands[] = {
      "and a default warp assignment, and says so in the output.  '-' reads\n"
      "either from standard input.\n",
      emit_opts, NULL},
+    {"report", twill_cmd_report,
+     "one self-contained HTML page about a schedule, for review or teaching",
+     "usage: twill report KERNEL|SCHEDULE.json [options]\n"
+     "\n"
+     "Writes one HTML file (inline SVG, CSS and script; it loads nothing)\n"
+     "with: the answer and the certificate's status; the lower bounds and\n"
+     "why (ResMII per unit with the saturated unit, RecMII with a critical\n"
+     "cycle); every I the search refuted with the constraint families that\n"
+     "conflict (\"registers of warpgroup 1; blocking wait of rescale_1\");\n"
+     "the kernel graph; the steady state per warp role and per unit; the\n"
+     "whole pipelined loop with its prologue and epilogue; the modulo\n"
+     "reservation table; register, shared- and tensor-memory pressure per\n"
+     "slot; the schedule op by op.  Hovering an op lights its edges, bars\n"
+     "and slots; a toggle shows cycles real or normalized.\n"
+     "A KERNEL is solved first (--solver); the certificate the solver\n"
+     "writes is verified at once by the independent checker (as `twill\n"
+     "check`).  SCHEDULE.json: what `twill solve --json`, `twill modulo\n"
+     "--json`, `twill gaus --json` or `twill emit --format json` wrote (its\n"
+     "\"kernel\" a built-in or a file, also looked up beside the\n"
+     "schedule), drawn as it is: the search log and the warp model come\n"
+     "from the file when it has them; an \"infeasible at every I\" answer of\n"
+     "`twill solve --json` (no times) is reported as such; the solver\n"
+     "options go with a KERNEL only.  '-' reads either from standard input.\n",
+     report_opts,
+     "Exit 0, 2 infeasible at every I, 3 limit (the page is written in each\n"
+     "case), 1 bad usage or input, or a certificate the checker rejects.\n"},
     {"check", twill_cmd_check, "verify a schedule and its optimality certificate",
      "usage: twill check KERNEL CERT [options]\n"
      "\n"

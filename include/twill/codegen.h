@@ -26,6 +26,7 @@
 #include "twill/arch.h"
 #include "twill/diag.h"
 #include "twill/graph.h"
+#include "twill/joint.h"
 #include "twill/schedule.h"
 
 typedef enum twill_emit_format {
@@ -120,5 +121,66 @@ void twill_sched_file_free(twill_sched_file *f);
 twill_schedule *twill_sched_file_bind(const twill_sched_file *f,
                                       const twill_graph *g, const char *file,
                                       twill_diag *d);
+
+/* ---- the HTML report (codegen/report.c) --------------------------------
+ *
+ * One self-contained HTML5 page (inline SVG, CSS and a little script; no
+ * network, no other file) for people who review or teach a schedule: the
+ * answer and the certificate's status, the lower bounds and why (the
+ * saturated unit, the critical cycle), every I the search refuted with its
+ * explanation, the kernel graph, the steady state per warp role and per
+ * unit with the prologue and epilogue of the whole pipelined loop, the
+ * modulo reservation table, and register, shared- and tensor-memory
+ * pressure per slot.  Hovering an op highlights its edges, its bars and its
+ * slots; a toggle switches every cycle count between real and normalized
+ * cycles (the script inserts it; without the script the page shows real
+ * cycles).  Same report, same bytes. */
+
+/* The certificate's status. */
+typedef enum twill_report_cert {
+  TWILL_REPORT_CERT_NONE = 0, /* not certified: cert_msg says why */
+  TWILL_REPORT_CERT_VERIFIED, /* the checker verified the certificate */
+  TWILL_REPORT_CERT_FAILED    /* the checker rejected it: cert_msg */
+} twill_report_cert;
+
+/* One I the search tried, in the cycles of the graph scheduled. */
+typedef struct twill_report_try {
+  long ii;
+  long lmin, lmax;  /* the lengths searched (lmax 0: not a joint search) */
+  int outcome;      /* 1 a schedule, 0 refuted (proven), -1 not settled */
+  const char *what; /* the outcome in the solver's words ("UNSAT", ...) */
+  const char *why;  /* refuted: the constraint families that conflict,
+                       "; "-separated (twill/joint.h); NULL: none given */
+} twill_report_try;
+
+typedef struct twill_report {
+  const char *input;   /* the KERNEL or SCHEDULE.json the user named */
+  const char *solver;  /* who made the schedule, in words */
+  const twill_graph *g; /* the graph scheduled, bound; normalized when
+                           real_per_cycle > 0 */
+  const twill_graph *source; /* the same ops with the kernel's own costs
+                                (NULL: g's costs are the kernel's) */
+  const twill_arch *m; /* warps: the CTA's */
+  const twill_schedule *s; /* NULL: no schedule (infeasible, limit) */
+  double real_per_cycle; /* real cycles per cycle of g; <= 0: g's cycles
+                            are real cycles (nothing to toggle) */
+  const twill_joint_params *p; /* the warp model the schedule satisfies
+                                  (in g's cycles); NULL: none */
+  bool optimal;        /* no schedule at a smaller I (proven) */
+  bool length_proven;  /* none shorter at this I (proven) */
+  bool heuristic;      /* a heuristic's schedule: nothing proven */
+  bool infeasible;     /* no schedule at any I (proven) */
+  const char *why_infeasible;
+  long ii_lower;       /* proven: no schedule below this I (0: unknown) */
+  const twill_report_try *tries;
+  int ntries;
+  const char *phase1;  /* one line about phase 1, NULL: none */
+  twill_report_cert cert;
+  const char *cert_msg;
+} twill_report;
+
+/* Write the page.  0, or -1 on a write or allocation error, or when the
+ * schedule spans more than TWILL_EMIT_MAX_COPIES copies. */
+int twill_emit_report(const twill_report *r, FILE *out);
 
 #endif
