@@ -10,7 +10,7 @@
 #   make valgrind        the suites under valgrind --leak-check=full
 #   make fuzz            every libFuzzer target in tests/fuzz for FUZZ_TIME s
 #   make bench           the benchmark programs in bench/ (peers installed there)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local  (also the man page, share/man/man1/twill.1)
 #   make clean
 #
 # Sources are found by wildcard: a new file in a module folder, a new
@@ -160,6 +160,9 @@ endif
 # A plain `make check` then runs the same suites against the debug build.
 check-suites: $(TEST_BIN) $(BIN) $(DATA_OUT)
 	@fail=0; sh tests/layering.sh || fail=1; sh tests/symbols.sh $(LIB) || fail=1; \
+	TWILL_BIN=$(abspath $(BIN)) sh tests/tutorial.sh || fail=1; \
+	TWILL_BIN=$(abspath $(BIN)) sh tests/tutorial.sh docs/formats.md 2 || fail=1; \
+	TWILL_BIN=$(abspath $(BIN)) sh tests/manpage.sh || fail=1; \
 	for t in $(TEST_BIN); do \
 	  CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-120} \
 	  CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-$(CK_MULT)} \
@@ -218,11 +221,13 @@ bench: all
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin \
-	  $(DESTDIR)$(PREFIX)/include/twill $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	  $(DESTDIR)$(PREFIX)/include/twill $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	  $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libtwill.a
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/twill
 	install -m 644 include/twill/*.h $(DESTDIR)$(PREFIX)/include/twill/
 	install -m 644 include/twill.h $(DESTDIR)$(PREFIX)/include/twill.h
+	install -m 644 docs/twill.1 $(DESTDIR)$(PREFIX)/share/man/man1/twill.1
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' twill.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/twill.pc
 

@@ -28,7 +28,8 @@ twill_arch *twill_arch_new(const char *name) {
     free(m);
     return NULL;
   }
-  /* Defaults shared by Hopper and Blackwell (kernels.md, twill.md s11). */
+  /* Defaults shared by Hopper and Blackwell (their public specifications;
+   * see arch/hopper.arch and arch/blackwell.arch). */
   m->warps = 16;
   m->warpgroup = 4;
   m->regs_per_sm = 65536;

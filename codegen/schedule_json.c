@@ -1,4 +1,4 @@
-/* codegen/schedule_json.c: schedules as DESIGN.md's Results JSON.
+/* codegen/schedule_json.c: schedules as JSON (docs/formats.md, "Schedules").
  *
  * Reader: {"kernel": s, "arch": s, "ii": n, "times": {op: n},
  * "warps": {op: n}, ...}.  "kernel", "ii" and "times" are required; every

@@ -5,10 +5,11 @@
 
 #include "twill/graph.h"
 
-/* fig1 (twill.md 2.4): S, P, O of 1 cycle; S, O on TC, P on EXP (cap 1);
+/* fig1 (Twill paper, Fig. 1): S, P, O of 1 cycle; S, O on TC, P on EXP (cap 1);
  * edges S->P (1,0), P->O (1,0), O->O (1,1). */
 twill_graph *tf_fig1(void);
-/* dragon (twill.md 2.2): a, b, c, d on u0/u1 (cap 1); d holds u0 then u1. */
+/* dragon (twill-egraphs dragon_book, see kernels/dragon.twill): a, b, c, d
+ * on u0/u1 (cap 1); d holds u0 then u1. */
 twill_graph *tf_dragon(void);
 /* gap: op a (lat 3) holds U (cap 1) at cycles 0 and 2; b after a (lat 3).
  * MII 2, but no schedule at 2 (both uses in slot 0): I* = 3. */

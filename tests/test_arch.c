@@ -9,7 +9,7 @@
 
 /* The built-in figures, each checked against its source:
  * hopper: 12 warps (3 warpgroups, FA3), 240 regs/consumer thread
- * (kernels.md), smem 227 KB = 232448 B per block, wgmma by a warpgroup;
+ * (FA3's consumers), smem 227 KB = 232448 B per block, wgmma by a warpgroup;
  * blackwell: 16 warps (FA4), 65536 / 512 threads = 128 regs, TMEM 512
  * columns, tcgen05.mma by one thread. */
 START_TEST(builtins_load) {

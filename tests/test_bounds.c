@@ -9,7 +9,7 @@
 #include "twill/bounds.h"
 #include "twill/graph.h"
 
-/* fig1 (twill.md 2.4): S, P, O of 1 cycle; S, O on TC (cap 1), P on EXP
+/* fig1 (Twill paper, Fig. 1): S, P, O of 1 cycle; S, O on TC (cap 1), P on EXP
  * (cap 1); edges S->P (1,0), P->O (1,0), O->O (1,1).
  *   ResMII(TC)  = ceil((1 + 1) / 1) = 2,  ResMII(EXP) = ceil(1/1) = 1
  *   RecMII      = the self-loop O->O: ceil(1 / 1) = 1
@@ -35,7 +35,7 @@ START_TEST(fig1_bounds) {
 }
 END_TEST
 
-/* dragon (twill.md 2.2, the [A] test): RRTs a=[[1,0]], b=[[0,1]],
+/* dragon (twill-egraphs dragon_book): RRTs a=[[1,0]], b=[[0,1]],
  * c=[[1,0]], d=[[1,0],[0,1]] (d uses unit 0 in its first cycle and unit 1
  * in its second), capacities 1, 1.  Edges d->c (0,1), c->b (0,1),
  * d->b (0,2), b->a (0,2), b->d (1,1).

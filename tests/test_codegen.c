@@ -1,6 +1,6 @@
 /* tests/test_codegen.c: codegen outputs against hand derivations.
  *
- * fig1 (twill.md 2.4, kernels.md 1) at I = 2 with M = {S:0, P:2, O:3}:
+ * fig1 (Twill paper, Fig. 1) at I = 2 with M = {S:0, P:2, O:3}:
  *   L = max(t + lat) = O: 3 + 1 = 4; copies C = ceil(4/2) = 2;
  *   T = (C-1)*I + L = 2 + 4 = 6.
  *   stage = t / I: S 0, P 1, O 1; slot = t mod I: S 0, P 0, O 1.

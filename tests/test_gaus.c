@@ -384,7 +384,7 @@ static void validate_on(const twill_graph *g, const twill_arch *m, char form,
   twill_gaus_problem_free(p);
 }
 
-/* The restart loop (gaus.md 1.7) is on by default and can be switched
+/* The restart loop (the GauS paper's) is on by default and can be switched
  * off; either way the schedule is legal, and a restart puts mu exactly on
  * the legalized start times with sigma back at its initial value. */
 START_TEST(restart_flag) {

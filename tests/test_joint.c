@@ -58,7 +58,7 @@ static void expect_bad(const twill_graph *g, const twill_joint_params *p,
   ck_assert_msg(strstr(why, needle) != NULL, "'%s' lacks '%s'", why, needle);
 }
 
-/* fig1 at I = 2 on one warp: S@0, P@1, O@3 (kernels.md 1: realizable
+/* fig1 at I = 2 on one warp: S@0, P@1, O@3 (Twill paper, Fig. 1: realizable
  * with one warp).  Each broken copy violates exactly one rule. */
 START_TEST(validator_fig1) {
   twill_graph *g = tf_fig1();
@@ -149,7 +149,7 @@ static twill_graph *varlat_regs(void) {
   return g;
 }
 
-/* twill.md 3.6 (CROSS-WARP SPILLS) charges the transfer on every edge
+/* Twill's Fig. 6 (CROSS-WARP SPILLS) charges the transfer on every edge
  * whose ends sit on different warps, and its unprinted CONCURRENCY variant
  * makes the receiver wait on a barrier.
  * (1) A variable-latency producer with registers, 8 warps in groups of 4:
@@ -751,7 +751,7 @@ static void solve_ok(const twill_graph *g, const twill_joint_params *p,
                                      sizeof why) == 0, "%s", why);
 }
 
-/* fig1 on one warp: I = 2, L = 4 as in phase 1 (kernels.md 1). */
+/* fig1 on one warp: I = 2, L = 4 as in phase 1 (Twill paper, Fig. 1). */
 START_TEST(fig1_one_warp) {
   twill_graph *g = tf_fig1();
   twill_joint_params p = tiny(1, 1, 8);
@@ -769,7 +769,7 @@ END_TEST
  * slots (capacity 1) and each runs for its whole slot, so P, which blocks,
  * has no free slot: UNSAT for every L (here L <= 4, two copies).  At I = 3,
  * S@0, P@1, O@2 is legal: I* = 3, L = 3.  Two warps: P moves to warp 1 and
- * I = 2, L = 4 again ("a second warp or a later slot", kernels.md). */
+ * I = 2, L = 4 again (a second warp or a later slot). */
 START_TEST(fig1_blocking_variant) {
   twill_graph *g = fig1_blocking();
   twill_joint_params p = tiny(1, 1, 8);
@@ -1172,7 +1172,7 @@ START_TEST(floors_vs_brute_force) {
 }
 END_TEST
 
-/* ---- built-in kernels (kernels.md) ------------------------------------- */
+/* ---- built-in kernels (the files in kernels/) ---------------------------- */
 
 static void builtin(const char *name, const char *const *flags, twill_solve_result *r,
                     twill_graph **gout, bool need_sched) {
@@ -1309,7 +1309,7 @@ START_TEST(fa4_fwd_structure_and_ablations) {
 }
 END_TEST
 
-/* The third ablation (twill.md 6.3): no sub-tiling, fa4-fwd-nosub-blackwell,
+/* The third ablation (Twill 6.2.2): no sub-tiling, fa4-fwd-nosub-blackwell,
  * whose 256-row ops take two aligned warpgroups.  Unsatisfiable at phase
  * 1's I = 32 (the TC and EXP bound, 2048 / 64) by hand: exp holds the EXP
  * unit for 2048 cycles = I, so it runs at every slot on its 8 warps; the
@@ -1527,7 +1527,7 @@ START_TEST(fa4_fwd_roles_as_relations) {
 }
 END_TEST
 
-/* FA3's intra-warpgroup pipelining (kernels.md 4: the next S GEMM issued
+/* FA3's intra-warpgroup pipelining (Twill paper 6.2.1: the next S GEMM issued
  * before this iteration's PV) asked as --lead: still I* = 32, the TC
  * bound 4 x 512 / 64 (no schedule can beat it), certified, and the
  * returned schedule has the hoisting. */

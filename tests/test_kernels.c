@@ -80,7 +80,7 @@ START_TEST(every_kernel_matches_its_hand_derivation) {
 }
 END_TEST
 
-/* The kernels keep the structure kernels.md asks for. */
+/* The kernels keep the structure their header comments describe. */
 START_TEST(kernel_structure) {
   twill_graph *g;
   twill_arch *m;

@@ -26,7 +26,7 @@ static void solve_ok(const twill_graph *g, twill_modulo_result *r) {
   solve_with(g, NULL, r);
 }
 
-/* fig1: I = 2, L = 4, M(S) = 0, M(O) = 3 (twill.md 2.4, kernels.md 1):
+/* fig1: I = 2, L = 4, M(S) = 0, M(O) = 3 (Twill paper, Fig. 1):
  * at I = 2, S and O share the TC, so they take different slots; S->P->O
  * needs t(O) >= 2, and t(O) = 2 puts O in S's slot 0, so t(O) = 3, L = 4. */
 START_TEST(fig1_is_two_four) {
@@ -45,7 +45,7 @@ START_TEST(fig1_is_two_four) {
 }
 END_TEST
 
-/* dragon: II = 3 (twill.md 2.2); L checked by brute force. */
+/* dragon: II = 3 (twill-egraphs dragon_book); L checked by brute force. */
 START_TEST(dragon_is_three) {
   twill_graph *g;
   twill_arch *m;

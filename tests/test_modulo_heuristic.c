@@ -16,7 +16,7 @@ static void expect_valid(const twill_graph *g, const twill_schedule *s) {
                 "%s", why);
 }
 
-/* fig1: I = 2 is optimal (twill.md 2.4). */
+/* fig1: I = 2 is optimal (Twill paper, Fig. 1). */
 START_TEST(fig1_reaches_two) {
   twill_graph *g = tf_fig1();
   twill_schedule *sc = NULL;
@@ -29,7 +29,7 @@ START_TEST(fig1_reaches_two) {
 }
 END_TEST
 
-/* dragon: published II = 3 (twill.md 2.2). */
+/* dragon: published II = 3 (twill-egraphs dragon_book). */
 START_TEST(dragon_reaches_three) {
   twill_graph *g = tf_dragon();
   twill_schedule *sc = NULL;

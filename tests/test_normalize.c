@@ -1,10 +1,11 @@
-/* tests/test_normalize.c: the normalization program against twill.md 4. */
+/* tests/test_normalize.c: the normalization program (docs/model.md
+ * section 2). */
 #include "check_main.h"
 #include "testutil.h"
 #include "twill/kernel.h"
 #include "twill/normalize.h"
 
-/* [1000, 333] -> [3, 1], F = |1000*1 - 333*3| = 1 (twill.md 4). */
+/* [1000, 333] -> [3, 1], F = |1000*1 - 333*3| = 1 (by hand). */
 START_TEST(paper_example_1000_333) {
   long c[] = {1000, 333};
   twill_norm nm;

@@ -7,7 +7,7 @@
 #include "twill/arch.h"
 #include "twill/schedule.h"
 
-/* fig1 (twill.md 2.4) with I = 2, M = {S:0, P:2, O:3}:
+/* fig1 (Twill paper, Fig. 1) with I = 2, M = {S:0, P:2, O:3}:
  *   S->P: 2 - 0 = 2 >= 1 - 2*0 = 1        ok
  *   P->O: 3 - 2 = 1 >= 1                  ok
  *   O->O: 0 >= 1 - 2*1 = -1               ok

@@ -50,7 +50,7 @@
  *      checks the refutation against it (core/check/cert_modulo_smt.c);
  *   6. a path line: recomputes the critical path at I* and requires L to
  *      equal it.
- * Costs are normalized by the deterministic program of twill.md 4 before
+ * Costs are normalized by the deterministic program of docs/model.md section 2 before
  * either side starts; the certificate speaks about the normalized kernel.
  */
 #include <ctype.h>

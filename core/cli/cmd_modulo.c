@@ -42,7 +42,7 @@ static int parse(int argc, char **argv, opts *o) {
   memset(o, 0, sizeof *o);
   o->normalize = 1;
   o->budget = 300;
-  o->time_limit = 60; /* every search has a limit (DESIGN.md) */
+  o->time_limit = 60; /* every search has a limit, as every solver call does */
   twill_modulo_opts mo;
   twill_modulo_opts_default(&mo);
   o->threads = mo.threads;

@@ -183,8 +183,9 @@ void twill_gaus_opts_default(twill_gaus_opts *o) {
   o->iters = 1000;
   o->threads = 1;
   o->seed = 1;
-  o->lr_mu = 0.05; /* gaus.md 5.4 names 0.01 and 0.05; 0.05 converges in
-                      the 1000-step default on the test graphs */
+  o->lr_mu = 0.05; /* the GauS paper gives no value; of 0.01 and 0.05,
+                      0.05 converges in the 1000-step default on the test
+                      graphs */
   o->lr_s = 0.05;
   o->beta1 = 0.9;
   o->beta2 = 0.999;
@@ -193,7 +194,7 @@ void twill_gaus_opts_default(twill_gaus_opts *o) {
   o->sigma_min = 0.1;
   o->sigma_init_max = 4.0;
   o->tau = 1.0;
-  o->alpha = 0.01; /* 1/ratio with GS-Schedule's ratio 100 (gaus.md 5.5) */
+  o->alpha = 0.01; /* 1/ratio with GS-Schedule's ratio 100 (its RW graphs) */
   o->lambda0 = 0.0;
   o->rho0 = 1.0;
   o->gamma = 2.0;

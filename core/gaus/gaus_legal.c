@@ -1,5 +1,6 @@
-/* core/gaus/gaus_legal.c: from the relaxation to legal schedules (gaus.md 5.3),
- * the independent legality check, MII, and discrete measures.
+/* core/gaus/gaus_legal.c: from the relaxation to legal schedules (the GauS
+ * paper's Appendix A), the independent legality check, MII, and discrete
+ * measures.
  *
  * Plain: list scheduling in topological order over distance-0 edges, ready
  * ops taken by (round(mu), index), each placed at the first step >= both
@@ -224,7 +225,7 @@ out:
 
 /* ---- improving an acyclic plain schedule -------------------------------- */
 
-/* Serial schedule generation (gaus.md 5.3's list scheduling without the
+/* Serial schedule generation (our list-scheduling legalizer without the
  * round(mu) floor): ops in precedence order, each time the eligible op of
  * smallest rank, placed at its earliest start (forward) or latest start
  * (backward, ending by H, eligible once all successors are placed) where

@@ -4,7 +4,7 @@
  * cannot be legalized is reported and II+1 is tried; the plain schedule's
  * II is the guaranteed last rung).
  *
- * Defaults for the horizon D (gaus.md 1.4 has none for GauS):
+ * Defaults for the horizon D (the GauS paper gives none):
  *   A, B: max(critical path, levels, ceil(1.25 * resource bound)), where
  *         levels = ops on the longest path (GS-Schedule's depth D)
  *   C:    max(critical path, II) + II
@@ -190,8 +190,8 @@ int twill_gaus_solve(const twill_gaus_problem *p, const twill_gaus_opts *o,
             have = true;
             memcpy(r->t, tc, (size_t)n * sizeof(long));
           }
-          /* gaus.md 1.7: the legalized schedule re-initializes (mu, sigma)
-             and the optimization goes on from it */
+          /* as in the GauS paper: the legalized schedule re-initializes
+             (mu, sigma) and the optimization goes on from it */
           if (o->restart && k > 0 && !last && !timeout) {
             twill_gaus_model_restart(m, tc);
             r->restarts++;

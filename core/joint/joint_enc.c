@@ -1,7 +1,8 @@
 /* core/joint/joint_enc.c: the joint SWP+WS problem at fixed (I, L) encoded on the
- * integer theory layer (twill/smt.h), as twill.md 3.7 recommends: integer
- * start times with difference and modulo propagators instead of the
- * paper's Boolean op[v, i, t] grid, Booleans for the warp assignment, and
+ * integer theory layer (twill/smt.h): linear integer arithmetic, as in the
+ * paper, but with integer start times with difference and modulo
+ * propagators instead of the paper's Boolean op[v, i, t] grid, Booleans for
+ * the warp assignment, and
  * Boolean grids only where a cycle-by-cycle count is unavoidable
  * (lifetimes, "running at slot s").
  *
@@ -662,7 +663,7 @@ static void enc_blocking(twill_joint *j) {
     forbid_running(j, v, s, 0);
   }
   /* a value that crosses warps is received with a barrier wait, which
-   * blocks the consumer's warp like any other (twill.md 3.6, the second
+   * blocks the consumer's warp like any other (the Twill paper's second
    * CONCURRENCY constraint the paper mentions without a formula) */
   for (int e = 0; e < j->ncw && !j->err; e++)
     forbid_running(j, j->cw_dst[e], j->cw_sel[e], j->cw[e]);

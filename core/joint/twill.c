@@ -1,5 +1,5 @@
-/* core/joint/twill.c: Algorithm 1 of the Twill paper (twill.md 3.8) over the
- * joint encoding, and its certificate.
+/* core/joint/twill.c: Algorithm 1 of the Twill paper (docs/model.md
+ * section 5) over the joint encoding, and its certificate.
  *
  *   I, M <- phase 1 (the optimal modulo schedule: core/modulo/modulo_ilp.c)
  *   loop:
@@ -17,7 +17,7 @@
  * schedule (the phase-1 certificate), and each I in [phase-1 I*, I*)
  * admits no joint schedule within its C(I) copies; at I*, no joint
  * schedule is shorter than L* (a refutation at L* - 1).  Like the paper,
- * the search does not look at more copies than C(I) (twill.md 3.9);
+ * the search does not look at more copies than C(I) (docs/model.md section 6);
  * --extra-copies widens it.
  *
  * Certificate (text, blocks of bytes prefixed by their length, like the

@@ -2,7 +2,8 @@
  * the ILP engine that solves it on ilp/ (core/modulo/modulo_engine.h).
  *
  * The program of the reduced problem (twill/modulo.h; the slot-and-stage
- * form of the first author's modulo-scheduling ILP, twill.md 2.2), over
+ * form of the first author's modulo-scheduling ILP; the Twill paper cites
+ * Stoutchinin's and states none), over
  * the kept ops x:
  *
  *   a[x][s] in {0,1}, s in [0, I)      op x issues in slot s

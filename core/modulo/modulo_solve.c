@@ -15,7 +15,7 @@
  *   threads 1: the SMT engine, then the ILP only when the budget did not
  *     settle the I.
  * Only when both stop at a limit (time, nodes, an interrupt) does the
- * outcome depend on the clock, as DESIGN.md allows: then the better of
+ * outcome depend on the clock, as a limit may: then the better of
  * their schedules and the larger of their bounds are kept.  With a single
  * engine there is no race and no budget.
  */

@@ -120,7 +120,8 @@ static int check_warps(const twill_graph *g, const twill_arch *m,
                   o->name, o->groups, sp, w);
     }
   }
-  /* Variable-latency ops run on warps of their own (twill.md 3.6). */
+  /* Variable-latency ops run on warps of their own (docs/model.md
+   * section 4). */
   for (int v = 0; v < g->nops; v++) {
     if (!g->ops[v].varlat) continue;
     for (int x = 0; x < g->nops; x++) {

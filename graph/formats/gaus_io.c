@@ -1,5 +1,5 @@
 /* graph/formats/gaus_io.c: readers for the external GauS graphs
- * (../shared/suites/gaus/README.md): GML (gs_schedule_rw) and binary
+ * (tests/data/suites/gaus/README.md): GML (gs_schedule_rw) and binary
  * AIGER (epfl_aig).  They never print: errors come back as
  * file:line:col (GML) or a byte offset in the message (AIG).
  */

@@ -1,4 +1,4 @@
-/* graph/formats/parse_json.c: the JSON kernel form (DESIGN.md).
+/* graph/formats/parse_json.c: the JSON kernel form (docs/formats.md).
  *
  *   {"kernel": NAME, "arch": NAME, "units": {NAME: capacity, ...},
  *    "ops": [{"name": s, "lat": n, "use": [[UNIT, offset, cycles(, count)]],

@@ -1,4 +1,4 @@
-/* graph/formats/parse_text.c: the .twill kernel text format (DESIGN.md).
+/* graph/formats/parse_text.c: the .twill kernel text format (docs/formats.md).
  *
  *   kernel NAME                      first line that is not a comment
  *   arch NAME                        built-in machine name or .arch path

@@ -1,9 +1,10 @@
 /* twill/codegen.h: every output a person reads, from a kernel, its machine
  * and a modulo schedule (optionally with a warp assignment).
  *
- * The pipelined loop follows twill.md 2.1: with L = twill_schedule_length()
- * and C = ceil(L / I) overlapped copies, the straight-line program Q runs the
- * steady state once and is T = (C - 1)*I + L cycles long:
+ * The pipelined loop follows docs/model.md section 3: with
+ * L = twill_schedule_length() and C = ceil(L / I) overlapped copies, the
+ * straight-line program Q runs the steady state once and is
+ * T = (C - 1)*I + L cycles long:
  *   prologue      cycles [0, (C-1)*I)
  *   steady state  cycles [(C-1)*I, C*I)   (the loop body, one per I)
  *   epilogue      cycles [C*I, T)
@@ -11,7 +12,7 @@
  * runs for iteration i + (C - 1 - stage(v)), stage(v) = t(v) / I.
  *
  * Formats: pseudocode, cuda (sm_90a warp-specialized skeleton), table,
- * gantt (text, <= 100 columns), svg, json (DESIGN.md "Results"), dot.
+ * gantt (text, <= 100 columns), svg, json (docs/formats.md), dot.
  * Every emitter writes deterministic bytes and returns 0, or -1 on a write
  * or allocation error.  g must be bound (unit capacities known) and s valid
  * for it (twill_schedule_validate).
@@ -110,7 +111,7 @@ typedef struct twill_sched_file {
                      cycles (twill modulo); 0 when in the kernel's own */
 } twill_sched_file;
 
-/* Parse DESIGN.md's Results JSON ({"kernel", "arch", "ii", "times",
+/* Parse a schedule JSON (docs/formats.md; {"kernel", "arch", "ii", "times",
  * "warps", ...}; other keys are accepted and ignored).  Returns NULL with d
  * filled (file:line:col) on error; never prints. */
 twill_sched_file *twill_sched_file_parse(const char *text, size_t len,

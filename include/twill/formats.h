@@ -4,7 +4,7 @@
  *
  * HatScheT: an instance is a pair of XML files: a GraphML dependence graph
  * (graphN.graphml, or an Origami NAME.graphml) and a resource model
- * (graphN_RM.xml / NAMERM.xml).  ../shared/suites/modulo/README.md gives
+ * (graphN_RM.xml / NAMERM.xml).  tests/data/suites/modulo/README.md gives
  * the format; the mapping is:
  *
  *   - every <node> becomes an op; its name is the node's `name` data

@@ -1,4 +1,4 @@
-/* twill/gaus.h: GauS, the differentiable scheduler (../shared/reference/gaus.md).
+/* twill/gaus.h: GauS, the differentiable scheduler (Cai et al., arXiv 2602.20427).
  *
  * Every op i has a Gaussian start time X_i ~ N(mu_i, sigma_i^2) over a
  * horizon of D steps; S_i = round(X_i) and F_i(d) = P(S_i <= d) =
@@ -11,7 +11,8 @@
  * and Adam works on (mu, s).  (A clamp would zero the gradient at the floor;
  * the softplus keeps it smooth.)
  *
- * Formulations (gaus.md section 1.1 and 5.2):
+ * Formulations (A, B, C: the three the GauS paper evaluates, the losses in
+ * closed form ours; L: ours, for the HLS operator-scheduling files):
  *   A  min  sum_r tau*LSE_d(c_r U_r(d)/tau) + alpha * L_com
  *      (c_r = 1 / max(1, busy_r / D): usage in units of the mean load)
  *      s.t. Dep, Lat, U_r(d) <= C_r (units with a finite capacity)
@@ -107,7 +108,7 @@ typedef struct twill_gaus_opts {
   bool restart;         /* after each periodic legalization that gives a
                            legal schedule, restart the relaxation from it:
                            mu = its start times, sigma and Adam's moments
-                           re-initialized (gaus.md 1.7; default on) */
+                           re-initialized (as in the GauS paper; default on) */
   double time_limit;    /* seconds, 0: none */
   bool progress;        /* progress lines on stderr */
 } twill_gaus_opts;
@@ -181,7 +182,7 @@ long twill_gaus_legalize_plain(const twill_gaus_problem *p, const double *mu,
  * (back edges, allocation failure: t unchanged). */
 long twill_gaus_improve_plain(const twill_gaus_problem *p, const double *mu,
                               long *t, int restarts);
-/* Modulo legalization at II (gaus.md 5.3): relaxation over all edges,
+/* Modulo legalization at II (GauS's Appendix A.2): relaxation over all edges,
  * capped at n sweeps, then placement into a modulo reservation table.
  * Returns 0, -1 recurrence violation (II too small), -2 resource conflict
  * that placement could not resolve, -3 allocation failure. */

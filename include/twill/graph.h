@@ -56,7 +56,7 @@ typedef struct twill_op {
   long lat;         /* cycles(v): issue to completion; >= 0 */
   twill_use *uses;
   int nuses;
-  /* Annotations for the joint SWP+WS problem (twill.md section 1.1). */
+  /* Annotations for the joint SWP+WS problem (docs/model.md section 1). */
   long regs;        /* registers per thread its result holds while live */
   long smem;        /* bytes of shared memory its result holds while live */
   long tmem;        /* TMEM columns its result holds while live */
@@ -160,7 +160,7 @@ int twill_graph_validate(const twill_graph *g, twill_diag *d);
 
 /* ---- text formats ------------------------------------------------------ */
 
-/* Parse the .twill text format (DESIGN.md).  `file` is the name used in
+/* Parse the .twill text format (docs/formats.md).  `file` is the name used in
  * messages.  Returns a graph, or NULL with d filled (file:line:col).  The
  * text need not be NUL-terminated: len bytes are read. */
 twill_graph *twill_graph_parse_text(const char *text, size_t len,

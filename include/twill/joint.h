@@ -1,5 +1,5 @@
 /* twill/joint.h: joint software pipelining + warp specialization (Twill
- * phase 2, twill.md section 3) and Algorithm 1 (section 3.8).
+ * phase 2, docs/model.md section 4) and Algorithm 1 (docs/model.md section 5).
  *
  * THE MODEL.  A joint schedule at initiation interval I and length L gives
  * every op v a start time t(v) and a warp set S(v): one warp {w} for a warp-
@@ -39,8 +39,8 @@
  *                without tmem, tmem footprints are ignored)
  *  cross-warp    a register edge is an edge (u, v, d, delta) with u != v
  *                whose source keeps its result in registers: regs(u) > 0,
- *                whether u is variable-latency or not (twill.md 3.6,
- *                CROSS-WARP SPILLS, quantifies over every edge).  It
+ *                whether u is variable-latency or not (the Twill paper's
+ *                CROSS-WARP SPILLS, Figure 6, quantifies over every edge).  It
  *                crosses warps when v runs on a warp that does not hold
  *                u's result:
  *                  crosses(u, v)  <=>  u != v, regs(u) > 0, and some
@@ -56,7 +56,7 @@
  *                    not cross (that warp holds its own lanes of u's
  *                    result);
  *                  - ops of equal span cross iff S(u) != S(v).
- *                twill.md 3.6 writes the rule for one warp per op (u on w,
+ *                the paper writes the rule for one warp per op (u on w,
  *                v on w' != w); for sets, "v on a warp w' that does not
  *                hold u's value" is the reading above.  A crossing edge
  *                moves the value through shared memory:

@@ -1,4 +1,5 @@
-/* twill/normalize.h: cost normalization (twill.md section 4).
+/* twill/normalize.h: cost normalization (docs/model.md section 2; the Twill
+ * paper's section 5.2).
  *
  * Scaling every cycle count by one positive factor gives an isomorphic
  * scheduling problem, so only ratios matter.  Normalization picks small
