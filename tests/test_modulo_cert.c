@@ -22,10 +22,11 @@ static twill_arch *machine(void) {
 
 /* The certificate of g's phase 1, costs as given (the graphs here are
  * already in the units they are checked in). */
-static char *certify(const twill_graph *g, size_t *len) {
+static char *certify_with(const twill_graph *g, int engines, size_t *len) {
   twill_modulo_opts o;
   twill_modulo_opts_default(&o);
   o.certify = 1;
+  o.engines = engines;
   twill_modulo_result r;
   ck_assert_int_eq(twill_modulo_solve(g, &o, &r), 0);
   ck_assert_int_eq(r.status, TWILL_MODULO_OPTIMAL);
@@ -36,6 +37,9 @@ static char *certify(const twill_graph *g, size_t *len) {
   twill_modulo_result_clear(&r);
   return buf;
 }
+
+/* Both engines, the race's rule deciding (the default) */
+static char *certify(const twill_graph *g, size_t *len) { return certify_with(g, 0, len); }
 
 /* Check c against g (not normalized) on the "hopper" of machine(). */
 static int check(const twill_graph *g, const char *c, size_t len, char *msg) {
@@ -180,11 +184,15 @@ START_TEST(random_certificates_verify) {
     }
     for (int a = 0; a + 1 < n; a++)
       if (tf_rnd(&r) % 2) twill_graph_add_edge(g, a, a + 1, g->ops[a].lat, 0);
-    size_t len;
-    char *c = certify(g, &len);
-    char msg[2000];
-    ck_assert_msg(check(g, c, len, msg) == 0, "trial %d: %s", t, msg);
-    free(c);
+    /* whichever engine decides, the certificate's proofs are about the
+     * plain program the checker states */
+    for (int e = 0; e <= 2; e++) {
+      size_t len;
+      char *c = certify_with(g, e, &len);
+      char msg[2000];
+      ck_assert_msg(check(g, c, len, msg) == 0, "trial %d, engines %d: %s", t, e, msg);
+      free(c);
+    }
     twill_graph_free(g);
   }
 }
@@ -223,6 +231,8 @@ START_TEST(partial_certificate_when_length_unproven) {
   twill_modulo_opts o;
   twill_modulo_opts_default(&o);
   o.certify = 1;
+  o.engines = TWILL_MODULO_ENGINE_ILP;
+  o.form = 0;        /* the plain program */
   o.node_limit = 50; /* far too few to close L at I = 32 */
   twill_modulo_result r;
   ck_assert_int_eq(twill_modulo_solve(g, &o, &r), 0);
@@ -331,6 +341,96 @@ START_TEST(every_builtin_kernel_certifies_its_ii) {
 }
 END_TEST
 
+/* The gap kernel decided by the SMT engine alone: it refutes I = 2 (a's
+ * two uses of U, at offsets 0 and 2, share the slot 0 mod 2) and at I = 3
+ * finds L = 4, the critical path (a: 3 cycles, then b).  Its own proofs
+ * are twill-smt, which the checker does not state yet: the certificate
+ * carries VIPR proofs of the same answers about the plain program
+ * (core/modulo/modulo_solve.c, certify_plain), and verifies. */
+START_TEST(smt_engine_answers_are_certified_by_vipr) {
+  twill_graph *g = tf_gap();
+  twill_modulo_opts o;
+  twill_modulo_opts_default(&o);
+  o.certify = 1;
+  o.engines = TWILL_MODULO_ENGINE_SMT;
+  twill_modulo_result r;
+  ck_assert_int_eq(twill_modulo_solve(g, &o, &r), 0);
+  ck_assert_int_eq(r.status, TWILL_MODULO_OPTIMAL);
+  ck_assert_int_eq(r.ntries, 2);
+  ck_assert_int_eq(r.tries[0].engine, TWILL_MODULO_ENGINE_SMT);
+  ck_assert_int_eq(r.tries[1].engine, TWILL_MODULO_ENGINE_SMT);
+  char *c = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&c, &len);
+  ck_assert_int_eq(twill_modulo_write_cert(g, "hopper", NULL, &r, f), 0);
+  fclose(f);
+  twill_modulo_result_clear(&r);
+  ck_assert_ptr_nonnull(strstr(c, "\nvipr 2 infeasible "));
+  ck_assert_ptr_nonnull(strstr(c, "\nvipr 3 optimal "));
+  ck_assert_ptr_null(strstr(c, "twill-smt"));
+  char msg[2000];
+  ck_assert_msg(check(g, c, len, msg) == 0, "%s", msg);
+  ck_assert_msg(strstr(msg, "I* = 3, L* = 4 proven least at I*") != NULL, "%s", msg);
+  free(c);
+  twill_graph_free(g);
+}
+END_TEST
+
+/* The race's rule (core/modulo/modulo_solve.c): the SMT engine's answer
+ * within its conflict budget, else the ILP's; which thread ends first
+ * never shows.  Certificates with --threads 1 and 2 are the same bytes,
+ * with the default budget (the SMT engine answers), with a budget of 20
+ * conflicts (the ILP answers the I the SMT engine cannot settle in 20),
+ * and with none (the ILP alone); and they verify. */
+static char *certify_opts(const twill_graph *g, int threads, long budget, int *smt,
+                          size_t *len) {
+  twill_modulo_opts o;
+  twill_modulo_opts_default(&o);
+  o.certify = 1;
+  o.threads = threads;
+  if (budget >= 0) o.smt_conflicts = budget;
+  else o.engines = TWILL_MODULO_ENGINE_ILP;
+  twill_modulo_result r;
+  ck_assert_int_eq(twill_modulo_solve(g, &o, &r), 0);
+  ck_assert_int_eq(r.status, TWILL_MODULO_OPTIMAL);
+  *smt = 0;
+  for (int i = 0; i < r.ntries; i++) *smt += r.tries[i].engine == TWILL_MODULO_ENGINE_SMT;
+  char *buf = NULL;
+  FILE *f = open_memstream(&buf, len);
+  ck_assert_int_eq(twill_modulo_write_cert(g, "hopper", NULL, &r, f), 0);
+  fclose(f);
+  twill_modulo_result_clear(&r);
+  return buf;
+}
+
+START_TEST(threads_give_the_same_bytes) {
+  twill_graph *gs[3] = {tf_gap(), tf_hole(), tf_fig1()};
+  static const long budgets[] = {200000, 20, -1};
+  int smt_answered = 0, ilp_answered = 0;
+  for (int k = 0; k < 3; k++)
+    for (int b = 0; b < 3; b++) {
+      size_t l1, l2;
+      int s1, s2;
+      char *c1 = certify_opts(gs[k], 1, budgets[b], &s1, &l1);
+      char *c2 = certify_opts(gs[k], 2, budgets[b], &s2, &l2);
+      ck_assert_msg(l1 == l2 && !memcmp(c1, c2, l1), "kernel %d, budget %ld: bytes differ",
+                    k, budgets[b]);
+      ck_assert_int_eq(s1, s2);
+      smt_answered += s1 > 0;
+      ilp_answered += budgets[b] < 0;
+      char msg[2000];
+      ck_assert_msg(check(gs[k], c1, l1, msg) == 0, "kernel %d, budget %ld: %s", k,
+                    budgets[b], msg);
+      free(c1);
+      free(c2);
+    }
+  /* both engines' answers are among them */
+  ck_assert_int_gt(smt_answered, 0);
+  ck_assert_int_gt(ilp_answered, 0);
+  for (int k = 0; k < 3; k++) twill_graph_free(gs[k]);
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("modulo_cert");
   TCase *tc = tcase_create("cert");
@@ -342,6 +442,8 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, partial_certificate_when_length_unproven);
   tcase_add_test(tc, modulo_json_feeds_emit);
   tcase_add_test(tc, every_builtin_kernel_certifies_its_ii);
+  tcase_add_test(tc, smt_engine_answers_are_certified_by_vipr);
+  tcase_add_test(tc, threads_give_the_same_bytes);
   suite_add_tcase(s, tc);
   return s;
 }
