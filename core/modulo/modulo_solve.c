@@ -112,9 +112,13 @@ static int decide(const twill_graph *g, const twill_modulo_red *r,
                   twill_modulo_decision *d, int *engine) {
   int engines = o->engines ? o->engines : TWILL_MODULO_ENGINE_ILP | TWILL_MODULO_ENGINE_SMT;
   twill_modulo_job js = *base;
+  /* the ILP's own proofs (about the reduced program, which the checker
+   * does not state) are never kept: certify_plain proves its answers again */
+  twill_modulo_job ji = *base;
+  ji.certify = 0;
   if (!(engines & TWILL_MODULO_ENGINE_SMT)) {
     *engine = TWILL_MODULO_ENGINE_ILP;
-    return twill_modulo_ilp_decide(g, r, base, d);
+    return twill_modulo_ilp_decide(g, r, &ji, d);
   }
   if (!(engines & TWILL_MODULO_ENGINE_ILP)) {
     *engine = TWILL_MODULO_ENGINE_SMT;
@@ -128,7 +132,7 @@ static int decide(const twill_graph *g, const twill_modulo_red *r,
   memset(&ir, 0, sizeof ir);
   ir.g = g;
   ir.r = r;
-  ir.job = *base;
+  ir.job = ji;
   ir.job.cancel = &stop;
   pthread_t th;
   int threaded = o->threads >= 2 && !pthread_create(&th, NULL, ilp_main, &ir);
@@ -213,30 +217,48 @@ static int fallback(const twill_graph *g, const twill_modulo_opts *o, long from,
   return 0;
 }
 
-/* Certificates carry VIPR proofs about the plain program only, the one
- * the checker states from the kernel (core/check/check_phase1.c): the
- * checker does not yet state the reduced problem, its windows and
- * structured rows, or the SMT engine's twill-smt statement.  So once the
- * race has settled the search, each I it refuted and, with L proven, I*
- * are proven again on the plain program (the race's answer says which
- * proof to ask for; its own proof text is dropped).  A proof the plain
- * ILP cannot finish within the limits leaves the try without one, and the
- * certificate writer then refuses (twill_modulo_write_body): the answer
- * stands, proven by an engine, but is not certified.  Deterministic: the
- * plain program and its search depend on (g, I, L) alone.  0, or -1 out
- * of memory. */
+/* What each I of a certificate carries (core/check/cert_check.c).  The
+ * checker states the plain program at I (check_phase1.c) and the SMT
+ * engine's problem (check_reduce.c, check_phase1_smt.c), but not the ILP
+ * engine's reduced program with its windows and structured rows.  So:
+ *   an I the SMT engine settled keeps its twill-smt refutation;
+ *   an I the ILP settled is proven again on the plain program (the race's
+ *     answer says which proof to ask for), its VIPR proof kept;
+ *   at I*, when L* is the critical path at I*, no proof (a path line).
+ * A plain proof that does not finish within the limits leaves the try
+ * without one: the writer then refuses the certificate, or at I* marks L
+ * unproven (twill_modulo_write_body).  Deterministic: the plain program
+ * and its search depend on (g, I, L) alone.  0, or -1 out of memory. */
 static int certify_plain(const twill_graph *g, const twill_modulo_opts *o, double t0,
                          twill_modulo_result *r) {
   double deadline = o->time_limit > 0 ? t0 + o->time_limit : 0;
+  long crit = -1;
+  if (r->sched && r->status == TWILL_MODULO_OPTIMAL) {
+    twill_modulo_red red;
+    if (twill_modulo_reduce(g, r->ii, 0, &red)) return -1;
+    crit = red.lfloor;
+    twill_modulo_red_clear(&red);
+  }
   for (int i = 0; i < r->ntries; i++) {
     twill_modulo_try *t = &r->tries[i];
-    free(t->vipr);
-    t->vipr = NULL;
-    t->vipr_len = 0;
     int at_opt = t->ii == r->ii;
     if (!r->sched || t->ii > r->ii) continue;
     if (at_opt ? r->status != TWILL_MODULO_OPTIMAL : t->status != TWILL_ILP_INFEASIBLE)
       continue;
+    if (at_opt && r->length == crit) {
+      free(t->vipr);
+      t->vipr = NULL;
+      t->vipr_len = 0;
+      t->smt_proof = 0;
+      t->bound = TWILL_MODULO_BOUND_PATH;
+      continue;
+    }
+    if (t->vipr && t->smt_proof) continue;
+    free(t->vipr);
+    t->vipr = NULL;
+    t->vipr_len = 0;
+    t->smt_proof = 0;
+    t->bound = TWILL_MODULO_BOUND_PROOF;
     double ts = twill_modulo_clock();
     char *proof = NULL;
     size_t plen = 0;
@@ -249,10 +271,8 @@ static int certify_plain(const twill_graph *g, const twill_modulo_opts *o, doubl
       t->vipr_len = plen;
     } else {
       free(proof);
-      if (st != TWILL_ILP_LIMIT && st != TWILL_ILP_ERROR) {
-        /* the plain program disagrees with the race: never certify that */
-        r->status = TWILL_MODULO_ERROR;
-      }
+      if (st != TWILL_ILP_LIMIT && st != TWILL_ILP_ERROR)
+        r->status = TWILL_MODULO_ERROR; /* the plain program disagrees: never certify that */
     }
     if (o->log) {
       char line[160];
@@ -304,7 +324,7 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
     memset(&job, 0, sizeof job);
     job.ilp_nodes = o->node_limit;
     job.deadline = o->time_limit > 0 ? t0 + o->time_limit : 0;
-    job.certify = 0; /* the certificate's proofs come from certify_plain */
+    job.certify = o->certify;
     job.form = o->form;
     job.feasible_only = o->skip_length;
     if (job.deadline > 0 && twill_modulo_clock() >= job.deadline) {
@@ -338,9 +358,10 @@ int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
                  sec, d.work, who);
       o->log(o->log_ctx, line);
     }
-    if (o->certify && settled(&d)) {
+    if (o->certify && settled(&d) && d.proof) {
       r->tries[r->ntries - 1].vipr = d.proof;
       r->tries[r->ntries - 1].vipr_len = d.plen;
+      r->tries[r->ntries - 1].smt_proof = engine == TWILL_MODULO_ENGINE_SMT;
       d.proof = NULL;
     }
     if (d.status == TWILL_ILP_INFEASIBLE) {

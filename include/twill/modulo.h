@@ -145,6 +145,7 @@ typedef struct twill_modulo_try {
                         the problem at I is infeasible, or that L >= the
                         optimum; NULL if none */
   size_t vipr_len;
+  int smt_proof;     /* vipr holds a twill-smt refutation (else VIPR) */
 } twill_modulo_try;
 
 typedef struct twill_modulo_result {
