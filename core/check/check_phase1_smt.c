@@ -305,7 +305,9 @@ static char *statement(const twill_graph *g, const cred *r, long lmax, int rotat
   size_t nn = (size_t)n + 1;
   stw w;
   memset(&w, 0, sizeof w);
-  char *text = NULL, *reach = n > 0 && (size_t)n <= 20000 ? reachability(r) : NULL;
+  /* reachability is n * n bytes: up to 64 MB (the largest HLS loops keep
+   * under 1400 ops) */
+  char *text = NULL, *reach = n > 0 && (size_t)n <= 8000 ? reachability(r) : NULL;
   long *lo = malloc(nn * sizeof *lo), *hi = malloc(nn * sizeof *hi), *d = malloc(nn * sizeof *d);
   int *cl = malloc(((size_t)r->ndeps + nn + 1) * sizeof *cl);
   int *var = malloc(nn * sizeof *var); /* the int var a kept op's uses are on */
