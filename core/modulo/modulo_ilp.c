@@ -38,9 +38,10 @@
  * checker states from the kernel itself (core/check/check_phase1.c): every
  * op kept, t[v] in [asap(v), H - tail(v)], L in [0, H], one row per edge
  * (here the heaviest edge of each pair, which implies the others), no
- * structured rows and no windows.  Certificates carry VIPR proofs about it
- * only: whichever engine settled an I, certify mode proves the same answer
- * again on the plain program (twill/modulo.h says why).
+ * structured rows and no windows.  The VIPR proofs of certificates are
+ * about it only: the checker does not state this engine's reduced program,
+ * so certify mode proves an answer of this engine again on the plain
+ * program (core/modulo/modulo_solve.c, certify_plain).
  */
 #include <math.h>
 #include <stdlib.h>

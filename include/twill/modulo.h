@@ -140,10 +140,12 @@ typedef struct twill_modulo_try {
   double seconds;
   long nodes;        /* branch-and-bound nodes, or SAT conflicts */
   int bound;         /* TWILL_MODULO_BOUND_*, at I* */
-  char *vipr;        /* with opts.certify: the proof (VIPR for the ILP,
-                        a twill-smt refutation for the SMT engine) that
-                        the problem at I is infeasible, or that L >= the
-                        optimum; NULL if none */
+  char *vipr;        /* with opts.certify: the proof that the problem at
+                        I is infeasible, or that L >= the optimum: the SMT
+                        engine's twill-smt refutation, or for an answer of
+                        the ILP a VIPR proof about the plain program (made
+                        again for the certificate); NULL if none (and at
+                        I* with bound PATH: L is the critical path) */
   size_t vipr_len;
   int smt_proof;     /* vipr holds a twill-smt refutation (else VIPR) */
 } twill_modulo_try;
@@ -228,8 +230,10 @@ long twill_modulo_red_compact(const twill_modulo_red *r, long *kt);
  * (g, I) alone so a checker can rebuild the same program. */
 long twill_modulo_horizon(const twill_graph *g, long ii);
 /* Build the program of the reduced problem r (lmax_hint > 0: L <=
- * lmax_hint) stated with form; NULL on error.  The checker rebuilds
- * exactly this from its own reduction of the kernel. */
+ * lmax_hint) stated with form; NULL on error.  The checker does not state
+ * this program (its VIPR proofs are about the plain one, every op kept,
+ * which core/check/check_phase1.c states; certify mode proves the ILP's
+ * answers again there). */
 struct twill_ilp *twill_modulo_program_red(const twill_graph *g,
                                            const twill_modulo_red *r,
                                            long lmax_hint, unsigned form);
