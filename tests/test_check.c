@@ -355,7 +355,8 @@ START_TEST(strict_grammar_on_every_line) {
       const char *last = e;
       while (last > c + i && last[-1] != ' ') last--;
       if (last > c + i && (!strncmp(c + i, "phase1 ", 7) || !strncmp(c + i, "refute ", 7) ||
-                           !strncmp(c + i, "vipr ", 5) || !strncmp(c + i, "norm-proof ", 11) ||
+                           !strncmp(c + i, "vipr ", 5) || !strncmp(c + i, "smt ", 4) ||
+                           !strncmp(c + i, "norm-proof ", 11) ||
                            !strncmp(c + i, "never ", 6)))
         blk = atol(last);
       i = blk >= 0 ? next + (size_t)blk + 1 : next;
