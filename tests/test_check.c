@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bf_joint.h"
 #include "check_main.h"
@@ -300,7 +301,7 @@ END_TEST
 
 static char *tmpfile_with(const char *name, const char *text, size_t len) {
   char *path = malloc(256);
-  snprintf(path, 256, "/tmp/twill_test_check_%s", name);
+  snprintf(path, 256, "/tmp/twill_test_check_%s.%d", name, (int)getpid());
   FILE *f = fopen(path, "w");
   ck_assert_ptr_nonnull(f);
   fwrite(text, 1, len, f);
@@ -323,13 +324,13 @@ static int run_check(const char *kernel, const char *cert, size_t len, char **er
 
 static char *make_cert(const char *cmd, const char *kernel, size_t *len) {
   char *out, *err;
-  const char *a[] = {cmd, kernel, "--cert", "/tmp/twill_test_check_made.cert", NULL};
+  const char *a[] = {cmd, kernel, "--cert", tu_scratch("twill_test_check_made.cert"), NULL};
   int rc = tu_run_twill(&out, &err, a);
   ck_assert_msg(rc == 0 || rc == 2, "%s %s: %d %s", cmd, kernel, rc, err);
   free(out), free(err);
-  char *c = tu_read_file("/tmp/twill_test_check_made.cert", len);
+  char *c = tu_read_file(tu_scratch("twill_test_check_made.cert"), len);
   ck_assert_ptr_nonnull(c);
-  remove("/tmp/twill_test_check_made.cert");
+  remove(tu_scratch("twill_test_check_made.cert"));
   return c;
 }
 
@@ -450,11 +451,11 @@ START_TEST(normalization_optimum_by_hand) {
                   "edge a b lat 4\n";
   char *kp = tmpfile_with("n134.twill", k, strlen(k));
   char *out, *err;
-  const char *a[] = {"modulo", kp, "--cert", "/tmp/twill_test_check_n.cert", NULL};
+  const char *a[] = {"modulo", kp, "--cert", tu_scratch("twill_test_check_n.cert"), NULL};
   ck_assert_int_eq(tu_run_twill(&out, &err, a), 0);
   free(out), free(err);
   size_t len;
-  char *c = tu_read_file("/tmp/twill_test_check_n.cert", &len);
+  char *c = tu_read_file(tu_scratch("twill_test_check_n.cert"), &len);
   ck_assert_ptr_nonnull(c);
   ck_assert_ptr_nonnull(strstr(c, "\nnorm 1 1\nnorm 3 3\nnorm 4 4\nnorm-proof "));
   ck_assert_int_eq(run_check(kp, c, len, &err), 0);
@@ -486,7 +487,7 @@ START_TEST(normalization_optimum_by_hand) {
   free(err);
   free(b);
   free(c);
-  remove("/tmp/twill_test_check_n.cert");
+  remove(tu_scratch("twill_test_check_n.cert"));
   remove(kp);
   free(kp);
 }

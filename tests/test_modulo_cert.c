@@ -204,22 +204,22 @@ END_TEST
 
 START_TEST(command_line_round_trip) {
   char *out, *err;
-  const char *a[] = {"modulo", "fig1", "--cert", "/tmp/twill-test-fig1.cert", NULL};
+  const char *a[] = {"modulo", "fig1", "--cert", tu_scratch("twill-test-fig1.cert"), NULL};
   ck_assert_int_eq(tu_run_twill(&out, &err, a), 0);
   free(out);
   free(err);
-  const char *b[] = {"check", "fig1", "/tmp/twill-test-fig1.cert", NULL};
+  const char *b[] = {"check", "fig1", tu_scratch("twill-test-fig1.cert"), NULL};
   ck_assert_int_eq(tu_run_twill(&out, &err, b), 0);
   ck_assert_ptr_nonnull(strstr(out, "s VERIFIED"));
   free(out);
   free(err);
   /* the same certificate does not prove anything about another kernel */
-  const char *d[] = {"check", "dragon", "/tmp/twill-test-fig1.cert", NULL};
+  const char *d[] = {"check", "dragon", tu_scratch("twill-test-fig1.cert"), NULL};
   ck_assert_int_eq(tu_run_twill(&out, &err, d), 1);
   ck_assert_ptr_nonnull(strstr(out, "s NOT VERIFIED"));
   free(out);
   free(err);
-  remove("/tmp/twill-test-fig1.cert");
+  remove(tu_scratch("twill-test-fig1.cert"));
 }
 END_TEST
 
@@ -277,19 +277,19 @@ START_TEST(modulo_json_feeds_emit) {
   ck_assert_ptr_nonnull(strstr(out, "\"real_per_normalized_cycle\": 128"));
   ck_assert_ptr_nonnull(strstr(out, "\"ii\": 2560"));
   ck_assert_ptr_nonnull(strstr(out, "\"normalized\": {\n    \"ii\": 20,"));
-  FILE *f = fopen("/tmp/twill-test-bwd.json", "w");
+  FILE *f = fopen(tu_scratch("twill-test-bwd.json"), "w");
   ck_assert_ptr_nonnull(f);
   fputs(out, f);
   fclose(f);
   free(out);
   free(err);
-  const char *b[] = {"emit", "/tmp/twill-test-bwd.json", "--format", "table", NULL};
+  const char *b[] = {"emit", tu_scratch("twill-test-bwd.json"), "--format", "table", NULL};
   ck_assert_int_eq(tu_run_twill(&out, &err, b), 0);
   ck_assert_ptr_nonnull(strstr(out, "I = 2560,"));
   ck_assert_ptr_nonnull(strstr(out, "1 normalized cycle = 128 cycles"));
   free(out);
   free(err);
-  remove("/tmp/twill-test-bwd.json");
+  remove(tu_scratch("twill-test-bwd.json"));
 }
 END_TEST
 

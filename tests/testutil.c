@@ -48,6 +48,23 @@ int tu_load_kernel(const char *kernel, const char *arch, twill_graph **g,
   return -1;
 }
 
+const char *tu_scratch(const char *name) {
+  static struct {
+    const char *name;
+    char path[256];
+  } seen[32];
+  static int n;
+  for (int i = 0; i < n; i++)
+    if (!strcmp(seen[i].name, name)) return seen[i].path;
+  if (n == (int)(sizeof seen / sizeof *seen)) {
+    fprintf(stderr, "tu_scratch: more than %d names\n", n);
+    abort();
+  }
+  seen[n].name = name;
+  snprintf(seen[n].path, sizeof seen[n].path, "/tmp/%s.%d", name, (int)getpid());
+  return seen[n++].path;
+}
+
 int tu_under_valgrind(void) {
   const char *v = getenv("TWILL_VALGRIND");
   return v && *v == '1';

@@ -33,6 +33,11 @@ int tu_run_twill_stdin(char **out, char **err, const char *const *args,
                        const char *in);
 /* Write text to path (created or truncated); 0 or -1. */
 int tu_write_file(const char *path, const char *text);
+/* "/tmp/NAME.PID": a scratch path of this test process, so that suites
+ * of several builds (release, debug, sanitizer) or checkouts can run side
+ * by side.  The same NAME gives the same pointer; it stays valid until
+ * the process ends. */
+const char *tu_scratch(const char *name);
 /* 1 when running under valgrind (TWILL_VALGRIND=1). */
 int tu_under_valgrind(void);
 /* 1 when this test program was built with AddressSanitizer (make SAN=1). */
