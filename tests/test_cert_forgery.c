@@ -425,8 +425,14 @@ START_TEST(class6_machine_and_parameters_from_the_check) {
   const char *const a[] = {"solve", "gemm-hopper", "--warps", "4", "--cert",
                            MADE, NULL};
   char *t = make(a, &len);
-  ck_assert_int_eq(check_cli("gemm-hopper", t, len, NULL, &out, &err), 1);
+  const char *const w12[] = {"--warps", "12", NULL};
+  ck_assert_int_eq(check_cli("gemm-hopper", t, len, w12, &out, &err), 1);
   ck_assert_msg(strstr(err, "warps: the certificate says 4, the check derives 12"), "%s", err);
+  free(out), free(err);
+  /* without --warps the check asks for the launch search's certificate
+   * (twill/launch.h), which a fixed-W one is not */
+  ck_assert_int_eq(check_cli("gemm-hopper", t, len, NULL, &out, &err), 1);
+  ck_assert_msg(strstr(err, "expected 'launch'"), "%s", err);
   free(out), free(err);
   const char *const w4[] = {"--warps", "4", NULL};
   ck_assert_int_eq(check_cli("gemm-hopper", t, len, w4, &out, &err), 0);
@@ -520,7 +526,7 @@ static int accepted, refused, judged, witnessed;
  * the claim.  must_refuse: a structural forgery, never acceptable. */
 static void judge(const subject *s, const twill_graph *g, const twill_joint_params *p,
                   const char *text, size_t len, int must_refuse, const char *what) {
-  twill_check_subject sub = {g, s->m, 0, s->solve ? p : NULL};
+  twill_check_subject sub = {g, s->m, 0, s->solve ? p : NULL, 0};
   twill_check_claim cl;
   char msg[4000];
   int rc = twill_check_cert(&sub, text, len, &cl, msg, sizeof msg);

@@ -748,7 +748,7 @@ static int check_p(const twill_graph *g, const twill_joint_params *p, long budge
                    const char *c, size_t n, char *msg) {
   twill_arch *m = twill_arch_new("tiny");
   ck_assert_ptr_nonnull(m);
-  twill_check_subject s = {g, m, budget, p};
+  twill_check_subject s = {g, m, budget, p, 0};
   int rc = twill_check_cert(&s, c, n, NULL, msg, 2000);
   twill_arch_free(m);
   return rc;

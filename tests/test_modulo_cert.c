@@ -40,7 +40,7 @@ static char *certify(const twill_graph *g, size_t *len) {
 /* Check c against g (not normalized) on the "hopper" of machine(). */
 static int check(const twill_graph *g, const char *c, size_t len, char *msg) {
   twill_arch *m = machine();
-  twill_check_subject s = {g, m, 0, NULL};
+  twill_check_subject s = {g, m, 0, NULL, 0};
   int rc = twill_check_cert(&s, c, len, NULL, msg, 2000);
   twill_arch_free(m);
   return rc;
@@ -49,7 +49,7 @@ static int check(const twill_graph *g, const char *c, size_t len, char *msg) {
 /* Check c against the kernel g0 (real costs) normalized with budget U. */
 static int check_norm(const twill_graph *g0, const twill_arch *m, long U, const char *c,
                       size_t len, char *msg) {
-  twill_check_subject s = {g0, m, U, NULL};
+  twill_check_subject s = {g0, m, U, NULL, 0};
   return twill_check_cert(&s, c, len, NULL, msg, 2000);
 }
 

@@ -26,12 +26,20 @@ static const twill_cli_opt solve_opts[] = {
     {"--threads", "N", "the least-L search tries N lengths at once (same\n"
                        "answer and bytes for every N; it pays only when\n"
                        "that search dominates) (default: 1)"},
-    {"--warps", "N", "warps the CTA runs, a multiple of the warpgroup\n"
-                     "size (default: the machine's: hopper 12,\n"
-                     "blackwell 16)"},
-    {"--regs", "N", "per-thread register budget of a warpgroup, at least\n"
-                    "the setmaxnreg minimum (default: the machine's\n"
-                    "reg_budget: hopper 240, blackwell 128)"},
+    {"--warps", "N", "fix the warps the CTA runs, a multiple of the\n"
+                     "warpgroup size, launched at R = 32*W*R <= the\n"
+                     "register file (default: searched, below)"},
+    {"--max-warps", "N", "search every warp count W in whole warpgroups up\n"
+                         "to N, each at the launch budget R(W) the register\n"
+                         "file allows; the answer: least I, then L, then\n"
+                         "fewest warps (default: the machine's warps:\n"
+                         "hopper 12, blackwell 16)"},
+    {"--pareto", NULL, "print the front (R, W) -> (I*, L*) of the warp\n"
+                       "counts searched; with --cert F, one certificate\n"
+                       "per point, F.wN (`twill check --warps N`)"},
+    {"--regs", "N", "per-thread register ceiling of a warpgroup, at\n"
+                    "least the setmaxnreg minimum (default: the\n"
+                    "machine's reg_budget: hopper 240, blackwell 128)"},
     {"--no-cross-warp", NULL, "register values may not move between warps"},
     {"--extra-copies", "K", "also try K more copies of I than the paper does\n"
                             "(default: 0)"},
@@ -147,7 +155,9 @@ static const twill_cli_opt check_opts[] = {
     {"--budget", "U", "the normalization budget the certificate was made\n"
                       "with (default: 300)"},
     {"--warps", "N", "solve certificates: as `twill solve --warps`\n"
-                     "(default: the machine's)"},
+                     "(default: the warp count searched)"},
+    {"--max-warps", "N", "solve certificates: as `twill solve --max-warps`\n"
+                         "(default: the machine's warps)"},
     {"--regs", "N", "solve certificates: as `twill solve --regs`\n"
                     "(default: the machine's)"},
     {"--no-cross-warp", NULL, "solve certificates: as `twill solve\n"
