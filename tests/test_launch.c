@@ -307,6 +307,28 @@ START_TEST(pareto_front_certified) {
 }
 END_TEST
 
+/* fa4-bwd-blackwell with FA4's own costs (kernels/fa4-bwd-blackwell.twill):
+ * by hand, TC carries five 512-cycle GEMMs with capacity 1, so no I below
+ * 2560 at any warp count, and an answer at 2560 is optimal whichever W it
+ * uses.  The search finds one (its schedule validated, its certificate
+ * verified); which W and L are not pinned (no hand derivation). */
+START_TEST(fa4_bwd_at_mii) {
+  name_scratch();
+  char *out;
+  const char *a[] = {"solve", "fa4-bwd-blackwell", "--json", "--cert", cert_path, NULL};
+  ck_assert_int_eq(run(&out, a), 0);
+  const char *pi = strstr(out, "\n  \"ii\": ");
+  ck_assert_ptr_nonnull(pi);
+  ck_assert_int_eq(atol(pi + 9), 2560);
+  free(out);
+  const char *c[] = {"check", "fa4-bwd-blackwell", cert_path, NULL};
+  ck_assert_int_eq(run(&out, c), 0);
+  ck_assert_msg(strstr(out, "I* = 80") && strstr(out, "every other one refuted"), "%s", out);
+  free(out);
+  remove(cert_path);
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("launch");
   TCase *t = tcase_create("coupling");
@@ -318,6 +340,7 @@ static Suite *make_suite(void) {
   tcase_add_test(t, gemm_search_answer);
   tcase_add_test(t, search_is_min_over_fixed);
   tcase_add_test(t, pareto_front_certified);
+  tcase_add_test(t, fa4_bwd_at_mii);
   suite_add_tcase(s, t);
   t = tcase_create("forgery");
   tcase_set_timeout(t, 120);

@@ -242,7 +242,7 @@ static void kv_str(twill_jw *w, const char *k, const char *v) {
  * peers re-check: bench/peers/joint_z3.py), every other count is real. */
 static const char *point_word(const twill_launch_point *pt) {
   int st = pt->r.status;
-  return st == 0 ? "optimal" : st == 2 ? "infeasible" : st == 4 ? "refuted up to the answer"
+  return st == 0 ? "optimal" : st == 2 ? "infeasible" : st == 4 ? "refuted up to the answer's I and L"
                                                       : "limit";
 }
 
@@ -337,6 +337,9 @@ static int print_json(const opts *o, const twill_graph *g0, const twill_arch *m,
         kv_int(&w, "ii", real(&u2, pt->r.ii));
         kv_int(&w, "length", real(&u2, pt->r.length));
       }
+      if (pt->r.status == 2 && pt->r.why_never[0]) kv_str(&w, "why", pt->r.why_never);
+      if (pt->r.status == 4 && pt->r.ntries && pt->r.tries[pt->r.ntries - 1].why)
+        kv_str(&w, "why", pt->r.tries[pt->r.ntries - 1].why);
       if (o->pareto) kv_bool(&w, "front", pt->front);
       twill_jw_object_end(&w);
     }
@@ -372,8 +375,14 @@ static void print_launch(const opts *o, const twill_launch_result *lr) {
              pt->r.status == 0 ? "" : " (not proven)", k == lr->best ? " <- the answer" : "");
     else if (pt->r.status == 2)
       printf("no joint schedule at any I (%s)", pt->r.why_never);
-    else if (pt->r.status == 4)
-      printf("no joint schedule at I <= %ld", real(&u, pt->r.ii_lower - 1));
+    else if (pt->r.status == 4) {
+      /* the families that conflict at the last I refuted */
+      const twill_solve_try *t = pt->r.ntries ? &pt->r.tries[pt->r.ntries - 1] : NULL;
+      if (t)
+        printf("no joint schedule at I < %ld, nor at I %ld with L <= %ld", real(&u, t->ii),
+               real(&u, t->ii), real(&u, t->lmax));
+      if (t && t->why) printf(" (unsatisfiable together: %s)", t->why);
+    }
     else
       printf("limit reached, no schedule below I = %ld", real(&u, pt->r.ii_lower));
     if (o->pareto && o->cert) printf(" (certificate %s.w%d)", o->cert, pt->warps);

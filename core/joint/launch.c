@@ -109,7 +109,11 @@ int twill_solve_launch(const twill_graph *g, const twill_arch *m,
       double left = o->time_limit - (now() - t0);
       so.time_limit = left > 0.001 ? left : 0.001;
     }
+    /* a later (smaller) W only matters if it reaches the answer's I at
+     * its length or shorter: it is asked just that, and refuted there
+     * otherwise (enough for the certificate: need <= that length) */
     so.ii_max = !pareto && res->best >= 0 ? res->pt[res->best].r.ii : 0;
+    so.length_max = so.ii_max ? res->pt[res->best].r.length : 0;
     if (twill_solve(g, m, &pt->p, &so, &pt->r)) return -1;
     int st = pt->r.status;
     if (st < 0) {

@@ -224,6 +224,11 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
   const twill_graph *g = r->g;
   long copies = (lp + ii - 1) / ii + (o->extra_copies > 0 ? o->extra_copies : 0);
   long lmax = copies * ii;
+  /* the launch search only needs to know whether this I reaches the
+   * length its answer has (twill_solve_opts.length_max) */
+  if (o->ii_max > 0 && ii == o->ii_max && o->length_max >= min_length(g) &&
+      o->length_max < lmax)
+    lmax = o->length_max;
   if (lo < min_length(g)) lo = min_length(g);
   if (lo > lp) lo = lp;
   if (add_try(r, ii, lo, lmax)) return -1;

@@ -284,6 +284,9 @@ typedef struct twill_solve_opts {
                          refuted: the caller (the launch search of
                          core/joint/launch.c) already has a schedule at
                          ii_max with other parameters; 0: none */
+  long length_max;    /* with ii_max: at I = ii_max only lengths up to
+                         this are searched (the caller's answer has it);
+                         0: Algorithm 1's copies */
   long gaus_min_ops;  /* phase 1's twill_modulo_opts.gaus_min_ops (a GauS-C
                          schedule as the program's first incumbent from
                          this many ops on; 0: never) */
@@ -302,7 +305,8 @@ typedef struct twill_solve_try {
 
 typedef struct twill_solve_result {
   int status;            /* 0 optimal, 3 limit, 2 infeasible, 4 none at
-                            I <= opts.ii_max (each refuted), -1 error */
+                            I < opts.ii_max, nor at ii_max within
+                            opts.length_max (each refuted), -1 error */
   twill_graph *g;        /* the normalized graph solved (owned) */
   twill_joint_params p;  /* in graph units */
   long phase1_ii, phase1_length;

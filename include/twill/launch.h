@@ -75,9 +75,9 @@ typedef struct twill_launch_result {
 } twill_launch_result;
 
 /* Algorithm 1 at every runnable W up to wmax (base->warps alone when
- * wmax == 0).  Without pareto, a W solved after a schedule at I is known
- * stops once every I up to it is refuted (status 4 of twill_solve_result);
- * the largest W is solved first.  With pareto, every W to its optimum.
+ * wmax == 0).  Without pareto, a W solved after an answer (I, L) is known
+ * stops once every I below I, and I within length L, is refuted (status 4
+ * of twill_solve_result); the largest W is solved first.  With pareto, every W to its optimum.
  * 0 (see res->status) or -1. */
 int twill_solve_launch(const twill_graph *g, const twill_arch *m,
                        const twill_joint_params *base, const twill_solve_opts *o,
