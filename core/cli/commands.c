@@ -26,9 +26,10 @@ static const twill_cli_opt solve_opts[] = {
     {"--threads", "N", "the least-L search tries N lengths at once (same\n"
                        "answer and bytes for every N; it pays only when\n"
                        "that search dominates) (default: 1)"},
-    {"--warps", "N", "fix the warps the CTA runs, a multiple of the\n"
-                     "warpgroup size, launched at R = 32*W*R <= the\n"
-                     "register file (default: searched, below)"},
+    {"--warps", "N", "fix the warps W the CTA runs, a multiple of the\n"
+                     "warpgroup size, launched at the largest R with\n"
+                     "32*W*R within the register file (default:\n"
+                     "searched, below)"},
     {"--max-warps", "N", "search every warp count W in whole warpgroups up\n"
                          "to N, each at the launch budget R(W) the register\n"
                          "file allows; the answer: least I, then L, then\n"
@@ -314,7 +315,12 @@ const twill_command twill_commands[] = {
      "use, and the search log (one progress line per query on stderr when\n"
      "it is a terminal).  --same, --apart and --own ask role questions, each\n"
      "repeatable: the answer (and its certificate) is then the best under\n"
-     "those roles, and an UNSAT names them.  KERNEL '-' is standard input.\n",
+     "those roles, and an UNSAT names them.  The warp count W is searched\n"
+     "too (twill/launch.h): each W in whole warpgroups is launched at the\n"
+     "most registers per thread R(W) with 32*W*R(W) within the register\n"
+     "file, setmaxnreg sharing that among its warpgroups; the answer is the\n"
+     "least I, then L, then the fewest warps, and the search lists every W\n"
+     "with its (I*, L*) or why it fails.  KERNEL '-' is standard input.\n",
      solve_opts,
      "Exit 0 optimal, 3 limit (best schedule and proven bound printed),\n"
      "2 infeasible at every I: an op alone over the budget, or (tried once,\n"
