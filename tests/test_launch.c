@@ -121,7 +121,7 @@ START_TEST(search_is_min_over_fixed) {
   for (int k = 0; k < 3; k++) {
     long bi = -1, bl = -1, bw = -1;
     for (int w = 4; w <= 12; w += 4) {
-      char ws[8], *out;
+      char ws[16], *out;
       snprintf(ws, sizeof ws, "%d", w);
       const char *a[] = {"solve", kern[k], "--warps", ws, "--json", NULL};
       int rc = run(&out, a);
