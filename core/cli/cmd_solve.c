@@ -383,6 +383,8 @@ static void print_launch(const opts *o, const twill_launch_result *lr) {
                real(&u, t->ii), real(&u, t->lmax));
       if (t && t->why) printf(" (unsatisfiable together: %s)", t->why);
     }
+    else if (!pt->r.g)
+      printf("not searched (the time limit)");
     else
       printf("limit reached, no schedule below I = %ld", real(&u, pt->r.ii_lower));
     if (o->pareto && o->cert) printf(" (certificate %s.w%d)", o->cert, pt->warps);

@@ -106,7 +106,14 @@ int twill_solve_launch(const twill_graph *g, const twill_arch *m,
     twill_launch_point *pt = &res->pt[k];
     twill_solve_opts so = *o;
     if (o->time_limit > 0) {
+      /* the whole search shares the limit: a W left no time is not
+       * started (a limit, never "infeasible") */
       double left = o->time_limit - (now() - t0);
+      if (left < 0.01 && k < n - 1) { /* the largest W always runs */
+        pt->r.status = 3;
+        limit = 1;
+        continue;
+      }
       so.time_limit = left > 0.001 ? left : 0.001;
     }
     /* a later (smaller) W only matters if it reaches the answer's I at
@@ -114,7 +121,18 @@ int twill_solve_launch(const twill_graph *g, const twill_arch *m,
      * otherwise (enough for the certificate: need <= that length) */
     so.ii_max = !pareto && res->best >= 0 ? res->pt[res->best].r.ii : 0;
     so.length_max = so.ii_max ? res->pt[res->best].r.length : 0;
-    if (twill_solve(g, m, &pt->p, &so, &pt->r)) return -1;
+    int bad = twill_solve(g, m, &pt->p, &so, &pt->r);
+    if ((bad || pt->r.status < 0) && o->time_limit > 0 && now() - t0 >= o->time_limit) {
+      /* a step cut short by the clock (normalization, phase 1) fails
+       * rather than stopping: at the limit that is the limit */
+      if (k < n - 1) { /* the largest W keeps what it has, for the report */
+        twill_solve_result_clear(&pt->r);
+        pt->r.status = 3;
+        limit = 1;
+        continue;
+      }
+    }
+    if (bad) return -1;
     int st = pt->r.status;
     if (st < 0) {
       res->status = -1;
