@@ -10,19 +10,24 @@
 #       ILP with Eichenberger-Davidson structured rows given to cbc as MPS,
 #       on a sample of the HLS loops (every SAMPLE_EVERY-th row with
 #       10..SAMPLE_MAX_OPS ops) and on random kernels from `twill random`
-#       (4..40 ops, 3 units, --gaps, back edges).
+#       (4..40 ops, 3 units, --gaps, back edges);
+#   (3) hard: random loops of 8-20 ops with tight reservations (capacity
+#       1 or up to 2, --gaps, back edges) whose least I is above the MII
+#       (bench/peers/modulo_hard.py selects them), twill (certificates
+#       checked) against z3 on the same loops, in one run.
 #
 # Environment: JOBS (parallel loops in (1), default 1), TIME_LIMIT (10),
 # CHECK_TIMEOUT (s per `twill check`, default 120), PEER_LIMIT (s per
 # peer and kernel, default 60), RUNS (twill runs, median, default 3),
 # PEER_RUNS (default 3), SAMPLE_EVERY (12), SAMPLE_MAX_OPS (120),
-# PARTS (hls,peers,random; default all), OUT (build/bench/modulo).
+# PARTS (hls,peers,random,hard; default all), OUT (build/bench/modulo),
+# HARD_SEEDS (seeds per capacity bound in (3), default 60).
 set -e
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 OUT=${OUT:-$ROOT/build/bench/modulo}
 SUITE=${TWILL_SUITES:-}/modulo
-PARTS=${PARTS:-hls,peers,random}
+PARTS=${PARTS:-hls,peers,random,hard}
 mkdir -p "$OUT"
 
 [ -x bin/twill ] || make -s
@@ -46,7 +51,7 @@ case ",$PARTS," in *,hls,*)
   echo "== HLS suite: twill modulo --no-normalize --time-limit ${TIME_LIMIT:-10} --json --cert, then twill check"
   $PY bench/peers/hls_twill.py --twill "$TW" --suite "$SUITE" --out "$OUT/hls" \
     --time-limit "${TIME_LIMIT:-10}" --jobs "${JOBS:-1}" \
-    --check-timeout "${CHECK_TIMEOUT:-120}"
+    --check-timeout "${CHECK_TIMEOUT:-120}" --twill-args "${TWILL_ARGS:-}"
 ;; esac
 
 case ",$PARTS," in *,peers,*)
@@ -78,4 +83,14 @@ case ",$PARTS," in *,random,*)
   $PY bench/peers/modulo_peers.py --twill "$TW" --out "$OUT" --label random \
     --runs "${RUNS:-3}" --peer-runs "${PEER_RUNS:-3}" --limit "${PEER_LIMIT:-60}" \
     $(for n in 4 8 12 16 20 24 28 32 36 40; do echo "$OUT/random/r$n.json"; done)
+;; esac
+
+case ",$PARTS," in *,hard,*)
+  echo "== hard random loops (8-20 ops, I above the MII): twill against z3"
+  mkdir -p "$OUT/hard"
+  $PY bench/peers/modulo_hard.py --twill "$TW" --out "$OUT/hard" \
+    --seeds "${HARD_SEEDS:-60}" > "$OUT/hard/kept.txt"
+  $PY bench/peers/modulo_peers.py --twill "$TW" --out "$OUT" --label hard \
+    --peers twill,z3 --check --runs "${RUNS:-3}" --peer-runs "${PEER_RUNS:-3}" \
+    --limit "${PEER_LIMIT:-60}" $(cat "$OUT/hard/kept.txt")
 ;; esac

@@ -204,6 +204,7 @@ void twill_ilp_set_node_limit(twill_ilp *m, long nodes) {
 }
 void twill_ilp_set_cuts(twill_ilp *m, int on) { m->opt.cuts = !!on; }
 void twill_ilp_set_rcfix(twill_ilp *m, int on) { m->opt.rcfix = !!on; }
+void twill_ilp_set_cancel(twill_ilp *m, const atomic_int *flag) { m->cancel = flag; }
 
 int twill_ilp_set_start(twill_ilp *m, const double *x) {
   double *s = malloc((size_t)(m->n ? m->n : 1) * sizeof *s);
@@ -238,6 +239,12 @@ double twill_ilp_coef(const twill_ilp *m, int row, int var) {
   for (int k = 0; k < m->nz; k++)
     if (m->zr[k] == row && m->zc[k] == var) s += m->zv[k];
   return s;
+}
+int twill_ilp_num_nonzeros(const twill_ilp *m) { return m->nz; }
+void twill_ilp_nonzero(const twill_ilp *m, int k, int *row, int *var, double *val) {
+  *row = m->zr[k];
+  *var = m->zc[k];
+  *val = m->zv[k];
 }
 void twill_ilp_activity(const twill_ilp *m, const double *x, double *act) {
   /* the user's rows only: root cuts are the last rows, their entries the

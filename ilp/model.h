@@ -4,6 +4,8 @@
 #ifndef TWILL_ILP_MODEL_H
 #define TWILL_ILP_MODEL_H
 
+#include <stdatomic.h>
+
 #include "options.h"
 #include "twill/ilp.h"
 
@@ -75,6 +77,7 @@ struct twill_ilp {
   ilp_options opt; /* options.h */
   twill_ilp_log_fn log; /* log.h */
   void *log_ctx;
+  const atomic_int *cancel; /* twill_ilp_set_cancel, or NULL */
   int submip;      /* a heuristic's sub-MIP (mip/submip.c): no sub-MIPs of its own */
   double *start;  /* a known solution to start from (MIP start), or NULL */
   /* results */

@@ -1359,6 +1359,20 @@ void twill_smt_set_time_limit(twill_smt *m, double seconds) {
   twill_sat_set_time_limit(m->s, seconds);
 }
 
+void twill_smt_set_conflict_limit(twill_smt *m, int64_t conflicts) {
+  twill_sat_set_conflict_limit(m->s, conflicts);
+}
+
+uint64_t twill_smt_num_conflicts(const twill_smt *m) {
+  twill_sat_stats st;
+  twill_sat_get_stats(m->s, &st);
+  return st.conflicts;
+}
+
+void twill_smt_set_cancel(twill_smt *m, const atomic_int *flag) {
+  twill_sat_set_cancel(m->s, flag);
+}
+
 int twill_smt_solve(twill_smt *m) {
   if (ensure_true(m) || m->err) return 0;
   twill_sat_theory th = {m, th_propagate, th_explain, th_backtrack};

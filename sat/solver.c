@@ -17,6 +17,7 @@
  */
 #include <assert.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,7 @@ struct twill_sat {
   int64_t conflict_limit;
   double time_limit;
   volatile sig_atomic_t interrupted;
+  const atomic_int *cancel; /* another thread's stop flag, or NULL */
   struct timespec t0;
 
   /* proof */
@@ -1431,8 +1433,13 @@ static volatile sig_atomic_t stop_all;
 
 void twill_sat_interrupt_all(void) { stop_all = 1; }
 
+/* Another thread asked this solve to stop (twill_sat_set_cancel). */
+static int cancelled(const twill_sat *s) {
+  return s->cancel && atomic_load_explicit(s->cancel, memory_order_relaxed);
+}
+
 static int should_stop(twill_sat *s) {
-  if (s->interrupted || stop_all) return 1;
+  if (s->interrupted || stop_all || cancelled(s)) return 1;
   if (s->conflict_limit >= 0 && (int64_t)s->st.conflicts >= s->conflict_limit) return 1;
   if (s->time_limit > 0 && (s->st.conflicts & 63) == 0 && now_s(s) > s->time_limit) return 1;
   return 0;
@@ -1561,7 +1568,7 @@ static int search(twill_sat *s) {
       if (luby_mode) s->luby_limit = 100 * luby(++s->luby_i);
       backtrack(s, 0);
       if (s->time_limit > 0 && now_s(s) > s->time_limit) return TWILL_SAT_UNKNOWN;
-      if (s->interrupted || stop_all) return TWILL_SAT_UNKNOWN;
+      if (s->interrupted || stop_all || cancelled(s)) return TWILL_SAT_UNKNOWN;
       continue;
     }
     if (s->nlevels == 0) {
@@ -1606,7 +1613,7 @@ static int search(twill_sat *s) {
       s->st.decisions++;
       if ((s->st.decisions & 4095) == 0 &&
           ((s->time_limit > 0 && now_s(s) > s->time_limit) || s->interrupted ||
-           stop_all)) {
+           stop_all || cancelled(s))) {
         /* the decision variable was popped but is not assigned: back into
          * the heap, or a later solve on this instance would never decide
          * it (heap_ok; seen as an intermittent assert under load, where the
@@ -1684,9 +1691,11 @@ void twill_sat_set_conflict_limit(twill_sat *s, int64_t conflicts) {
 }
 void twill_sat_set_time_limit(twill_sat *s, double seconds) { s->time_limit = seconds; }
 void twill_sat_interrupt(twill_sat *s) { s->interrupted = 1; }
+void twill_sat_set_cancel(twill_sat *s, const atomic_int *flag) { s->cancel = flag; }
 
 int twill_sat_stop_requested(twill_sat *s) {
-  return s->interrupted || stop_all || (s->time_limit > 0 && now_s(s) > s->time_limit);
+  return s->interrupted || stop_all || cancelled(s) ||
+         (s->time_limit > 0 && now_s(s) > s->time_limit);
 }
 
 int twill_sat_set_option(twill_sat *s, const char *name, int64_t value) {

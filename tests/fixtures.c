@@ -46,6 +46,20 @@ twill_graph *tf_gap(void) {
   return g;
 }
 
+twill_graph *tf_hole(void) {
+  twill_graph *g = twill_graph_new("hole");
+  int u = twill_graph_declare_unit(g, "U", 1);
+  int a = twill_graph_add_op(g, "a", 4);
+  twill_graph_add_use(g, a, u, 0, 1, 1);
+  twill_graph_add_use(g, a, u, 1, 1, 1);
+  twill_graph_add_use(g, a, u, 3, 1, 1);
+  int b = twill_graph_add_op(g, "b", 2);
+  twill_graph_add_use(g, b, u, 0, 2, 1);
+  int c = twill_graph_add_op(g, "c", 2);
+  twill_graph_add_use(g, c, u, 0, 2, 1);
+  return g;
+}
+
 unsigned long long tf_rnd(unsigned long long *x) {
   *x ^= *x << 13;
   *x ^= *x >> 7;

@@ -14,6 +14,11 @@ twill_graph *tf_dragon(void);
 /* gap: op a (lat 3) holds U (cap 1) at cycles 0 and 2; b after a (lat 3).
  * MII 2, but no schedule at 2 (both uses in slot 0): I* = 3. */
 twill_graph *tf_gap(void);
+/* One unit of capacity 1: a uses it at offsets 0, 1, 3; b and c for 2
+ * cycles each.  7 uses: MII 7, and at I = 7 the unit is full but the
+ * residue a leaves between its uses at 1 and 3 fits no 2-cycle use: no
+ * schedule; at I = 8 a at 0, b at 4, c at 6 fit.  So I* = 8. */
+twill_graph *tf_hole(void);
 
 /* xorshift64: the suites' deterministic generator. */
 unsigned long long tf_rnd(unsigned long long *x);

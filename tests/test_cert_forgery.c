@@ -34,6 +34,7 @@
 #include "check_main.h"
 #include "fixtures.h"
 #include "testutil.h"
+#include "twill/arch.h"
 #include "twill/check.h"
 #include "twill/joint.h"
 #include "twill/modulo.h"
@@ -54,7 +55,8 @@ typedef struct cert {
 /* A line announces a block when it starts with one of these words and ends
  * with a byte count (both certificate versions). */
 static int announces(const char *line) {
-  static const char *const w[] = {"vipr ", "phase1 ", "refute ", "never ", "norm-proof "};
+  static const char *const w[] = {"vipr ", "smt ", "phase1 ", "refute ", "never ",
+                                  "norm-proof "};
   for (size_t i = 0; i < sizeof w / sizeof *w; i++)
     if (!strncmp(line, w[i], strlen(w[i]))) return 1;
   return 0;
@@ -230,9 +232,10 @@ START_TEST(class1_a_number_read_two_ways) {
   set_line(&c, find(&c, "length "), "length 3");
   int h = find(&c, "heuristic ");
   set_line(&c, h, "heuristic 3 3");
-  insert(&c, h + 1, "length-proof none", NULL, 0);
+  insert(&c, find(&c, "form ") + 1, "length-proof none", NULL, 0);
   fig1_at_3(&c, 0);
   int v = find(&c, "vipr 2 ");
+  if (v < 0) v = find(&c, "smt 2 "); /* phase 1's SMT engine proved L* = 4 */
   ck_assert_int_ge(v, 0);
   drop(&c, v);
   insert(&c, v, "vipr 2 infeasible 0", vipr, (size_t)n);
@@ -301,8 +304,10 @@ static cert fig1_claims_3(const char *extra) {
     if (*b == 'o' || *b == 't') break; /* the proof starts */
     int x;
     long lo, hi;
-    char tail;
-    if (sscanf(b, "i %d %ld %ld%c", &x, &lo, &hi, &tail) == 4 && tail == '\n' && hi == 2)
+    char tail, line[128] = "";
+    /* the block is not a C string: sscanf gets one line, terminated */
+    if ((size_t)(e - b) + 1 < sizeof line) memcpy(line, b, (size_t)(e - b) + 1);
+    if (sscanf(line, "i %d %ld %ld%c", &x, &lo, &hi, &tail) == 4 && tail == '\n' && hi == 2)
       k += (size_t)sprintf(pre + k, "i %d %ld 3\n", x, lo);
     else
       memcpy(pre + k, b, (size_t)(e - b) + 1), k += (size_t)(e - b) + 1;
@@ -624,7 +629,8 @@ static void forge_inputs(const subject *s, const cert *c0) {
   static const char *const in[] = {" a 0\n", "a\t0\n", "\ta 0\n", "a 0\n", " i 999 0 0\n",
                                    "k 999 lin 0 0 -1\n", " T 1\n", "p twill-smt 2\n"};
   for (int i = 0; i < c0->n; i++) {
-    if (!c0->p[i].blk || (strncmp(c0->p[i].line, "refute ", 7) && strncmp(c0->p[i].line, "never ", 6)))
+    if (!c0->p[i].blk || (strncmp(c0->p[i].line, "refute ", 7) &&
+                          strncmp(c0->p[i].line, "never ", 6) && strncmp(c0->p[i].line, "smt ", 4)))
       continue;
     for (size_t k = 0; k < sizeof in / sizeof *in; k++) {
       cert c = *c0;
@@ -734,6 +740,205 @@ static twill_graph *two_iterations(void) {
   return g;
 }
 
+/* ---- part 3: phase 1's twill-smt refutations and path lines ----------- */
+
+/* The library's checker on g, costs as given, machine "hopper". */
+static int check_lib(const twill_graph *g, const char *t, size_t len, char *msg, size_t n) {
+  twill_arch *m = twill_arch_new("hopper");
+  ck_assert_ptr_nonnull(m);
+  twill_check_subject sj = {g, m, 0, NULL};
+  int rc = twill_check_cert(&sj, t, len, NULL, msg, n);
+  twill_arch_free(m);
+  return rc;
+}
+
+/* g's phase-1 certificate from the SMT engine alone. */
+static char *smt_cert(const twill_graph *g, size_t *len) {
+  twill_modulo_opts o;
+  twill_modulo_opts_default(&o);
+  o.certify = 1;
+  o.engines = TWILL_MODULO_ENGINE_SMT;
+  twill_modulo_result r;
+  ck_assert_int_eq(twill_modulo_solve(g, &o, &r), 0);
+  ck_assert_int_eq(r.status, TWILL_MODULO_OPTIMAL);
+  char *buf = NULL;
+  FILE *f = open_memstream(&buf, len);
+  ck_assert_int_eq(twill_modulo_write_cert(g, "hopper", NULL, &r, f), 0);
+  fclose(f);
+  twill_modulo_result_clear(&r);
+  return buf;
+}
+
+static void expect_refused_lib(const twill_graph *g, const cert *c, const char *why,
+                               const char *what) {
+  size_t len;
+  char *t = render(c, &len);
+  char msg[2000];
+  ck_assert_msg(check_lib(g, t, len, msg, sizeof msg) == 1, "%s: accepted: %s", what, msg);
+  ck_assert_msg(strstr(msg, why) != NULL, "%s: refused, but not because '%s': %s", what, why,
+                msg);
+  fprintf(stderr, "refused (%s): %s\n", what, msg);
+  free(t);
+}
+
+/* The first occurrence of s in a block (blocks are not NUL-terminated). */
+static const char *blk_find(const char *b, size_t n, const char *s) {
+  size_t k = strlen(s);
+  for (size_t i = 0; i + k <= n; i++)
+    if (!memcmp(b + i, s, k)) return b + i;
+  return NULL;
+}
+
+/* The gap kernel (tests/fixtures.h; by hand: a holds U, capacity 1, at
+ * cycles 0 and 2, so I = 2 has no schedule, and I* = 3 with a at 0, b at
+ * 3, L = 4, the critical path).  Its SMT certificate: "smt 2 infeasible"
+ * and "path 3 optimal". */
+START_TEST(class7_smt_refutation_of_the_wrong_i) {
+  twill_graph *g = tf_gap();
+  size_t len;
+  char *t = smt_cert(g, &len);
+  char msg[2000];
+  ck_assert_msg(check_lib(g, t, len, msg, sizeof msg) == 0, "%s", msg);
+  cert c = parse(t, len);
+  free(t);
+  /* a false claim, I* = 4 (a at 0, b at 3 is a modulo schedule at 4, L =
+   * 4), with the genuine refutation of I = 2 offered for I = 3 too: the
+   * checker states the problem at I = 3 itself, and the refutation is of
+   * another problem (its mod line has period 2) */
+  set_line(&c, find(&c, "ii "), "ii 4");
+  set_line(&c, find(&c, "heuristic "), "heuristic 4 4");
+  insert(&c, find(&c, "form ") + 1, "length-proof none", NULL, 0);
+  drop(&c, find(&c, "path 3 optimal"));
+  int s2 = find(&c, "smt 2 infeasible ");
+  ck_assert_int_ge(s2, 0);
+  insert(&c, s2 + 1, "smt 3 infeasible 0", c.p[s2].blk, c.p[s2].blen);
+  expect_refused_lib(g, &c, "is not of the problem the checker states from the kernel",
+                     "class 7: the refutation of I = 2 given for I = 3");
+  /* and relabelled as a VIPR proof */
+  drop(&c, s2 + 1);
+  set_line(&c, s2, "vipr 2 infeasible 0");
+  expect_refused_lib(g, &c, "rejected", "class 7: a twill-smt refutation read as VIPR");
+  cert_free(&c);
+  twill_graph_free(g);
+}
+END_TEST
+
+/* A reduction that leaves out an op on an over-subscribed unit: the gap
+ * kernel with an op d that holds a unit V (capacity 1) at cycles 0 and 2,
+ * so V is over-subscribed at I = 2 (ResMII stays 2) and d is kept there.
+ * The refutation of I = 2 made for the gap kernel without d (a genuine
+ * refutation, of a problem without d) is offered for it: the claim is
+ * even true, but the statement is not the checker's, which keeps d. */
+START_TEST(class8_reduction_drops_an_op) {
+  twill_graph *g0 = tf_gap();
+  size_t l0;
+  char *t0 = smt_cert(g0, &l0);
+  cert c0 = parse(t0, l0);
+  free(t0);
+  twill_graph *g = tf_gap();
+  int v = twill_graph_declare_unit(g, "V", 1);
+  int d = twill_graph_add_op(g, "d", 3);
+  twill_graph_add_use(g, d, v, 0, 1, 1);
+  twill_graph_add_use(g, d, v, 2, 1, 1);
+  size_t len;
+  char *t = smt_cert(g, &len);
+  char msg[2000];
+  ck_assert_msg(check_lib(g, t, len, msg, sizeof msg) == 0, "%s", msg);
+  cert c = parse(t, len);
+  free(t);
+  int s2 = find(&c, "smt 2 infeasible "), o2 = find(&c0, "smt 2 infeasible ");
+  ck_assert_int_ge(s2, 0);
+  ck_assert_int_ge(o2, 0);
+  /* d kept: the statements differ (two units' mod lines, not one) */
+  const char *m1 = blk_find(c.p[s2].blk, c.p[s2].blen, " mod ");
+  const char *m0 = blk_find(c0.p[o2].blk, c0.p[o2].blen, " mod ");
+  ck_assert_ptr_nonnull(m1);
+  ck_assert_ptr_nonnull(m0);
+  ck_assert_ptr_nonnull(blk_find(m1 + 1, c.p[s2].blen - (size_t)(m1 + 1 - c.p[s2].blk), " mod "));
+  ck_assert_ptr_null(blk_find(m0 + 1, c0.p[o2].blen - (size_t)(m0 + 1 - c0.p[o2].blk), " mod "));
+  free(c.p[s2].blk);
+  c.p[s2].blk = memcpy(malloc(c0.p[o2].blen), c0.p[o2].blk, c0.p[o2].blen);
+  c.p[s2].blen = c0.p[o2].blen;
+  expect_refused_lib(g, &c, "is not of the problem the checker states from the kernel",
+                     "class 8: a refutation whose reduction drops d");
+  /* a form line without the reduction does not help: the checker then
+   * keeps every op */
+  set_line(&c, find(&c, "form "), "form slots");
+  expect_refused_lib(g, &c, "is not of the problem the checker states from the kernel",
+                     "class 8: the same with the reduction off");
+  cert_free(&c);
+  cert_free(&c0);
+  twill_graph_free(g);
+  twill_graph_free(g0);
+}
+END_TEST
+
+/* A critical-path bound larger than the truth: the gap kernel's length
+ * claimed at 5 (b moved from 3 to 4 so that the schedule stays valid and
+ * has that length) with "path 3 optimal" as its proof; the critical path
+ * at I = 3 is 4 (a: lat 3 to b, b: 1 cycle). */
+START_TEST(class9_critical_path_above_the_truth) {
+  twill_graph *g = tf_gap();
+  size_t len;
+  char *t = smt_cert(g, &len);
+  cert c = parse(t, len);
+  free(t);
+  set_line(&c, find(&c, "length "), "length 5");
+  set_line(&c, find(&c, "heuristic "), "heuristic 3 5");
+  set_line(&c, find(&c, "time b "), "time b 4");
+  expect_refused_lib(g, &c, "the critical path at I = 3 is 4, not the length 5",
+                     "class 9: L = 5 claimed as the critical path");
+  cert_free(&c);
+  twill_graph_free(g);
+}
+END_TEST
+
+/* A directive in another spelling inside the embedded refutation: an
+ * input clause (the empty one) after the statement, spelled with blanks
+ * or a tab, or plainly; sat/smt_check.c's own tokenizer classifies it as
+ * an input line and the checker refuses it.  The hole kernel's refutation
+ * of I = 7 (tests/fixtures.h) is the subject. */
+START_TEST(class10_directive_spelled_with_blanks_in_an_smt_block) {
+  static const char *const spell[] = {" a 0\n", "a\t0\n", "\ta 0\n", "  a  0\n", "a 0\n",
+                                      " k 999 lin 0 0 -1\n", "i 99 0 0\n"};
+  twill_graph *g = tf_hole();
+  size_t len;
+  char *t = smt_cert(g, &len);
+  char msg[2000];
+  ck_assert_msg(check_lib(g, t, len, msg, sizeof msg) == 0, "%s", msg);
+  cert c0 = parse(t, len);
+  free(t);
+  int s7 = find(&c0, "smt 7 infeasible ");
+  ck_assert_int_ge(s7, 0);
+  const char *blk = c0.p[s7].blk;
+  size_t bl = c0.p[s7].blen;
+  /* after the statement: before its first theory lemma */
+  const char *tl = blk_find(blk, bl, "\nt ");
+  ck_assert_ptr_nonnull(tl);
+  size_t at = (size_t)(tl - blk) + 1;
+  for (size_t k = 0; k < sizeof spell / sizeof *spell; k++) {
+    size_t il = strlen(spell[k]);
+    char *nb = malloc(bl + il);
+    memcpy(nb, blk, at);
+    memcpy(nb + at, spell[k], il);
+    memcpy(nb + at + il, blk + at, bl - at);
+    char *keep = c0.p[s7].blk;
+    size_t keepn = c0.p[s7].blen;
+    c0.p[s7].blk = nb;
+    c0.p[s7].blen = bl + il;
+    char what[80];
+    snprintf(what, sizeof what, "class 10: '%.*s' in a twill-smt refutation", (int)il - 1,
+             spell[k]);
+    expect_refused_lib(g, &c0, "is rejected", what);
+    c0.p[s7].blk = keep;
+    c0.p[s7].blen = keepn;
+    free(nb);
+  }
+  cert_free(&c0);
+  twill_graph_free(g);
+}
+END_TEST
+
 START_TEST(systematic_forgeries_on_tiny_kernels) {
   subject ss[8];
   int n = 0;
@@ -812,6 +1017,10 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, class4_phase1_block_read_twice);
   tcase_add_test(tc, class5_refutation_too_short);
   tcase_add_test(tc, class6_machine_and_parameters_from_the_check);
+  tcase_add_test(tc, class7_smt_refutation_of_the_wrong_i);
+  tcase_add_test(tc, class8_reduction_drops_an_op);
+  tcase_add_test(tc, class9_critical_path_above_the_truth);
+  tcase_add_test(tc, class10_directive_spelled_with_blanks_in_an_smt_block);
   tcase_add_test(tc, systematic_forgeries_on_tiny_kernels);
   suite_add_tcase(s, tc);
   return s;

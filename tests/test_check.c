@@ -259,8 +259,12 @@ START_TEST(translation_vs_brute_force) {
     twill_joint_relset_free(&s.rs);
     twill_graph_free(g);
   }
-  ck_assert_int_gt(sat, trials / 10);
-  ck_assert_int_gt(unsat, trials / 10);
+  /* both answers are exercised; the 8 trials of a valgrind run look for
+   * memory errors, too few to ask that of them */
+  if (!tu_under_valgrind()) {
+    ck_assert_int_gt(sat, trials / 10);
+    ck_assert_int_gt(unsat, trials / 10);
+  }
 }
 END_TEST
 
@@ -351,7 +355,8 @@ START_TEST(strict_grammar_on_every_line) {
       const char *last = e;
       while (last > c + i && last[-1] != ' ') last--;
       if (last > c + i && (!strncmp(c + i, "phase1 ", 7) || !strncmp(c + i, "refute ", 7) ||
-                           !strncmp(c + i, "vipr ", 5) || !strncmp(c + i, "norm-proof ", 11) ||
+                           !strncmp(c + i, "vipr ", 5) || !strncmp(c + i, "smt ", 4) ||
+                           !strncmp(c + i, "norm-proof ", 11) ||
                            !strncmp(c + i, "never ", 6)))
         blk = atol(last);
       i = blk >= 0 ? next + (size_t)blk + 1 : next;

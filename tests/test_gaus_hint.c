@@ -116,13 +116,14 @@ END_TEST
 
 /* `twill random --nodes 32 --units 3 --gaps --back-edges 0.15 --density
  * 0.15 --max-lat 6 --seed 32`: ResMII 30 (unit u1 busy 30 cycles at
- * capacity 1, `twill bounds`), Rau's IMS finds I = 31.  GauS-C finds a
- * schedule at 30, the lower bound, so with the hook the search starts and
- * ends at 30: I* = 30 is proven by the bound and that schedule (within 50
- * branch-and-bound nodes, where without it the program at 30 finds no
- * schedule and I* stays open at 31).  With skip_length (Algorithm 1's
- * phase 1) the heuristic stays IMS's (its L sets the copies) and the GauS
- * schedule only starts the program at 30, which then has a schedule. */
+ * capacity 1, `twill bounds`), Rau's IMS finds I = 31, GauS-C a schedule
+ * at 30, the lower bound.  Since phase 1's engines (issue 29) the search
+ * starts at the MII and the heuristic runs only when the engines end at a
+ * limit without a schedule: the race proves I* = 30 with or without the
+ * hook; and when the ILP alone stops after one branch-and-bound node at
+ * I = 30 with no schedule, the answer of last resort is IMS's at 31
+ * without the hook and GauS's at 30 with it, where I* is then proven by
+ * the bound and that schedule (ii_lower = ii = 30; L stays open). */
 START_TEST(hook_proves_istar_at_the_bound) {
   twill_random_opts ro;
   twill_random_opts_default(&ro);
@@ -138,27 +139,30 @@ START_TEST(hook_proves_istar_at_the_bound) {
   ck_assert_int_eq(twill_graph_validate(g, &d), 0);
   ck_assert_int_eq(twill_graph_bind(g, NULL, &d), 0);
   twill_modulo_result off, on;
-  solve(g, 0, 50, &off);
-  solve(g, 1, 50, &on);
+  solve(g, 0, 0, &off);
+  solve(g, 1, 0, &on);
   ck_assert_int_eq(off.mii, 30);
-  ck_assert_int_eq(off.heuristic_ii, 31);
-  ck_assert_int_eq(off.ii, 31);
-  ck_assert_int_eq(off.ii_lower, 30); /* open */
-  ck_assert_int_eq(on.heuristic_ii, 30);
+  ck_assert_int_eq(off.ii, 30);
   ck_assert_int_eq(on.ii, 30);
-  ck_assert_int_eq(on.ii_lower, 30); /* I* proven */
-  char why[300];
-  ck_assert_msg(twill_schedule_validate(g, NULL, on.sched, why, sizeof why) == 0,
-                "%s", why);
-  twill_modulo_result skip;
-  solve_skip(g, 1, 50, 1, &skip);
-  ck_assert_int_eq(skip.heuristic_ii, 31);
-  ck_assert_int_eq(skip.heuristic_length, off.heuristic_length);
-  ck_assert_int_eq(skip.ii, 30);
-  ck_assert_int_eq(skip.ii_lower, 30);
-  twill_modulo_result_clear(&skip);
+  ck_assert_int_eq(off.heuristic_ii, 0); /* the engines found the schedule */
   twill_modulo_result_clear(&off);
   twill_modulo_result_clear(&on);
+  for (int hook = 0; hook <= 1; hook++) {
+    twill_modulo_opts o;
+    twill_modulo_opts_default(&o);
+    o.gaus_min_ops = hook;
+    o.node_limit = 1;
+    o.engines = TWILL_MODULO_ENGINE_ILP;
+    twill_modulo_result r;
+    ck_assert_int_eq(twill_modulo_solve(g, &o, &r), 0);
+    ck_assert_int_eq(r.status, TWILL_MODULO_LIMIT);
+    ck_assert_int_eq(r.ii_lower, 30);
+    ck_assert_int_eq(r.heuristic_ii, hook ? 30 : 31);
+    ck_assert_int_eq(r.ii, hook ? 30 : 31);
+    char why[300];
+    ck_assert_msg(twill_schedule_validate(g, NULL, r.sched, why, sizeof why) == 0, "%s", why);
+    twill_modulo_result_clear(&r);
+  }
   twill_graph_free(g);
 }
 END_TEST

@@ -1031,20 +1031,24 @@ static twill_graph *gap(void) {
   return g;
 }
 
+/* The plain program and the one with every lever of the formulation
+ * (reduction, structured rows, windows): both certified. */
 START_TEST(modulo_programs_certified) {
   twill_graph *g = gap();
-  twill_ilp *m = twill_modulo_program(g, 2, 0);
-  ck_assert_ptr_nonnull(m);
-  char *c = certify(m, TWILL_ILP_INFEASIBLE, "gap I=2");
-  ck_assert_int_ge(corrupt_all(c, "gap I=2", 1), 1);
-  free(c);
-  twill_ilp_free(m);
-  m = twill_modulo_program(g, 3, 0);
-  ck_assert_ptr_nonnull(m);
-  c = certify(m, TWILL_ILP_OPTIMAL, "gap I=3");
-  ck_assert_int_ge(corrupt_all(c, "gap I=3", 1), 2);
-  free(c);
-  twill_ilp_free(m);
+  for (unsigned form = 0; form <= TWILL_MODULO_FORM_ALL; form += TWILL_MODULO_FORM_ALL) {
+    twill_ilp *m = twill_modulo_program(g, 2, 0, form);
+    ck_assert_ptr_nonnull(m);
+    char *c = certify(m, TWILL_ILP_INFEASIBLE, "gap I=2");
+    ck_assert_int_ge(corrupt_all(c, "gap I=2", 1), 1);
+    free(c);
+    twill_ilp_free(m);
+    m = twill_modulo_program(g, 3, 0, form);
+    ck_assert_ptr_nonnull(m);
+    c = certify(m, TWILL_ILP_OPTIMAL, "gap I=3");
+    ck_assert_int_ge(corrupt_all(c, "gap I=3", 1), form ? 1 : 2);
+    free(c);
+    twill_ilp_free(m);
+  }
   twill_graph_free(g);
 }
 END_TEST
@@ -1080,7 +1084,7 @@ START_TEST(modulo_random_certified) {
       twill_graph_add_edge(g, (int)(xs(&r) % (unsigned)v), v, 1 + (int)(xs(&r) % 3), 0);
     if (xs(&r) % 2) twill_graph_add_edge(g, n - 1, 0, 1, 1 + (int)(xs(&r) % 2));
     for (long ii = 1; ii <= 3; ii++) {
-      twill_ilp *m = twill_modulo_program(g, ii, 0);
+      twill_ilp *m = twill_modulo_program(g, ii, 0, t % 2 ? TWILL_MODULO_FORM_ALL : 0);
       if (!m) continue; /* below RecMII: no program */
       char what[64];
       snprintf(what, sizeof what, "modulo %d I=%ld", t, ii);

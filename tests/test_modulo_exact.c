@@ -11,14 +11,19 @@
 #include "twill/modulo.h"
 #include "twill/normalize.h"
 
-static void solve_ok(const twill_graph *g, twill_modulo_result *r) {
-  ck_assert_int_eq(twill_modulo_solve(g, NULL, r), 0);
+static void solve_with(const twill_graph *g, const twill_modulo_opts *o,
+                       twill_modulo_result *r) {
+  ck_assert_int_eq(twill_modulo_solve(g, o, r), 0);
   ck_assert_int_eq(r->status, TWILL_MODULO_OPTIMAL);
   char why[256] = "";
   ck_assert_msg(twill_schedule_validate(g, NULL, r->sched, why, sizeof why) == 0,
                 "%s", why);
   ck_assert_int_eq(r->ii_lower, r->ii);
   ck_assert_int_eq(r->length_lower, r->length);
+}
+
+static void solve_ok(const twill_graph *g, twill_modulo_result *r) {
+  solve_with(g, NULL, r);
 }
 
 /* fig1: I = 2, L = 4, M(S) = 0, M(O) = 3 (Twill paper, Fig. 1):
@@ -104,20 +109,81 @@ START_TEST(horizon_keeps_late_stages) {
 }
 END_TEST
 
+/* A full unit with a hole no use fits (tests/fixtures.h: I* = 8 by hand,
+ * MII 7): each engine, with and without the slot variables and the
+ * coverage clauses of a full unit, proves I = 7 infeasible; L at 8 is the
+ * brute force's. */
+START_TEST(full_unit_hole) {
+  twill_graph *g = tf_hole();
+  static const struct { int engines; unsigned form; } c[] = {
+      {TWILL_MODULO_ENGINE_SMT, TWILL_MODULO_FORM_ALL},
+      {TWILL_MODULO_ENGINE_SMT, TWILL_MODULO_FORM_ALL & ~TWILL_MODULO_FORM_SLOTS},
+      {TWILL_MODULO_ENGINE_ILP, TWILL_MODULO_FORM_ALL},
+      {0, TWILL_MODULO_FORM_ALL},
+  };
+  for (int k = 0; k < 4; k++) {
+    twill_modulo_opts o;
+    twill_modulo_opts_default(&o);
+    o.engines = c[k].engines;
+    o.form = c[k].form;
+    twill_modulo_result r;
+    solve_with(g, &o, &r);
+    ck_assert_int_eq(r.mii, 7);
+    ck_assert_msg(r.ii == 8, "config %d: I %ld", k, r.ii);
+    ck_assert_int_eq(r.tries[0].ii, 7);
+    ck_assert_int_eq(r.tries[0].status, TWILL_ILP_INFEASIBLE);
+    ck_assert_int_eq(r.length, bf_modulo_min_len(g, 8));
+    twill_modulo_result_clear(&r);
+  }
+  twill_graph_free(g);
+}
+END_TEST
+
+/* Each engine alone, the race, and the problem stated without each lever,
+ * against the brute force: they differ in how they search, never in I* or
+ * L*. */
+static const struct {
+  const char *what;
+  int engines, threads;
+  unsigned form;
+  long smt;
+} configs[] = {
+    {"both engines, race", 0, 2, TWILL_MODULO_FORM_ALL, 200000},
+    {"both, SMT budget 0 (the ILP answers)", 0, 1, TWILL_MODULO_FORM_ALL, 0},
+    {"ILP alone", TWILL_MODULO_ENGINE_ILP, 1, TWILL_MODULO_FORM_ALL, 0},
+    {"ILP, no reduction, plain rows", TWILL_MODULO_ENGINE_ILP, 1, 0, 0},
+    {"ILP, structured rows only", TWILL_MODULO_ENGINE_ILP, 1,
+     TWILL_MODULO_FORM_STRUCTURED, 0},
+    {"SMT alone", TWILL_MODULO_ENGINE_SMT, 1, TWILL_MODULO_FORM_ALL, 0},
+    {"SMT, no reduction", TWILL_MODULO_ENGINE_SMT, 1, 0, 0},
+    {"SMT, no slots", TWILL_MODULO_ENGINE_SMT, 1,
+     TWILL_MODULO_FORM_ALL & ~TWILL_MODULO_FORM_SLOTS, 0},
+};
+
 START_TEST(random_vs_brute_force) {
   int trials = tu_under_valgrind() ? 15 : 400, above_mii = 0;
+  const int nc = (int)(sizeof configs / sizeof *configs);
   unsigned long long r = 777;
   for (int t = 0; t < trials; t++) {
     twill_graph *g = tf_random_loop(&r, 2, 3);
-    twill_modulo_result res;
-    solve_ok(g, &res);
     long ii = bf_modulo_min_ii(g, 12);
-    ck_assert_msg(res.ii == ii, "trial %d: I %ld, brute force %ld", t, res.ii, ii);
     long len = bf_modulo_min_len(g, ii);
-    ck_assert_msg(res.length == len, "trial %d: L %ld, brute force %ld", t,
-                  res.length, len);
-    above_mii += res.ii > res.mii;
-    twill_modulo_result_clear(&res);
+    for (int c = 0; c < nc; c++) {
+      twill_modulo_opts o;
+      twill_modulo_opts_default(&o);
+      o.engines = configs[c].engines;
+      o.threads = configs[c].threads;
+      o.form = configs[c].form;
+      o.smt_conflicts = configs[c].smt;
+      twill_modulo_result res;
+      solve_with(g, &o, &res);
+      ck_assert_msg(res.ii == ii, "trial %d, %s: I %ld, brute force %ld", t,
+                    configs[c].what, res.ii, ii);
+      ck_assert_msg(res.length == len, "trial %d, %s: L %ld, brute force %ld", t,
+                    configs[c].what, res.length, len);
+      if (c == 0) above_mii += res.ii > res.mii;
+      twill_modulo_result_clear(&res);
+    }
     twill_graph_free(g);
   }
   fprintf(stderr, "modulo: %d of %d random loops need I above the MII\n",
@@ -145,6 +211,8 @@ START_TEST(limit_bound_beats_critical_path) {
   twill_modulo_opts o;
   twill_modulo_opts_default(&o);
   o.node_limit = 400;
+  o.engines = TWILL_MODULO_ENGINE_ILP; /* the ILP's bound is the subject */
+  o.form = 0;                          /* the plain program (1664 nodes) */
   twill_modulo_result r;
   ck_assert_int_eq(twill_modulo_solve(g, &o, &r), 0);
   ck_assert_int_eq(r.status, TWILL_MODULO_LIMIT);
@@ -168,6 +236,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, dragon_is_three);
   tcase_add_test(tc, gap_proves_mii_infeasible);
   tcase_add_test(tc, horizon_keeps_late_stages);
+  tcase_add_test(tc, full_unit_hole);
   tcase_add_test(tc, random_vs_brute_force);
   tcase_add_test(tc, limit_bound_beats_critical_path);
   suite_add_tcase(s, tc);

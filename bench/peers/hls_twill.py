@@ -6,7 +6,8 @@ For every row of instances.csv (or --only NAME substrings): convert with
     twill modulo K --no-normalize --time-limit T --json --cert C
 then `twill check K C`, and record per loop: I*, L, whether I* and L are
 proven, the certificate verdict, wall time of modulo and of check.
-Writes OUT/twill.csv and prints a summary.
+Writes OUT/twill.csv and prints a summary.  --twill-args passes more
+options to twill modulo (a lever switched off: --off reduce, --engine ilp).
 """
 import argparse
 import csv
@@ -40,7 +41,8 @@ def run_one(args, row):
     t0 = time.monotonic()
     p = subprocess.Popen([args.twill, "modulo", k, "--no-normalize",
                           "--time-limit", str(args.time_limit), "--json",
-                          "--cert", c], stdout=subprocess.PIPE,
+                          "--cert", c] + args.twill_args.split(),
+                         stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True)
     out = p.stdout.read()
     p.stdout.close()
@@ -68,7 +70,8 @@ def run_one(args, row):
         return rec
     t0 = time.monotonic()
     try:
-        q = subprocess.run([args.twill, "check", k, c], capture_output=True,
+        # the check normalizes as the run did: not at all (--no-normalize)
+        q = subprocess.run([args.twill, "check", k, c, "--no-normalize"], capture_output=True,
                            text=True, timeout=args.check_timeout)
     except subprocess.TimeoutExpired:
         rec["check_time"] = time.monotonic() - t0
@@ -92,6 +95,9 @@ def main():
     ap.add_argument("--time-limit", type=float, default=10)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--only", default="")
+    ap.add_argument("--twill-args", default="",
+                    help="more options for twill modulo (e.g. '--off reduce', "
+                         "'--engine ilp'), to measure one lever switched off")
     ap.add_argument("--check-timeout", type=float, default=30)
     ap.add_argument("--exact", action="store_true",
                     help="--only lists exact instance names")

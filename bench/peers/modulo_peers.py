@@ -278,28 +278,49 @@ def cbc_solve(k, mii, limit, tmpdir):
 
 # -------------------------------------------------------------- twill ---
 
-def twill_solve(twill, path, limit, tmpdir):
+def twill_solve(twill, path, limit, tmpdir, check=False):
+    """One run of twill modulo with a certificate; its CPU time (every
+    thread, from wait4) beside the wall time, since the development machine
+    is shared; with check, `twill check` verifies the certificate (its time
+    is not counted)."""
     cert = os.path.join(tmpdir, "c.cert")
-    p = subprocess.run([twill, "modulo", path, "--no-normalize",
-                        "--time-limit", str(limit), "--json", "--cert", cert],
-                       capture_output=True, text=True)
+    if os.path.exists(cert):
+        os.remove(cert)
+    p = subprocess.Popen([twill, "modulo", path, "--no-normalize",
+                          "--time-limit", str(limit), "--json", "--cert", cert],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         text=True)
+    out = p.stdout.read()
+    p.stdout.close()
+    _, _, ru = os.wait4(p.pid, 0)
     try:
-        j = json.loads(p.stdout)
+        j = json.loads(out)
     except ValueError:
         return {"status": "error", "ii": None, "L": None}
-    return {"status": "optimal" if j.get("optimal") else "limit",
-            "ii": j.get("ii"), "L": j.get("length")}
+    r = {"status": "optimal" if j.get("optimal") else "limit",
+         "ii": j.get("ii"), "L": j.get("length"),
+         "cpu": ru.ru_utime + ru.ru_stime, "verified": ""}
+    if check and r["status"] == "optimal":
+        # the check normalizes as the run did: not at all (--no-normalize)
+        q = subprocess.run([twill, "check", path, cert, "--no-normalize"], capture_output=True,
+                           text=True)
+        r["verified"] = q.returncode == 0 and "s VERIFIED" in q.stdout
+    return r
 
 
 def timed(fn, runs):
-    ts, res = [], None
+    ts, cpus, res = [], [], None
     for i in range(runs):
         t0 = time.monotonic()
         res = fn()
         ts.append(time.monotonic() - t0)
+        if "cpu" in res:
+            cpus.append(res["cpu"])
         if res["status"] != "optimal":
             break  # a limit: one run is enough
     res["time"] = statistics.median(ts)
+    if cpus:
+        res["cpu"] = statistics.median(cpus)
     res["runs"] = len(ts)
     return res
 
@@ -319,6 +340,8 @@ def main():
     ap.add_argument("--twill-limit", type=float, default=10)
     ap.add_argument("--peers", default="twill,z3,cbc")
     ap.add_argument("--label", default="")
+    ap.add_argument("--check", action="store_true",
+                    help="verify twill's certificates with twill check")
     ap.add_argument("kernels", nargs="+")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -332,19 +355,26 @@ def main():
                "mii": mii}
         for p in peers:
             if p == "twill":
-                r = timed(lambda: twill_solve(a.twill, path, a.twill_limit, tmpdir), a.runs)
+                r = timed(lambda: twill_solve(a.twill, path, a.twill_limit, tmpdir,
+                                              a.check), a.runs)
             elif p == "z3":
                 r = timed(lambda: z3_solve(k, mii, a.limit), a.peer_runs)
             else:
                 r = timed(lambda: cbc_solve(k, mii, a.limit, tmpdir), a.peer_runs)
             for f in ("status", "ii", "L", "time", "runs"):
                 rec[p + "_" + f] = r[f]
+            if p == "twill":
+                rec["twill_cpu"] = r.get("cpu")
+                rec["twill_verified"] = r.get("verified", "")
         rows.append(rec)
         line = "%-28s %4d ops MII %3d" % (k["name"][:28], k["n"], mii)
         for p in peers:
             line += " | %s %s I %s L %s %.3fs" % (
                 p, rec[p + "_status"][:3], rec[p + "_ii"], rec[p + "_L"],
                 rec[p + "_time"])
+            if p == "twill" and rec.get("twill_cpu") is not None:
+                line += " (cpu %.3fs%s)" % (rec["twill_cpu"],
+                                           {True: " verified", False: " REJECTED"}.get(rec["twill_verified"], ""))
         print(line, flush=True)
     fields = list(rows[0].keys()) if rows else []
     out = os.path.join(a.out, "peers%s.csv" % (("_" + a.label) if a.label else ""))
@@ -367,12 +397,31 @@ def main():
             # with the peer's limits counted at the limit (a lower bound)
             ratio_all = gmean([r[p + "_time"] / r["twill_time"]
                                for r in both + lim])
+            if both:
+                print("%s vs twill: ratio of medians over the %d kernels both "
+                      "solved: %s %.3fs / twill %.3fs = %.1fx" % (
+                          p, len(both), p,
+                          statistics.median(r[p + "_time"] for r in both),
+                          statistics.median(r["twill_time"] for r in both),
+                          statistics.median(r[p + "_time"] for r in both) /
+                          max(statistics.median(r["twill_time"] for r in both), 1e-9)))
             print("%s vs twill: %d kernels both optimal, geo-mean time ratio "
                   "%s/twill %.1fx; %d kernels where %s hit its %g s limit "
                   "(ratio counting those at the limit: >= %.1fx); "
                   "(I*, L) disagreements: %s" % (
                       p, len(both), p, ratio, len(lim), p, a.limit, ratio_all,
                       disagree or "none"))
+    if "twill" in peers and rows:
+        opt = [r for r in rows if r["twill_status"] == "optimal"]
+        print("twill: %d of %d proven optimal; wall time median %.3fs, max %.3fs; "
+              "cpu median %.3fs, max %.3fs; certificates verified: %s" % (
+                  len(opt), len(rows),
+                  statistics.median(r["twill_time"] for r in rows),
+                  max(r["twill_time"] for r in rows),
+                  statistics.median(r["twill_cpu"] or 0 for r in rows),
+                  max(r["twill_cpu"] or 0 for r in rows),
+                  sum(1 for r in rows if r["twill_verified"] is True)
+                  if a.check else "not asked"))
     print("wrote", out)
 
 

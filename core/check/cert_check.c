@@ -26,16 +26,27 @@
  *   ii I                         the claim: I* ...
  *   length L                     ... and L* at I* (the schedule's length)
  *   heuristic IH LH              a schedule the program at IH may stop at
+ *                                  (its L caps the program there)
+ *   form F                       how a twill-smt block's problem is stated:
+ *                                  none, reduce, slots or reduce,slots
  *   length-proof none            (optional) L is not proven least
  *   time OP T                    one line per op, in the kernel's order
- *   vipr I infeasible BYTES      for each I in [MII, I*): no schedule
- *   vipr I* optimal BYTES        L >= L* at I* (absent with length-proof none)
+ *   vipr I infeasible BYTES      for each I in [MII, I*): no schedule, a
+ *   (or smt I infeasible BYTES)    VIPR proof or a twill-smt refutation
+ *   vipr I* optimal BYTES        L >= L* at I* (absent with length-proof
+ *   (or smt I* optimal BYTES,      none): a VIPR proof, a twill-smt
+ *    or path I* optimal)           refutation of L <= L* - 1, or L* is the
+ *                                  critical path at I*
  *   end
  *
  * I below MII needs no proof: the checker derives MII and shows each such
  * I impossible (check_phase1.c).  Each VIPR proof is checked on the program
  * the checker builds (check_prog.c, check_phase1.c) by the VIPR checker,
- * which also hands the checker the problem as it read it.
+ * which also hands the checker the problem as it read it.  Each twill-smt
+ * refutation must start with the checker's own statement of the reduced
+ * problem at I (check_reduce.c, check_phase1_smt.c) and is checked by
+ * sat/smt_check.c with no input added after it.  A path line is checked
+ * against the critical path the checker derives.
  */
 #include "check_int.h"
 
@@ -76,7 +87,11 @@ static int check_modulo(const twill_check_subject *s, const char *cert, size_t l
   if (!bad) {
     char costs[600], lenw[160];
     twill_cnorm_describe(&nm, costs, sizeof costs);
-    if (c.length_proven) snprintf(lenw, sizeof lenw, "L* = %ld proven least at I*", c.length);
+    if (c.length_proven)
+      snprintf(lenw, sizeof lenw, "L* = %ld proven least at I* (%s)", c.length,
+               c.length_by == CP1_BY_PATH  ? "the critical path at I*"
+               : c.length_by == CP1_BY_SMT ? "a twill-smt refutation of a shorter L"
+                                           : "a VIPR proof");
     else
       snprintf(lenw, sizeof lenw, "a schedule of length %ld at I* (NOT proven least: the "
                "certificate says so)", c.length);
@@ -86,10 +101,10 @@ static int check_modulo(const twill_check_subject *s, const char *cert, size_t l
     cl->length_proven = c.length_proven;
     cl->mii = c.b.mii;
     cl->phase1_ii = c.ii;
-    char vip[120] = "";
+    char vip[200] = "";
     if (c.b.mii < c.ii)
-      snprintf(vip, sizeof vip, ", and VIPR proofs that none exists at I in [%ld, %ld)",
-               c.b.mii, c.ii);
+      snprintf(vip, sizeof vip, ", and proofs that none exists at I in [%ld, %ld) (%d VIPR, "
+               "%d twill-smt)", c.b.mii, c.ii, c.nvipr, c.nsmt);
     snprintf(msg, msglen,
              "kernel %s, machine %s: phase 1 (modulo schedules, no warps): I* = %ld, %s; "
              "MII %ld (ResMII %ld, RecMII %ld) with no modulo schedule below it%s; in "

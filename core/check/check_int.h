@@ -134,14 +134,46 @@ int twill_phase1_bounds(const twill_graph *g, cbounds *b);
 int twill_phase1_valid(const twill_graph *g, long ii, const long *t, long *len,
                        char *why, size_t whylen);
 
-/* A phase-1 body (ii, length, heuristic, [length-proof none], time lines,
- * VIPR blocks, end) read from r and verified against g, already in the
- * certificate's units.  On success *claim holds what it proved and the
+/* The reduced problem at I (check_reduce.c, which says what a proof
+ * about it proves about the kernel): the kept ops (those on a unit that
+ * can be over-subscribed at I; every op when on = 0), and over their start
+ * times t[dy] - t[dx] >= dw per dep, t >= lo, L - t >= tail, L >= lfloor
+ * (the critical path at I over every op), L <= horizon, t <= lo + win. */
+typedef struct cred {
+  long ii, horizon, lfloor;
+  int n;            /* kept ops */
+  int *op;          /* op[i]: the kernel's index of kept op i (increasing) */
+  long *lo, *tail, *win;
+  int ndeps;
+  int *dx, *dy;     /* kept indices, sorted by (dx, dy), one per pair */
+  long *dw;
+  int nunits;
+  int *unit;        /* the units kept (increasing) */
+} cred;
+int twill_cred_derive(const twill_graph *g, long ii, int on, cred *r);
+void twill_cred_clear(cred *r);
+
+/* A twill-smt refutation of the reduced problem r with L <= lmax
+ * (check_phase1_smt.c): rotate = 1 with lmax = r->horizon for "no
+ * schedule at I", rotate = 0 with lmax = L - 1 for "none shorter than L";
+ * slots: the form's slot variables.  0, or -1 with why (twill_cr_fail). */
+int twill_phase1_smt_check(cert_rd *rd, const twill_graph *g, const cred *r, long lmax,
+                           int rotate, int slots, const char *blk, size_t n);
+
+/* A phase-1 body (ii, length, heuristic, form, [length-proof none], time
+ * lines, proof blocks, end) read from r and verified against g, already in
+ * the certificate's units.  On success *claim holds what it proved and the
  * schedule's start times are copied into times (g->nops entries) when not
  * NULL. */
+#define CP1_BY_VIPR 1 /* how L* was proven: a VIPR proof, */
+#define CP1_BY_SMT 2  /* a twill-smt refutation of L <= L* - 1, */
+#define CP1_BY_PATH 3 /* or L* is the critical path at I* */
 typedef struct cphase1 {
   long ii, length;
   int length_proven;
+  int length_by;   /* CP1_BY_* when length_proven */
+  int nvipr, nsmt; /* the proofs of the I in [MII, I*) */
+  int form;        /* 1 reduce, 2 slots */
   cbounds b;
 } cphase1;
 int twill_phase1_read(cert_rd *r, const twill_graph *g, cphase1 *claim, long *times);

@@ -299,6 +299,16 @@ int twill_phase1_read(cert_rd *r, const twill_graph *g, cphase1 *c, long *times)
   if (hii < c->ii || (hii == c->ii && hlen < c->length))
     return twill_cr_fail(r, "the heuristic's schedule (I %ld, L %ld) would cut off the "
                          "claimed one (I %ld, L %ld)", hii, hlen, c->ii, c->length);
+  /* form: how the reduced problem of a twill-smt refutation is stated
+   * (reduce: the ops on units that can be over-subscribed only; slots: the
+   * units' rows over slot variables) */
+  static const char *const forms[4] = {"none", "reduce", "slots", "reduce,slots"};
+  if (twill_cr_line(r) || twill_cr_key(r, "form", 2)) return -1;
+  c->form = -1;
+  for (int k = 0; k < 4; k++)
+    if (twill_cr_is(r, 1, forms[k])) c->form = k;
+  if (c->form < 0)
+    return twill_cr_fail(r, "form: expected none, reduce, slots or reduce,slots");
   if (twill_cr_line(r)) return -1;
   c->length_proven = 1;
   if (twill_cr_is(r, 0, "length-proof")) {
@@ -340,16 +350,54 @@ int twill_phase1_read(cert_rd *r, const twill_graph *g, cphase1 *c, long *times)
     const char *blk;
     size_t n;
     if (twill_cr_line(r)) return -1;
-    if (r->ntok != 4 || !twill_cr_is(r, 0, "vipr"))
-      return twill_cr_fail(r, "expected 'vipr %ld %s BYTES'", ii, last ? "optimal" : "infeasible");
+    if (last && twill_cr_is(r, 0, "path")) {
+      /* L* is the critical path at I*: every schedule has L >= t[v] +
+       * tail[v] >= asap[v] + tail[v] (the longest paths, derived here) */
+      int64_t at;
+      if (twill_cr_key(r, "path", 3) || twill_cr_int(r, 1, 1, TWILL_CHECK_MAX_TIME, &at, "path I"))
+        return -1;
+      if (at != ii || twill_cr_word(r, 2, "optimal", "path kind"))
+        return twill_cr_fail(r, "expected the proof for I = %ld (optimal)", ii);
+      long crit = 0;
+      size_t nv = g->nops > 0 ? (size_t)g->nops : 1;
+      long *as = malloc(nv * sizeof *as), *ta = malloc(nv * sizeof *ta);
+      int bad = !as || !ta || longest(g, ii, as, ta);
+      for (int v = 0; !bad && v < g->nops; v++)
+        if (as[v] + ta[v] > crit) crit = as[v] + ta[v];
+      free(as);
+      free(ta);
+      if (bad) return twill_cr_fail(r, "cannot derive the critical path at I = %ld", ii);
+      if (crit != c->length)
+        return twill_cr_fail(r, "'path %ld optimal': the critical path at I = %ld is %ld, not "
+                             "the length %ld", ii, ii, crit, c->length);
+      c->length_by = CP1_BY_PATH;
+      continue;
+    }
+    int smt = twill_cr_is(r, 0, "smt");
+    if (r->ntok != 4 || (!smt && !twill_cr_is(r, 0, "vipr")))
+      return twill_cr_fail(r, "expected 'vipr %ld %s BYTES' or 'smt %ld %s BYTES'%s", ii,
+                           last ? "optimal" : "infeasible", ii, last ? "optimal" : "infeasible",
+                           last ? " or 'path I optimal'" : "");
     int64_t at;
-    if (twill_cr_int(r, 1, 1, TWILL_CHECK_MAX_TIME, &at, "vipr I")) return -1;
-    if (at != ii || twill_cr_word(r, 2, last ? "optimal" : "infeasible", "vipr kind"))
+    if (twill_cr_int(r, 1, 1, TWILL_CHECK_MAX_TIME, &at, smt ? "smt I" : "vipr I")) return -1;
+    if (at != ii || twill_cr_word(r, 2, last ? "optimal" : "infeasible", "proof kind"))
       return twill_cr_fail(r, "expected the proof for I = %ld (%s)", ii,
                            last ? "optimal" : "infeasible");
     if (twill_cr_block(r, 3, &blk, &n, NULL)) return -1;
-    if (check_block(r, g, ii, last && hii == ii ? hlen : 0, !last, c->length, blk, n))
+    if (smt) {
+      cred red;
+      if (twill_cred_derive(g, ii, c->form & 1, &red))
+        return twill_cr_fail(r, "cannot derive the reduced problem at I = %ld", ii);
+      int bad = twill_phase1_smt_check(r, g, &red, last ? c->length - 1 : red.horizon, !last,
+                                       (c->form & 2) != 0, blk, n);
+      twill_cred_clear(&red);
+      if (bad) return -1;
+    } else if (check_block(r, g, ii, last && hii == ii ? hlen : 0, !last, c->length, blk, n)) {
       return -1;
+    }
+    if (last) c->length_by = smt ? CP1_BY_SMT : CP1_BY_VIPR;
+    else if (smt) c->nsmt++;
+    else c->nvipr++;
   }
   return twill_cr_end(r);
 }

@@ -17,7 +17,28 @@ typedef struct opts {
   double time_limit;
   long node_limit;
   long gaus_min_ops;
+  int engines;
+  long threads, smt_budget;
+  unsigned form;
 } opts;
+
+/* --off LIST: the formulation's levers to switch off (for measuring them). */
+static int parse_off(const char *v, unsigned *form) {
+  static const char *words[] = {"reduce", "structured", "windows", "slots"};
+  while (*v) {
+    const char *e = strchr(v, ',');
+    size_t n = e ? (size_t)(e - v) : strlen(v);
+    int k = 0;
+    while (k < 4 && (strlen(words[k]) != n || strncmp(v, words[k], n))) k++;
+    if (k == 4)
+      return twill_cli_error("modulo", "--off: unknown lever '%.*s' (reduce, "
+                                       "structured, windows, slots)", (int)n, v);
+    *form &= ~(1u << k);
+    if (!e) break;
+    v = e + 1;
+  }
+  return 0;
+}
 
 static int parse(int argc, char **argv, opts *o) {
   memset(o, 0, sizeof *o);
@@ -25,6 +46,11 @@ static int parse(int argc, char **argv, opts *o) {
   o->budget = 300;
   o->time_limit = 60; /* every search has a limit, as every solver call does */
   o->gaus_min_ops = TWILL_MODULO_GAUS_MIN_OPS;
+  twill_modulo_opts mo;
+  twill_modulo_opts_default(&mo);
+  o->threads = mo.threads;
+  o->smt_budget = mo.smt_conflicts;
+  o->form = mo.form;
   twill_cli_args a;
   twill_cli_args_init(&a, argc, argv);
   int r;
@@ -45,6 +71,17 @@ static int parse(int argc, char **argv, opts *o) {
       if (twill_cli_long(&a, 0, 100000000L, &o->gaus_min_ops)) return 1;
     } else if (twill_cli_is(&a, "--time-limit")) {
       if (twill_cli_double(&a, 0.001, 1e7, &o->time_limit)) return 1;
+    } else if (twill_cli_is(&a, "--engine")) {
+      if (!strcmp(a.val, "ilp")) o->engines = TWILL_MODULO_ENGINE_ILP;
+      else if (!strcmp(a.val, "smt")) o->engines = TWILL_MODULO_ENGINE_SMT;
+      else if (!strcmp(a.val, "both")) o->engines = 0;
+      else return twill_cli_error("modulo", "--engine: ilp, smt or both, not '%s'", a.val);
+    } else if (twill_cli_is(&a, "--threads")) {
+      if (twill_cli_long(&a, 1, 64, &o->threads)) return 1;
+    } else if (twill_cli_is(&a, "--smt-budget")) {
+      if (twill_cli_long(&a, 0, 1000000000000L, &o->smt_budget)) return 1;
+    } else if (twill_cli_is(&a, "--off")) {
+      if (parse_off(a.val, &o->form)) return 1;
     }
   }
   if (r < 0) return 1;
@@ -100,8 +137,10 @@ static void print_text(const twill_graph *g, const twill_arch *m, const opts *o,
            r->res_mii, r->rec_mii, r->mii);
   else
     printf("ResMII %ld, RecMII %ld, MII %ld\n", r->res_mii, r->rec_mii, r->mii);
-  printf("heuristic (iterative modulo scheduling): I = %s\n",
-         both(&u, r->heuristic_ii, b1, sizeof b1));
+  if (r->heuristic_ii > 0)
+    printf("heuristic (iterative modulo scheduling): I = %s%s\n",
+           both(&u, r->heuristic_ii, b1, sizeof b1),
+           o->heuristic ? "" : " (the engines found no schedule in the limit)");
   for (int i = 0; i < r->ntries; i++) {
     const twill_modulo_try *t = &r->tries[i];
     const char *what = t->status == 0   ? "feasible, minimal L found"
@@ -110,8 +149,9 @@ static void print_text(const twill_graph *g, const twill_arch *m, const opts *o,
                                         : "error";
     /* no seconds here: same input, same bytes (the progress lines on a
      * terminal carry them, on stderr) */
-    printf("  I = %s: %s (%ld nodes)\n", both(&u, t->ii, b1, sizeof b1), what,
-           t->nodes);
+    int smt = t->engine == TWILL_MODULO_ENGINE_SMT;
+    printf("  I = %s: %s (%s, %ld %s)\n", both(&u, t->ii, b1, sizeof b1), what,
+           smt ? "SMT engine" : "ILP", t->nodes, smt ? "conflicts" : "nodes");
   }
   if (o->heuristic)
     printf("I = %s, L = %s (heuristic schedule, not proven optimal)\n",
@@ -181,6 +221,8 @@ static int print_json(const twill_graph *g0, const twill_graph *g,
     twill_jw_string(&w, r->tries[i].status == 0   ? "feasible"
                         : r->tries[i].status == 1 ? "infeasible"
                                                   : "limit");
+    twill_jw_key(&w, "engine");
+    twill_jw_string(&w, r->tries[i].engine == TWILL_MODULO_ENGINE_SMT ? "smt" : "ilp");
     twill_jw_key(&w, "nodes"), twill_jw_int(&w, r->tries[i].nodes);
     twill_jw_object_end(&w);
   }
@@ -236,6 +278,10 @@ int twill_cmd_modulo(int argc, char **argv) {
     mo.node_limit = o.node_limit;
     mo.gaus_min_ops = o.gaus_min_ops;
     mo.certify = o.cert != NULL;
+    mo.engines = o.engines;
+    mo.threads = (int)o.threads;
+    mo.smt_conflicts = o.smt_budget;
+    mo.form = o.form;
     if (isatty(2)) mo.log = twill_cli_log; /* progress for a person watching */
     twill_cli_catch_interrupt();
     if (twill_modulo_solve(g, &mo, &r) || r.status == TWILL_MODULO_ERROR)

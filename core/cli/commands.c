@@ -100,6 +100,19 @@ static const twill_cli_opt modulo_opts[] = {
                             "the program's first incumbent at its I (never\n"
                             "a bound: what is proven does not change)\n"
                             "(default: 20; 0: never)"},
+    {"--engine", "E", "ilp, smt or both: who decides each I (default:\n"
+                      "both)"},
+    {"--threads", "T", "1: the engines in turn; 2: they race (default:\n"
+                       "2); the output is the same"},
+    {"--smt-budget", "C", "the SMT engine's conflicts per I when the ILP\n"
+                          "runs too (default: 200000)"},
+    {"--off", "LEVERS", "switch off parts of the formulation, to measure\n"
+                        "them: a comma list of reduce (every op keeps a\n"
+                        "variable), structured (Eichenberger-Davidson\n"
+                        "dependence rows), windows (slots outside an op's\n"
+                        "time window fixed), slots (the SMT engine's unit\n"
+                        "rows over slot variables, every residue of a full\n"
+                        "unit covered) (default: none)"},
     {NULL, NULL, NULL}};
 
 static const twill_cli_opt gaus_opts[] = {
@@ -339,15 +352,25 @@ const twill_command twill_commands[] = {
      "usage: twill modulo KERNEL [options]\n"
      "\n"
      "Normalizes the costs (the program of docs/model.md section 2), then\n"
-     "for I = MII, MII+1, ... solves the modulo-scheduling integer program at I,\n"
-     "minimizing the length L; the first feasible I is optimal.  Prints the\n"
-     "bounds, the search log, I*, L and the schedule (start, stage, slot)\n"
-     "in real cycles, the normalized values beside them (the same\n"
-     "normalization as twill solve); on a terminal, one progress line per I\n"
-     "on stderr.  --cert FILE writes\n"
-     "a certificate that `twill check KERNEL FILE` verifies: MII re-derived,\n"
-     "the schedule validated, and a VIPR proof for every I in [MII, I*)\n"
-     "(infeasible) and for I* (no shorter L).  KERNEL '-' is standard input.\n",
+     "for I = MII, MII+1, ... decides the problem at I: is there a modulo\n"
+     "schedule, and its least length L; the first feasible I is optimal.\n"
+     "Prints the bounds, the search log, I*, L and the schedule (start,\n"
+     "stage, slot) in real cycles, the normalized values beside them (the\n"
+     "same normalization as twill solve); on a terminal, one progress line\n"
+     "per I on stderr.\n"
+     "The problem at I keeps only the ops on a unit that can be\n"
+     "over-subscribed, joined by the longest paths through the others.  Two\n"
+     "engines decide it: the integer program on our branch and bound (ilp)\n"
+     "and start times on the CDCL core (smt).  With both (the default) the\n"
+     "SMT engine's answer is taken when it settles the I within its\n"
+     "--smt-budget conflicts, the ILP's otherwise; --threads 2 races them,\n"
+     "--threads 1 runs them in turn, with the same output.\n"
+     "--cert FILE writes a certificate that `twill check KERNEL FILE`\n"
+     "verifies: MII re-derived, the schedule validated, and a VIPR proof for\n"
+     "every I in [MII, I*) (infeasible) and for I* (no shorter L), each about\n"
+     "the plain integer program at I (every op, no reduction), which is\n"
+     "solved again for the certificate whichever engine decided the I.\n"
+     "KERNEL '-' is standard input.\n",
      modulo_opts,
      "Exit 0 optimal, 3 limit reached (the best schedule and proven bounds\n"
      "are printed).\n"},

@@ -1,42 +1,55 @@
-/* core/modulo/modulo_ilp.c: optimal modulo scheduling on ilp/ (twill/modulo.h).
+/* core/modulo/modulo_ilp.c: the integer program of phase 1 at fixed I and
+ * the ILP engine that solves it on ilp/ (core/modulo/modulo_engine.h).
  *
- * The program at fixed I (the slot-and-stage form of the first author's
- * modulo-scheduling ILP; the Twill paper cites Stoutchinin's and states none):
+ * The program of the reduced problem (twill/modulo.h; the slot-and-stage
+ * form of the first author's modulo-scheduling ILP; the Twill paper cites
+ * Stoutchinin's and states none), over
+ * the kept ops x:
  *
- *   a[v][s] in {0,1}, s in [0, I)      op v issues in slot s
- *   k[v] in [0, W] integer             its stage
- *   t[v] integer                       its start time
- *   L integer                          the schedule length (minimized)
+ *   a[x][s] in {0,1}, s in [0, I)      op x issues in slot s
+ *   k[x] integer                       its stage
+ *   t[x] in [lo[x], min(H - tail[x], lo[x] + win[x])]   its start time
+ *   L in [lfloor, H] integer           the schedule length (minimized)
  *
- *   sum_s a[v][s] = 1                                      (one slot)
- *   t[v] - I*k[v] - sum_s s*a[v][s] = 0                    (t = I*k + slot)
- *   t[d] - t[s] >= lat - I*dist           for every edge   (dependence)
- *   sum_v sum_{uses (U,o,c,n) of v} n * sum_{j<c} a[v][(q - o - j) mod I]
- *       <= cap(U)                          for every unit U, slot q
- *   L - t[v] >= max(lat(v), 1)             for every op    (length)
+ *   sum_s a[x][s] = 1                                      (one slot)
+ *   t[x] - I*k[x] - sum_s s*a[x][s] = 0                    (t = I*k + slot)
+ *   t[y] - t[x] >= w                      for every dep    (dependence)
+ *   sum_x sum_{uses (U,o,c,n) of x} n * sum_{j<c} a[x][(q - o - j) mod I]
+ *       <= cap(U)                          for every kept unit U, slot q
+ *   L - t[x] >= tail[x]                    for every kept op (length)
+ * and, per form: the structured dependence rows (below), slots outside a
+ * narrow window fixed to 0.
  *
  * Horizon.  Fix any feasible slots.  The stages then satisfy difference
  * constraints k[d] - k[s] >= ceil((lat - I*dist - slot[d] + slot[s]) / I),
  * whose least solution (with k >= 0) is feasible too and minimizes every
  * t[v] at once, hence L.  It is a longest path over a simple path, and each
- * edge weight is at most ceil((lat + I - 1) / I) (dist >= 0, and slot[s] -
- * slot[d] <= I - 1), so k[v] <= W with W = sum over edges (not self-loops)
- * of that bound.  Bounding k by W thus loses no schedule and no optimal
- * length: infeasibility of the bounded program proves that no schedule
- * exists at I.  (The weight needs the "+ I - 1": with ceil(lat / I) alone,
- * three ops a -> b -> c of latency 3 whose reservations force the slots
- * 0, 2, 1 at I = 3 need stage 3 for c, and W would be 2: the program then
- * called I = 3 infeasible beside a valid schedule; tests/test_modulo_exact.c
- * keeps that kernel.)
+ * edge weight is at most ceil((lat + I - 1) / I), so k[v] <= W with
+ * W = sum over edges (not self-loops) of that bound: L <= H = I*(W+1) - 1
+ * + max lat.  Bounding L by H thus loses no schedule and no optimal length:
+ * infeasibility of the bounded program proves that no schedule exists at I.
+ * (The weight needs the "+ I - 1": with ceil(lat / I) alone, three ops
+ * a -> b -> c of latency 3 whose reservations force the slots 0, 2, 1 at
+ * I = 3 need stage 3 for c, and W would be 2: the program then called
+ * I = 3 infeasible beside a valid schedule; tests/test_modulo_exact.c keeps
+ * that kernel.)
+ *
+ * The plain program (twill_modulo_plain_proof) is the one the certificate
+ * checker states from the kernel itself (core/check/check_phase1.c): every
+ * op kept, t[v] in [asap(v), H - tail(v)], L in [0, H], one row per edge
+ * (here the heaviest edge of each pair, which implies the others), no
+ * structured rows and no windows.  The VIPR proofs of certificates are
+ * about it only: the checker does not state this engine's reduced program,
+ * so certify mode proves an answer of this engine again on the plain
+ * program (core/modulo/modulo_solve.c, certify_plain).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "twill/bounds.h"
+#include "modulo_engine.h"
 #include "twill/ilp.h"
-#include "twill/gaus.h"
 #include "twill/modulo.h"
 
 static long lat1(const twill_op *o) { return o->lat > 0 ? o->lat : 1; }
@@ -58,122 +71,101 @@ long twill_modulo_horizon(const twill_graph *g, long ii) {
   return ii * (stage_bound(g, ii) + 1) - 1 + maxlat;
 }
 
-void twill_modulo_opts_default(twill_modulo_opts *o) {
-  o->time_limit = 0;
-  o->node_limit = 0;
-  o->certify = 0;
-  o->skip_length = 0;
-  o->gaus_min_ops = TWILL_MODULO_GAUS_MIN_OPS;
-  o->log = NULL;
-  o->log_ctx = NULL;
-}
-
-void twill_modulo_result_clear(twill_modulo_result *r) {
-  twill_schedule_free(r->sched);
-  for (int i = 0; i < r->ntries; i++) free(r->tries[i].vipr);
-  free(r->tries);
-  memset(r, 0, sizeof *r);
-}
-
-/* Variable layout: op v's slots at v*(I+2) .. +I-1, then k[v], t[v]; L last. */
+/* Variable layout: kept op i's slots at i*(I+2) .. +I-1, then k, t; L
+ * last. */
 typedef struct layout {
   long ii;
   int stride;
 } layout;
 
-static int var_a(const layout *l, int v, long s) { return v * l->stride + (int)s; }
-static int var_k(const layout *l, int v) { return v * l->stride + (int)l->ii; }
-static int var_t(const layout *l, int v) { return v * l->stride + (int)l->ii + 1; }
+static int var_a(const layout *l, int i, long s) { return i * l->stride + (int)s; }
+static int var_k(const layout *l, int i) { return i * l->stride + (int)l->ii; }
+static int var_t(const layout *l, int i) { return i * l->stride + (int)l->ii + 1; }
 
-/* Longest paths at I (no positive cycle once I >= RecMII):
- *   asap[v] = max(0, max over edges u->v of asap[u] + lat - I*dist)
- *   tail[v] = max(lat1(v), max over edges v->w of lat - I*dist + tail[w])
- * Every schedule has t[v] >= asap[v] and L >= t[v] + tail[v]. */
-static int longest_paths(const twill_graph *g, long ii, long *asap,
-                         long *tail) {
-  for (int v = 0; v < g->nops; v++) asap[v] = 0, tail[v] = lat1(&g->ops[v]);
-  for (int it = 0; it <= g->nops; it++) {
-    int changed = 0;
-    for (int i = 0; i < g->nedges; i++) {
-      const twill_edge *e = &g->edges[i];
-      long w = e->lat - ii * (long)e->dist;
-      if (asap[e->src] + w > asap[e->dst]) asap[e->dst] = asap[e->src] + w, changed = 1;
-      if (w + tail[e->dst] > tail[e->src]) tail[e->src] = w + tail[e->dst], changed = 1;
+/* Eichenberger & Davidson's structured dependence rows (PLDI 1997) for
+ * t[y] - t[x] >= w with t = I*k + s, s the slot:  for every r in [0, I),
+ * with r + w = I*m + q (0 <= q < I),
+ *
+ *   k[y] - k[x] - sum_{s >= r} a[x][s] - sum_{s < q} a[y][s]  >=  m - 1.
+ *
+ * Why it holds (A = [slot(x) >= r], B = [slot(y) < q]):
+ *   I (k[y] - k[x]) >= w + slot(x) - slot(y) = I*m + q - r + slot(x) - slot(y)
+ *   A=1, B=1: slot(x) >= r, slot(y) <= q-1: >= I*m + 1, so k[y]-k[x] >= m+1;
+ *   A=1, B=0: slot(y) <= I-1:              >  I*(m-1), so          >= m;
+ *   A=0, B=1: slot(x) >= 0, r <= I-1:      >  I*(m-1), so          >= m;
+ *   A=0, B=0:                              >  I*(m-2), so          >= m-1;
+ * i.e. k[y] - k[x] >= m - 1 + A + B in each case.  Summed over r they give
+ * the plain row back; alone each cuts off the fractional points where the
+ * slots of x and y are split between early and late slots, which the
+ * plain row lets the LP average (Eichenberger & Davidson: the structured
+ * form's LP is much tighter; each row is a valid inequality, so the
+ * program's integer points are the same).  I rows of up to I + 2 entries
+ * per dep: they are added when every dep's rows fit STRUCT_NNZ entries in
+ * all (a function of the reduced problem alone: the checker rebuilds the
+ * same rows). */
+#define STRUCT_NNZ 400000L
+
+static long floordiv(long a, long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+static int structured_rows(twill_ilp *m, const layout *l,
+                           const twill_modulo_red *r, int *idx, double *val) {
+  long ii = r->ii;
+  char name[64];
+  for (int k = 0; k < r->ndeps; k++) {
+    const twill_modulo_dep *e = &r->deps[k];
+    for (long rr = 0; rr < ii; rr++) {
+      long mm = floordiv(rr + e->w, ii), q = rr + e->w - ii * mm;
+      int n = 0;
+      idx[n] = var_k(l, e->y), val[n++] = 1;
+      idx[n] = var_k(l, e->x), val[n++] = -1;
+      for (long s = rr; s < ii; s++) idx[n] = var_a(l, e->x, s), val[n++] = -1;
+      for (long s = 0; s < q; s++) idx[n] = var_a(l, e->y, s), val[n++] = -1;
+      snprintf(name, sizeof name, "ed_%d_%ld", k, rr);
+      if (twill_ilp_add_row(m, name, n, idx, val, 'G', (double)(mm - 1), 0) < 0)
+        return -1;
     }
-    if (!changed) return 0;
   }
-  return -1; /* positive cycle: I below RecMII */
+  return 0;
 }
 
-/* max over v of asap[v] + tail[v]: no schedule at I is shorter. */
-static long critical_length(const twill_graph *g, long ii) {
-  size_t nn = (size_t)g->nops + 1;
-  long crit = 0, *asap = malloc(nn * sizeof *asap),
-       *tail = malloc(nn * sizeof *tail);
-  if (asap && tail && !longest_paths(g, ii, asap, tail))
-    for (int v = 0; v < g->nops; v++)
-      if (asap[v] + tail[v] > crit) crit = asap[v] + tail[v];
-  free(asap);
-  free(tail);
-  return crit;
-}
-
-/* Hand a schedule at the program's I to the search as its first incumbent
- * (the ILP ignores it unless it meets every constraint).  0, or -1 out of
- * memory. */
-static int start_from(twill_ilp *m, const layout *l, const twill_graph *g,
-                      const twill_schedule *s) {
-  int n = twill_ilp_num_vars(m);
-  double *x = calloc((size_t)(n ? n : 1), sizeof *x);
-  if (!x) return -1;
-  for (int v = 0; v < g->nops; v++) {
-    long t = s->start[v];
-    x[var_a(l, v, t % l->ii)] = 1;
-    x[var_k(l, v)] = (double)(t / l->ii);
-    x[var_t(l, v)] = (double)t;
-  }
-  x[g->nops * l->stride] = (double)twill_schedule_length(g, s); /* L */
-  int rc = twill_ilp_set_start(m, x);
-  free(x);
-  return rc;
-}
-
-/* The program at I.  lmax_hint > 0 caps L: the length of a schedule known
- * at this I (the optimum cannot exceed it). */
-static twill_ilp *build(const twill_graph *g, long ii, long lmax_hint,
-                        layout *l) {
-  if (ii > 100000 || (long)g->nops * (ii + 2) > 20000000) return NULL;
+/* The program of the reduced problem (twill/modulo.h).  lmax_hint > 0 caps
+ * L: the length of a schedule known at this I (the optimum cannot exceed
+ * it). */
+static twill_ilp *build(const twill_graph *g, const twill_modulo_red *r,
+                        long lmax_hint, unsigned form, int plain, layout *l) {
+  long ii = r->ii;
+  int n = r->n;
+  if (ii > 100000 || (long)n * (ii + 2) > 20000000) return NULL;
   l->ii = ii;
   l->stride = (int)ii + 2;
-  long H = twill_modulo_horizon(g, ii);
+  long H = plain ? twill_modulo_horizon(g, ii) : r->horizon;
   if (lmax_hint > 0 && lmax_hint < H) H = lmax_hint;
-  size_t nn = g->nops > 0 ? (size_t)g->nops : 1;
-  long *asap = malloc(nn * sizeof *asap), *tail = malloc(nn * sizeof *tail);
-  if (!asap || !tail || longest_paths(g, ii, asap, tail)) {
-    free(asap);
-    free(tail);
-    return NULL;
-  }
+  if (!plain && H < r->lfloor) H = r->lfloor; /* an empty program: L's bounds cross */
+  if (plain) form = 0;
   twill_ilp *m = twill_ilp_new();
-  if (!m) {
-    free(asap);
-    free(tail);
-    return NULL;
-  }
+  if (!m) return NULL;
   /* No root cuts here: the modulo programs come with the heuristic's
    * schedule as a MIP start and are solved once per I, and the Gomory/MIR
    * rounds cost more than they save (fa3-fwd-hopper: 10.5 s with them,
    * 1.0 s without, measured on the same machine) */
   twill_ilp_set_cuts(m, 0);
   char name[64];
-  int n = g->nops, ok = 1;
-  for (int v = 0; v < n && ok; v++) {
+  int ok = 1;
+  for (int i = 0; i < n && ok; i++) {
+    int v = r->op[i];
+    long lo = r->lo[i], hi = H - r->tail[i];
+    if (!plain && hi > lo + r->win[i]) hi = lo + r->win[i]; /* the window */
+    if (hi < lo) hi = lo; /* only when H < lfloor: L's bounds cross */
+    /* windows: t in [lo, hi] narrower than I leaves the slots lo mod I ..
+     * hi mod I (cyclically) only; the others are fixed to 0 (implied by
+     * t = I*k + slot with k integer) */
+    int narrow = (form & TWILL_MODULO_FORM_WINDOWS) && hi - lo + 1 < ii;
     for (long s = 0; s < ii && ok; s++) {
       snprintf(name, sizeof name, "a_%d_%ld", v, s);
-      ok = twill_ilp_add_var(m, name, TWILL_ILP_BINARY, 0, 1, 0) >= 0;
+      long off = ((s - lo) % ii + ii) % ii; /* s = lo + off (mod I) */
+      ok = twill_ilp_add_var(m, name, TWILL_ILP_BINARY, 0,
+                             narrow && off > hi - lo ? 0 : 1, 0) >= 0;
     }
-    long lo = asap[v], hi = H - tail[v];
-    if (hi < lo) hi = lo; /* cannot happen: H is a feasible length */
     snprintf(name, sizeof name, "k_%d", v);
     ok = ok && twill_ilp_add_var(m, name, TWILL_ILP_INTEGER, (double)(lo / ii),
                                  (double)(hi / ii), 0) >= 0;
@@ -181,52 +173,58 @@ static twill_ilp *build(const twill_graph *g, long ii, long lmax_hint,
     ok = ok && twill_ilp_add_var(m, name, TWILL_ILP_INTEGER, (double)lo,
                                  (double)hi, 0) >= 0;
   }
-  int L = ok ? twill_ilp_add_var(m, "L", TWILL_ILP_INTEGER, 0, (double)H, 1) : -1;
-  size_t cap = (size_t)ii + 2 + (size_t)n * (size_t)ii + 4;
+  int L = ok ? twill_ilp_add_var(m, "L", TWILL_ILP_INTEGER, plain ? 0 : (double)r->lfloor,
+                                 (double)H, 1)
+             : -1;
+  size_t cap = 2 * (size_t)ii + 4 + (size_t)n * (size_t)ii + 4;
   int *idx = malloc(cap * sizeof *idx);
   double *val = malloc(cap * sizeof *val);
-  if (L < 0 || !idx || !val) goto fail;
-  for (int v = 0; v < n; v++) {
+  long *fold = calloc((size_t)ii, sizeof *fold);
+  if (L < 0 || !idx || !val || !fold) goto fail;
+  for (int i = 0; i < n; i++) {
+    int v = r->op[i];
     for (long s = 0; s < ii; s++) {
-      idx[s] = var_a(l, v, s);
+      idx[s] = var_a(l, i, s);
       val[s] = 1;
     }
     snprintf(name, sizeof name, "slot_%d", v);
     if (twill_ilp_add_row(m, name, (int)ii, idx, val, 'E', 1, 0) < 0) goto fail;
     int k = 0;
-    idx[k] = var_t(l, v), val[k++] = 1;
-    idx[k] = var_k(l, v), val[k++] = -(double)ii;
-    for (long s = 1; s < ii; s++) idx[k] = var_a(l, v, s), val[k++] = -(double)s;
+    idx[k] = var_t(l, i), val[k++] = 1;
+    idx[k] = var_k(l, i), val[k++] = -(double)ii;
+    for (long s = 1; s < ii; s++) idx[k] = var_a(l, i, s), val[k++] = -(double)s;
     snprintf(name, sizeof name, "time_%d", v);
     if (twill_ilp_add_row(m, name, k, idx, val, 'E', 0, 0) < 0) goto fail;
     idx[0] = L, val[0] = 1;
-    idx[1] = var_t(l, v), val[1] = -1;
+    idx[1] = var_t(l, i), val[1] = -1;
     snprintf(name, sizeof name, "len_%d", v);
-    if (twill_ilp_add_row(m, name, 2, idx, val, 'G', (double)tail[v], 0) < 0)
+    if (twill_ilp_add_row(m, name, 2, idx, val, 'G', (double)r->tail[i], 0) < 0)
       goto fail;
   }
-  for (int i = 0; i < g->nedges; i++) {
-    const twill_edge *e = &g->edges[i];
-    if (e->src == e->dst) continue; /* holds for every I >= RecMII */
-    idx[0] = var_t(l, e->dst), val[0] = 1;
-    idx[1] = var_t(l, e->src), val[1] = -1;
-    snprintf(name, sizeof name, "dep_%d", i);
-    if (twill_ilp_add_row(m, name, 2, idx, val, 'G',
-                          (double)(e->lat - ii * (long)e->dist), 0) < 0)
+  for (int k = 0; k < r->ndeps; k++) {
+    const twill_modulo_dep *e = &r->deps[k];
+    idx[0] = var_t(l, e->y), val[0] = 1;
+    idx[1] = var_t(l, e->x), val[1] = -1;
+    snprintf(name, sizeof name, "dep_%d_%d", r->op[e->x], r->op[e->y]);
+    if (twill_ilp_add_row(m, name, 2, idx, val, 'G', (double)e->w, 0) < 0)
       goto fail;
   }
+  if ((form & TWILL_MODULO_FORM_STRUCTURED) &&
+      (long)r->ndeps * ii * (ii + 2) <= STRUCT_NNZ &&
+      structured_rows(m, l, r, idx, val))
+    goto fail;
   /* Folded reservation tables: op v in slot s holds unit U in slot q when
    * (s + o + j) mod I = q for some j < c; count the j's. */
-  long *fold = calloc((size_t)ii, sizeof *fold);
-  if (!fold) goto fail;
-  for (int u = 0; u < g->nunits; u++)
+  for (int ku = 0; ku < r->nunits; ku++) {
+    int u = r->unit[ku];
     for (long q = 0; q < ii; q++) {
       int k = 0;
-      for (int v = 0; v < n; v++) {
+      for (int i = 0; i < n; i++) {
+        const twill_op *op = &g->ops[r->op[i]];
         memset(fold, 0, (size_t)ii * sizeof *fold);
         int uses = 0;
-        for (int x = 0; x < g->ops[v].nuses; x++) {
-          const twill_use *us = &g->ops[v].uses[x];
+        for (int x = 0; x < op->nuses; x++) {
+          const twill_use *us = &op->uses[x];
           if (us->unit != u) continue;
           uses = 1;
           for (long j = 0; j < us->cycles; j++)
@@ -234,273 +232,205 @@ static twill_ilp *build(const twill_graph *g, long ii, long lmax_hint,
         }
         if (!uses) continue;
         for (long s = 0; s < ii; s++)
-          if (fold[s]) idx[k] = var_a(l, v, s), val[k++] = (double)fold[s];
+          if (fold[s]) idx[k] = var_a(l, i, s), val[k++] = (double)fold[s];
       }
       if (!k) continue;
       snprintf(name, sizeof name, "cap_%d_%ld", u, q);
       if (twill_ilp_add_row(m, name, k, idx, val, 'L',
-                            (double)g->units[u].capacity, 0) < 0) {
-        free(fold);
+                            (double)g->units[u].capacity, 0) < 0)
         goto fail;
-      }
     }
+  }
   free(fold);
   free(idx);
   free(val);
-  free(asap);
-  free(tail);
   return m;
 fail:
+  free(fold);
   free(idx);
   free(val);
-  free(asap);
-  free(tail);
   twill_ilp_free(m);
   return NULL;
 }
 
-struct twill_ilp *twill_modulo_program(const twill_graph *g, long ii,
-                                       long lmax_hint) {
+struct twill_ilp *twill_modulo_program_red(const twill_graph *g,
+                                           const twill_modulo_red *r,
+                                           long lmax_hint, unsigned form) {
   layout l;
-  return build(g, ii, lmax_hint, &l);
+  return build(g, r, lmax_hint, form, 0, &l);
 }
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+struct twill_ilp *twill_modulo_program(const twill_graph *g, long ii,
+                                       long lmax_hint, unsigned form) {
+  twill_modulo_red r;
+  if (twill_modulo_reduce(g, ii, (form & TWILL_MODULO_FORM_REDUCE) != 0, &r))
+    return NULL;
+  twill_ilp *m = twill_modulo_program_red(g, &r, lmax_hint, form);
+  twill_modulo_red_clear(&r);
+  return m;
 }
 
-static int add_try(twill_modulo_result *r, long ii, int st, double sec,
-                   long nodes) {
-  twill_modulo_try *t = realloc(r->tries, (size_t)(r->ntries + 1) * sizeof *t);
-  if (!t) return -1;
-  r->tries = t;
-  t[r->ntries].ii = ii;
-  t[r->ntries].status = st;
-  t[r->ntries].seconds = sec;
-  t[r->ntries].nodes = nodes;
-  t[r->ntries].vipr = NULL;
-  t[r->ntries].vipr_len = 0;
-  r->ntries++;
-  return 0;
-}
-
-static twill_schedule *read_schedule(const twill_graph *g, const twill_ilp *m,
-                                     const layout *l) {
-  twill_schedule *s = twill_schedule_new(g->nops, l->ii);
-  if (!s) return NULL;
-  for (int v = 0; v < g->nops; v++) {
-    double t = twill_ilp_value(m, var_t(l, v));
-    s->start[v] = (long)(t + (t >= 0 ? 0.5 : -0.5));
+int twill_modulo_plain_proof(const twill_graph *g, long ii, long lmax_hint,
+                             const twill_schedule *start, double deadline, long nodes,
+                             char **proof, size_t *plen) {
+  *proof = NULL;
+  *plen = 0;
+  twill_modulo_red r;
+  if (twill_modulo_reduce(g, ii, 0, &r)) return TWILL_ILP_ERROR;
+  layout l;
+  twill_ilp *m = build(g, &r, lmax_hint, 0, 1, &l);
+  twill_modulo_red_clear(&r);
+  if (!m) return TWILL_ILP_ERROR;
+  int st = TWILL_ILP_LIMIT;
+  if (deadline > 0) {
+    double left = deadline - twill_modulo_clock();
+    if (left <= 0) goto out;
+    twill_ilp_set_time_limit(m, left);
   }
-  return s;
-}
-
-int twill_modulo_solve(const twill_graph *g, const twill_modulo_opts *o,
-                       twill_modulo_result *r) {
-  twill_modulo_opts def;
-  if (!o) {
-    twill_modulo_opts_default(&def);
-    o = &def;
-  }
-  memset(r, 0, sizeof *r);
-  double t0 = now();
-  twill_bounds b;
-  if (twill_bounds_compute(g, &b)) return -1;
-  r->res_mii = b.res_mii;
-  r->rec_mii = b.rec_mii;
-  r->mii = b.mii;
-  twill_bounds_clear(&b);
-  /* The heuristic's schedule bounds the search and is the answer of last
-   * resort when a limit strikes. */
-  twill_schedule *heur = NULL;
-  if (twill_modulo_ims(g, NULL, &heur) < 0) return -1;
-  if (!heur) {
-    /* only an interrupt stops the heuristic short of a schedule (it tries
-     * every I up to one where nothing overlaps): a limit, nothing found */
-    if (!twill_ilp_interrupted()) return -1;
-    r->ii_lower = r->mii;
-    r->status = TWILL_MODULO_LIMIT;
-    r->seconds = now() - t0;
-    return 0;
-  }
-  /* GauS (core/gaus/gaus_hint.c) on larger kernels: the heuristic when its
-   * (I, L) is smaller, else the first incumbent at its own I (below) */
-  twill_schedule *gaus = o->gaus_min_ops > 0 && g->nops >= o->gaus_min_ops
-                             ? twill_gaus_hint(g) : NULL;
-  bool gaus_heur = false; /* for the progress line */
-  if (gaus && !o->skip_length &&
-      (gaus->ii < heur->ii ||
-       (gaus->ii == heur->ii &&
-        twill_schedule_length(g, gaus) < twill_schedule_length(g, heur)))) {
-    twill_schedule *x = heur;
-    heur = gaus;
-    gaus = x;
-    gaus_heur = true;
-  }
-  r->heuristic_ii = heur->ii;
-  r->sched = heur;
-  r->ii = heur->ii;
-  r->length = twill_schedule_length(g, heur);
-  if (o->log) {
-    char line[128];
-    snprintf(line, sizeof line, "MII %ld; heuristic I %ld, L %ld (%s, %.2f s)",
-             r->mii, r->ii, r->length, gaus_heur ? "GauS-C" : "IMS", now() - t0);
-    o->log(o->log_ctx, line);
-  }
-  r->heuristic_length = r->length;
-  r->ii_lower = r->mii;
-  r->length_lower = 0;
-  r->status = TWILL_MODULO_LIMIT;
-  for (long ii = r->mii; ii <= r->heuristic_ii; ii++) {
-    if (o->skip_length && ii == r->heuristic_ii) {
-      r->ii_lower = ii; /* every smaller I was refuted (or is below MII) */
-      break;
+  if (nodes > 0) twill_ilp_set_node_limit(m, nodes);
+  twill_ilp_set_certify(m, 1);
+  if (start && start->ii == ii) {
+    /* the schedule as the first incumbent: with L capped at its length
+     * the search only has to close the bound (the ILP ignores a start
+     * that breaks a row) */
+    int nv = twill_ilp_num_vars(m);
+    double *x = calloc((size_t)nv + 1, sizeof *x);
+    if (!x) {
+      st = TWILL_ILP_ERROR;
+      goto out;
     }
-    layout l;
-    twill_ilp *m = build(g, ii, ii == r->heuristic_ii ? r->heuristic_length : 0, &l);
-    if (!m) {
-      r->status = TWILL_MODULO_ERROR;
-      break;
+    for (int v = 0; v < g->nops; v++) {
+      long t = start->start[v];
+      x[var_a(&l, v, t % ii)] = 1;
+      x[var_k(&l, v)] = (double)(t / ii);
+      x[var_t(&l, v)] = (double)t;
     }
-    /* the heuristic's schedule is the first incumbent at its I: when it
-     * already meets the program's bound (the critical path, often) the
-     * root closes the tree, with a certificate */
-    const twill_schedule *first = ii == r->heuristic_ii ? heur
-                                  : gaus && ii == gaus->ii ? gaus : NULL;
-    if (first && start_from(m, &l, g, first)) {
+    x[nv - 1] = (double)twill_schedule_length(g, start);
+    int bad = twill_ilp_set_start(m, x);
+    free(x);
+    if (bad) {
+      st = TWILL_ILP_ERROR;
+      goto out;
+    }
+  }
+  st = (int)twill_ilp_solve(m);
+  if (st == TWILL_ILP_INFEASIBLE || st == TWILL_ILP_OPTIMAL) {
+    FILE *f = open_memstream(proof, plen);
+    int bad = !f || twill_ilp_write_vipr(m, f) != 0;
+    if (f && fclose(f)) bad = 1;
+    if (bad) {
+      free(*proof);
+      *proof = NULL;
+      *plen = 0;
+      st = TWILL_ILP_ERROR;
+    }
+  } else if (st != TWILL_ILP_LIMIT) {
+    st = TWILL_ILP_ERROR;
+  }
+out:
+  twill_ilp_free(m);
+  return st;
+}
+
+/* The kept-op times of a solution. */
+static void read_times(const twill_ilp *m, const layout *l, int n, long *kt) {
+  for (int i = 0; i < n; i++) {
+    double t = twill_ilp_value(m, var_t(l, i));
+    kt[i] = (long)(t + (t >= 0 ? 0.5 : -0.5));
+  }
+}
+
+int twill_modulo_ilp_decide(const twill_graph *g, const twill_modulo_red *r,
+                            const twill_modulo_job *job,
+                            twill_modulo_decision *d) {
+  memset(d, 0, sizeof *d);
+  layout l;
+  twill_ilp *m = build(g, r, 0, job->form, 0, &l);
+  if (!m) {
+    d->status = TWILL_ILP_ERROR;
+    return 0; /* too large or out of memory: nothing proven */
+  }
+  if (job->deadline > 0) {
+    double left = job->deadline - twill_modulo_clock();
+    if (left <= 0) {
       twill_ilp_free(m);
-      r->status = TWILL_MODULO_ERROR;
-      break;
+      d->status = TWILL_ILP_LIMIT;
+      return 0;
     }
-    double left = o->time_limit > 0 ? o->time_limit - (now() - t0) : 0;
-    if (o->time_limit > 0 && left <= 0) {
+    twill_ilp_set_time_limit(m, left);
+  }
+  if (job->ilp_nodes > 0) twill_ilp_set_node_limit(m, job->ilp_nodes);
+  if (job->certify) twill_ilp_set_certify(m, 1);
+  twill_ilp_set_cancel(m, job->cancel);
+  twill_ilp_status st = twill_ilp_solve(m);
+  twill_ilp_stats stats;
+  twill_ilp_get_stats(m, &stats);
+  d->work = stats.nodes;
+  d->status = (int)st;
+  if (st != TWILL_ILP_OPTIMAL && st != TWILL_ILP_INFEASIBLE && st != TWILL_ILP_LIMIT)
+    d->status = TWILL_ILP_ERROR;
+  if (job->certify && (st == TWILL_ILP_INFEASIBLE || st == TWILL_ILP_OPTIMAL)) {
+    FILE *f = open_memstream(&d->proof, &d->plen);
+    int bad = !f || twill_ilp_write_vipr(m, f) != 0;
+    if (f && fclose(f)) bad = 1;
+    if (bad) {
+      free(d->proof);
+      d->proof = NULL;
+      d->plen = 0;
+    }
+  }
+  if ((st == TWILL_ILP_OPTIMAL || st == TWILL_ILP_LIMIT) && twill_ilp_has_solution(m)) {
+    d->kt = malloc(((size_t)r->n + 1) * sizeof *d->kt);
+    if (!d->kt) {
       twill_ilp_free(m);
-      break;
-    }
-    if (left > 0) twill_ilp_set_time_limit(m, left);
-    if (o->node_limit > 0) twill_ilp_set_node_limit(m, o->node_limit);
-    if (o->certify) twill_ilp_set_certify(m, 1);
-    double ts = now();
-    twill_ilp_status st = twill_ilp_solve(m);
-    twill_ilp_stats stats;
-    twill_ilp_get_stats(m, &stats);
-    r->nodes += stats.nodes;
-    if (o->log) {
-      char line[160];
-      if (st == TWILL_ILP_OPTIMAL)
-        snprintf(line, sizeof line, "I %ld: feasible, least L %.0f (%.2f s, %ld nodes)",
-                 ii, twill_ilp_objective(m), now() - ts, stats.nodes);
-      else
-        snprintf(line, sizeof line, "I %ld: %s (%.2f s, %ld nodes)", ii,
-                 st == TWILL_ILP_INFEASIBLE ? "infeasible"
-                 : st == TWILL_ILP_LIMIT    ? "limit"
-                                            : "failed",
-                 now() - ts, stats.nodes);
-      o->log(o->log_ctx, line);
-    }
-    if (add_try(r, ii, (int)st, now() - ts, stats.nodes)) {
-      twill_ilp_free(m);
-      twill_schedule_free(gaus);
       return -1;
     }
-    if (o->certify &&
-        (st == TWILL_ILP_INFEASIBLE || st == TWILL_ILP_OPTIMAL)) {
-      twill_modulo_try *t = &r->tries[r->ntries - 1];
-      FILE *f = open_memstream(&t->vipr, &t->vipr_len);
-      int bad = !f || twill_ilp_write_vipr(m, f) != 0;
-      if (f) fclose(f);
-      if (bad) {
-        free(t->vipr);
-        t->vipr = NULL;
-        t->vipr_len = 0;
-      }
-    }
-    if (st == TWILL_ILP_INFEASIBLE) {
-      r->ii_lower = ii + 1;
-      twill_ilp_free(m);
-      continue;
-    }
-    if ((st == TWILL_ILP_OPTIMAL || st == TWILL_ILP_LIMIT) &&
-        twill_ilp_has_solution(m)) {
-      twill_schedule *s = read_schedule(g, m, &l);
-      if (!s) {
-        twill_ilp_free(m);
-        twill_schedule_free(gaus);
-        return -1;
-      }
-      char why[256];
-      if (twill_schedule_validate(g, NULL, s, why, sizeof why)) {
-        /* never hand out a schedule the validator rejects */
-        twill_schedule_free(s);
-        r->status = TWILL_MODULO_ERROR;
-        twill_ilp_free(m);
-        break;
-      }
-      long len = twill_schedule_length(g, s);
-      if (ii < r->ii || len < r->length) {
-        twill_schedule_free(r->sched);
-        r->sched = s;
-        r->ii = ii;
-        r->length = len;
-      } else {
-        twill_schedule_free(s);
-      }
-      if (st == TWILL_ILP_OPTIMAL) {
-        r->length_lower = r->length;
-        r->status = TWILL_MODULO_OPTIMAL;
-      } else {
-        r->length_lower =
-            stats.best_bound > 0 ? (long)ceil(stats.best_bound - 1e-6) : 0;
-      }
-      twill_ilp_free(m);
-      break;
-    }
-    if (st == TWILL_ILP_LIMIT && ii == r->heuristic_ii && isfinite(stats.best_bound)) {
-      /* no schedule found at the heuristic's I, but the open nodes bound L
-       * from below (the program caps L at the heuristic's length, so the
-       * bound holds for every schedule at this I shorter than that one) */
-      long lo = (long)ceil(stats.best_bound - 1e-6);
-      if (lo > r->heuristic_length) lo = r->heuristic_length;
-      if (lo > r->length_lower) r->length_lower = lo;
-    }
-    twill_ilp_free(m);
-    if (st != TWILL_ILP_LIMIT) r->status = TWILL_MODULO_ERROR;
-    break; /* limit without a schedule: I stays unproven */
+    read_times(m, &l, r->n, d->kt);
+    d->length = r->lfloor;
+    for (int i = 0; i < r->n; i++)
+      if (d->kt[i] + r->tail[i] > d->length) d->length = d->kt[i] + r->tail[i];
   }
-  if (r->status == TWILL_MODULO_LIMIT) {
-    /* whatever the program proved, the critical path at I bounds L */
-    long crit = critical_length(g, r->ii);
-    if (crit > r->length_lower) r->length_lower = crit;
+  if (st == TWILL_ILP_OPTIMAL) {
+    d->lower = d->length;
+    d->bound = TWILL_MODULO_BOUND_PROOF;
+  } else if (st == TWILL_ILP_LIMIT && isfinite(stats.best_bound)) {
+    /* the open nodes bound L from below */
+    long lo = (long)ceil(stats.best_bound - 1e-6);
+    d->lower = lo > r->lfloor ? lo : r->lfloor;
+  } else {
+    d->lower = r->lfloor;
   }
-  twill_schedule_free(gaus);
-  r->seconds = now() - t0;
+  twill_ilp_free(m);
   return 0;
 }
 
 int twill_modulo_at(const twill_graph *g, long ii, double time_limit,
                     long node_limit, twill_schedule **out) {
   *out = NULL;
-  layout l;
-  twill_ilp *m = build(g, ii, 0, &l);
-  if (!m) return -1;
-  if (time_limit > 0) twill_ilp_set_time_limit(m, time_limit);
-  if (node_limit > 0) twill_ilp_set_node_limit(m, node_limit);
-  twill_ilp_status st = twill_ilp_solve(m);
-  int rc = st == TWILL_ILP_OPTIMAL ? 0 : st == TWILL_ILP_INFEASIBLE ? 1 : 2;
-  if ((st == TWILL_ILP_OPTIMAL || st == TWILL_ILP_LIMIT) && twill_ilp_has_solution(m)) {
-    twill_schedule *s = read_schedule(g, m, &l);
-    if (!s) rc = -1;
-    else if (twill_schedule_validate(g, NULL, s, NULL, 0)) {
-      twill_schedule_free(s);
-      rc = -1;
-    } else {
-      *out = s;
+  twill_modulo_red r;
+  if (twill_modulo_reduce(g, ii, 1, &r)) return -1;
+  twill_modulo_job job;
+  memset(&job, 0, sizeof job);
+  job.ilp_nodes = node_limit;
+  job.smt_conflicts = -1;
+  job.deadline = time_limit > 0 ? twill_modulo_clock() + time_limit : 0;
+  job.form = TWILL_MODULO_FORM_ALL;
+  twill_modulo_decision d;
+  int rc = -1;
+  if (!twill_modulo_ilp_decide(g, &r, &job, &d)) {
+    rc = d.status == TWILL_ILP_OPTIMAL ? 0 : d.status == TWILL_ILP_INFEASIBLE ? 1
+         : d.status == TWILL_ILP_LIMIT ? 2 : -1;
+    if (d.kt && rc >= 0) {
+      twill_schedule *s = twill_modulo_red_extend(g, &r, d.kt);
+      if (!s || twill_schedule_validate(g, NULL, s, NULL, 0)) {
+        twill_schedule_free(s);
+        rc = -1;
+      } else {
+        *out = s;
+      }
     }
   }
-  if (st != TWILL_ILP_OPTIMAL && st != TWILL_ILP_INFEASIBLE && st != TWILL_ILP_LIMIT)
-    rc = -1;
-  twill_ilp_free(m);
+  twill_modulo_decision_clear(&d);
+  twill_modulo_red_clear(&r);
   return rc;
 }

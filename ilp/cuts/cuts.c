@@ -355,11 +355,12 @@ static int round_lp(rounds *R, round_ws *w, int round_, int *stop) {
   lp_solver *lp = w->lp;
   double deadline = R->deadline;
   twill_lps_set_pricing(lp, (int)m->opt.pricing);
+  twill_lps_set_cancel(lp, m->cancel);
   if (R->basis) twill_lps_set_basis(lp, R->basis);
   if (m->lp_degenerate) twill_lps_set_perturb_early(lp, 1);
   long budget = m->opt.cut_budget > 0 ? (long)m->opt.cut_budget : 3 * R->it0 + 1000;
   int lst = round_ == 0 ? twill_lps_solve(lp, deadline) : twill_lps_solve_limit(lp, deadline, budget);
-  if (round_ > 0 && lst == LPS_LIMIT && R->basis && !m->lp_degenerate && !twill_lps_stop_all &&
+  if (round_ > 0 && lst == LPS_LIMIT && R->basis && !m->lp_degenerate && !twill_lps_halted(m->cancel) &&
       (deadline <= 0 || twill_lps_clock() < deadline)) {
     /* once more from the same basis, the costs perturbed after the
      * first dual iteration: on 10teams the dual then needs about 335

@@ -22,6 +22,12 @@ volatile sig_atomic_t twill_lps_stop_all;
 void twill_ilp_interrupt_all(void) { twill_lps_stop_all = 1; }
 int twill_ilp_interrupted(void) { return twill_lps_stop_all != 0; }
 
+int twill_lps_halted(const atomic_int *cancel) {
+  return twill_lps_stop_all || (cancel && atomic_load_explicit(cancel, memory_order_relaxed));
+}
+
+void twill_lps_set_cancel(lp_solver *s, const atomic_int *cancel) { s->cancel = cancel; }
+
 double twill_lps_clock(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -338,7 +344,7 @@ void twill_lps_row_alpha(lp_solver *s, const double *rho) {
 
 int twill_lps_iteration_start(lp_solver *s, long it, long maxit, double deadline, int *d_ok) {
   if (it > maxit) return LPS_LIMIT;
-  if ((it & 63) == 0 && (twill_lps_stop_all || (deadline > 0 && twill_lps_clock() > deadline)))
+  if ((it & 63) == 0 && (twill_lps_halted(s->cancel) || (deadline > 0 && twill_lps_clock() > deadline)))
     return LPS_LIMIT;
   if (s->need_factor) {
     if (!twill_lu_factor(s)) return LPS_ERROR;

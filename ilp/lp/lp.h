@@ -105,5 +105,11 @@ double twill_lps_clock(void);
  * and bound stops at its next check, as on a time limit. */
 #include <signal.h>
 extern volatile sig_atomic_t twill_lps_stop_all;
+/* twill_lps_stop_all, or *cancel (another thread's stop flag; may be
+ * NULL): what every long loop of the solver checks. */
+#include <stdatomic.h>
+int twill_lps_halted(const atomic_int *cancel);
+/* The flag an LP checks besides twill_lps_stop_all (NULL: none). */
+void twill_lps_set_cancel(lp_solver *s, const atomic_int *cancel);
 
 #endif

@@ -74,6 +74,7 @@ struct lp_solver {
   int perturb_early;    /* twill_lps_set_perturb_early */
   long dual_steps, dual_degen; /* dual pivots, those with a zero step */
   uint64_t rng;
+  const atomic_int *cancel; /* twill_lps_set_cancel */
 };
 
 /* ---- small helpers of every file ---- */

@@ -164,6 +164,7 @@ static int search_lp(search *S) {
   lp_input in = {mlp, n, S->lpcbeg, S->lpcidx, S->lpcval, S->c, llb, lub};
   S->lp = twill_lps_new(&in);
   if (!S->lp) return 0;
+  twill_lps_set_cancel(S->lp, m->cancel);
   twill_lps_set_pricing(S->lp, (int)m->opt.pricing);
   if (rootbasis) twill_lps_set_basis(S->lp, rootbasis);
   if (m->lp_degenerate) twill_lps_set_perturb_early(S->lp, 1);
@@ -247,7 +248,7 @@ static int solve_node_lp(search *S) {
   S->nodes++;
   if (cur->depth > m->stats.depth_max) m->stats.depth_max = cur->depth;
   int st = twill_lps_solve(lp, S->deadline);
-  if (st == LPS_LIMIT && !twill_lps_stop_all &&
+  if (st == LPS_LIMIT && !twill_lps_halted(m->cancel) &&
       !(S->deadline > 0 && twill_lps_clock() > S->deadline)) {
     /* The iteration limit, not the clock: a stalled simplex (air04
      * under --cert, node 230: the dual gave up on a tiny pivot and the
@@ -363,7 +364,7 @@ static int step(search *S) {
     return STEP_NEXT;
   }
   if ((m->opt.node_limit > 0 && S->nodes >= m->opt.node_limit) ||
-      (S->deadline > 0 && twill_lps_clock() > S->deadline) || twill_lps_stop_all) {
+      (S->deadline > 0 && twill_lps_clock() > S->deadline) || twill_lps_halted(m->cancel)) {
     abandon(S, 1);
     return STEP_STOP;
   }

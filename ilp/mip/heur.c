@@ -264,6 +264,7 @@ int twill_bb_polish(twill_ilp *m, const double *c) {
   lp_input in = {mr, n, cbeg, cidx, cval, c, lb, ub};
   lp = twill_lps_new(&in);
   if (!lp) goto done;
+  twill_lps_set_cancel(lp, m->cancel);
   twill_lps_set_pricing(lp, (int)m->opt.pricing);
   ret = 0;
   if (twill_lps_solve(lp, 0) != LPS_OPTIMAL) goto done;

@@ -86,6 +86,7 @@ int twill_ilp_submip(const twill_ilp *m, const double *lb, const double *ub, dou
   s->submip = 1;
   s->opt.node_limit = (double)nodes;
   s->opt.time_limit = 0;
+  s->cancel = m->cancel;
   if (deadline > 0) {
     double left = deadline - twill_lps_clock();
     if (left <= 0) { twill_ilp_free(s); return 0; }

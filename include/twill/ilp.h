@@ -23,6 +23,7 @@
 #define TWILL_ILP_H
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -106,6 +107,12 @@ void twill_ilp_var_bounds(const twill_ilp *m, int var, double *lb, double *ub);
 void twill_ilp_row_bounds(const twill_ilp *m, int row, double *lo, double *hi);
 /* Coefficient of var in row (0 when absent); objective coefficient. */
 double twill_ilp_coef(const twill_ilp *m, int row, int var);
+/* The stored nonzeros, k < twill_ilp_num_nonzeros(m), in the order the
+ * rows gave them (a duplicate index given to add_row is an entry of its
+ * own: sum them).  For readers that would otherwise call twill_ilp_coef
+ * for every row and variable. */
+int twill_ilp_num_nonzeros(const twill_ilp *m);
+void twill_ilp_nonzero(const twill_ilp *m, int k, int *row, int *var, double *val);
 /* act[i] = row i's activity at the point x (num_vars values). */
 void twill_ilp_activity(const twill_ilp *m, const double *x, double *act);
 double twill_ilp_obj_coef(const twill_ilp *m, int var);
@@ -142,6 +149,9 @@ void twill_ilp_set_certify(twill_ilp *m, int on);
 /* Limits (<= 0: none; options time_limit, node_limit). */
 void twill_ilp_set_time_limit(twill_ilp *m, double seconds);
 void twill_ilp_set_node_limit(twill_ilp *m, long nodes);
+/* Stop the solve soon after *flag becomes nonzero, as on a time limit
+ * (another thread's cancel; NULL: none). */
+void twill_ilp_set_cancel(twill_ilp *m, const atomic_int *flag);
 /* Root cutting planes (option cuts): Gomory mixed-integer, c-MIR,
  * knapsack cover and divisibility cuts and tightened big-M rows (on by
  * default; each is derived in the certificate; options cut_gmi, ...

@@ -20,6 +20,7 @@
 #ifndef TWILL_SAT_H
 #define TWILL_SAT_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -66,6 +67,11 @@ int twill_sat_failed(const twill_sat *s, int lit);
 void twill_sat_set_conflict_limit(twill_sat *s, int64_t conflicts);
 void twill_sat_set_time_limit(twill_sat *s, double seconds);
 void twill_sat_interrupt(twill_sat *s);
+/* Stop every later solve of s soon after *flag becomes nonzero (NULL: no
+ * such flag).  Unlike twill_sat_interrupt it is never cleared by a solve,
+ * so another thread can stop a search of several solves without racing
+ * the start of the next one. */
+void twill_sat_set_cancel(twill_sat *s, const atomic_int *flag);
 /* Has an interrupt or the time limit struck?  (For a theory's long loops:
  * its propagate callback then returns nonzero and the solve ends unknown.) */
 int twill_sat_stop_requested(twill_sat *s);

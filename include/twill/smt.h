@@ -91,6 +91,7 @@
 #ifndef TWILL_SMT_H
 #define TWILL_SMT_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -149,6 +150,15 @@ int twill_smt_failed(const twill_smt *m, int lit);
 /* Minimize integer variable x: 10 optimum in *opt, 20 UNSAT, 0 unknown. */
 int twill_smt_minimize(twill_smt *m, int x, int64_t *opt);
 void twill_smt_set_time_limit(twill_smt *m, double seconds);
+/* Conflicts for the next solves (< 0: none), counted from each solve's
+ * start; twill_smt_num_conflicts: conflicts of every solve so far.  A
+ * conflict budget, unlike a time limit, ends a search at the same point on
+ * every machine. */
+void twill_smt_set_conflict_limit(twill_smt *m, int64_t conflicts);
+uint64_t twill_smt_num_conflicts(const twill_smt *m);
+/* Stop the solves of m soon after *flag becomes nonzero (another thread's
+ * cancel; see twill_sat_set_cancel). */
+void twill_smt_set_cancel(twill_smt *m, const atomic_int *flag);
 
 /* After 10: model values (after minimize: the optimal model). */
 int64_t twill_smt_value(const twill_smt *m, int x);

@@ -1,0 +1,512 @@
+/* core/check/check_phase1_smt.c: the checker's own statement of phase 1 at
+ * one I as twill-smt text, and the check of a twill-smt refutation of it
+ * (the SMT engine's proofs, core/modulo/modulo_smt.c, which this file
+ * does not use).
+ *
+ * The statement, from the checker's reduction (check_reduce.c), in the
+ * order the format fixes (core/modulo/modulo_smt.c lists it):
+ *   int t_i in [lo_i, min(Lmax - tail_i, lo_i + win_i)]   per kept op
+ *   the normal form, only for a refutation of I itself (Lmax = the
+ *     horizon): pinned, when some kept op a reaches every kept op along
+ *     deps (the first such), a at T0 = max over y of lo_y - D(a, y) and
+ *     every y in [T0 + D(a, y), T0 + D(a, y) + win_y] (D the longest dep
+ *     path); rotated otherwise: the first kept op no dep enters at its
+ *     lo, or with none such, kept op 0 in the slot of its lo (t_0 = lo_0 +
+ *     I k, an int k in [0, win_0 / I]);
+ *   t_x - t_y <= -w                      per dep (x, y, w), in order
+ *   with the form's slots, per kept op i: int s_i in [0, I-1], int k_i in
+ *     [lo_i div I, hi_i div I], t_i - I k_i - s_i <= 0 and >= 0
+ *   mod cap(U) I  t_i @ o + j ...        per kept unit, its uses in op,
+ *                                        use, cycle, instance order (s_i
+ *                                        for t_i with slots); with slots
+ *                                        and cap(U) * I uses, per residue
+ *                                        q the clause OR of [s = (q - o)
+ *                                        mod I] over the uses
+ *   the support of each strongly connected set S of two or more kept ops
+ *     (unless an op of S has hi <= lo + I - 1): OR over y in S of [t_y <=
+ *     lo_y + I - 1], OR over deps (x, y, w) into S from outside of a new
+ *     Boolean b with b -> t_y - t_x <= w + I - 1.
+ *
+ * What the statement claims of the kernel.  The bounds, deps and rows hold
+ * in every schedule (check_reduce.c); the windows and the horizon in some
+ * schedule whenever there is one, no longer than it.  The normal form,
+ * stated only when L may reach the horizon: adding the same c to every
+ * start keeps every dep and turns every slot by c, so every unit's rows
+ * still hold; put the anchor in the slot of its lo (or a at T0: every y is
+ * reached from a, so t_y >= T0 + D(a, y) >= lo_y), then take the least
+ * times with those slots: the anchor stays (at lo when no dep enters it),
+ * and every op stays within its window (the chain argument of
+ * check_reduce.c, D being a longest path).  The slot variables: s = t mod
+ * I, k = t div I lie in their domains (lo >= 0); a full unit's uses hold
+ * at most cap per residue and cap * I of them, so every residue holds
+ * exactly cap >= 1.  The support: in the least times with given slots,
+ * follow from any op y of S the dep or bound that holds it within I - 1
+ * below; the chain cannot cycle (a cycle would add nothing), so it ends at
+ * an op at its own bound, in S or entered from outside S.  So a
+ * refutation of the statement proves that the kernel has no schedule at I
+ * with L <= Lmax.
+ *
+ * The text is written here by the checker's own writer of the twill-smt
+ * proof format (the lines the CDCL core's proof writer, sat/smt.c, puts
+ * before any search: `i` per int, `o` per order literal when first
+ * needed, `k` per constraint, `a` per input clause, the constant true
+ * literal T first).  A refutation is accepted only if it starts with
+ * exactly these bytes; sat/smt_check.c then checks it with every input
+ * line after them refused (its own tokenizer: no spelling of a directive
+ * slips past) and must derive the empty clause.
+ */
+#include "check_int.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the writer -------------------------------------------------------- */
+
+typedef struct olist {
+  int64_t *k;
+  int *sv;
+  int n, cap;
+} olist;
+
+typedef struct stw {
+  char *s;
+  size_t n, cap;
+  int err;
+  int T, nsv, ncons;
+  int niv, civ;
+  int64_t *lo, *hi;
+  olist *ol;
+} stw;
+
+static void put(stw *w, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void put(stw *w, const char *fmt, ...) {
+  if (w->err) return;
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(w->s ? w->s + w->n : NULL, w->s ? w->cap - w->n : 0, fmt, ap);
+    va_end(ap);
+    if (k < 0) {
+      w->err = 1;
+      return;
+    }
+    if (w->s && w->n + (size_t)k < w->cap) {
+      w->n += (size_t)k;
+      return;
+    }
+    size_t nc = w->cap ? 2 * w->cap : 4096;
+    while (nc < w->n + (size_t)k + 1) nc *= 2;
+    char *ns = realloc(w->s, nc);
+    if (!ns) {
+      w->err = 1;
+      return;
+    }
+    w->s = ns;
+    w->cap = nc;
+  }
+}
+
+static void w_free(stw *w) {
+  free(w->s);
+  free(w->lo);
+  free(w->hi);
+  for (int i = 0; i < w->niv; i++) free(w->ol[i].k), free(w->ol[i].sv);
+  free(w->ol);
+}
+
+/* the constant true literal, created (with its unit clause) by the first
+ * directive that needs it, as the core does */
+static void w_true(stw *w) {
+  if (w->T) return;
+  w->T = ++w->nsv;
+  put(w, "a %d 0\n", w->T);
+}
+
+static int w_int(stw *w, int64_t lo, int64_t hi) {
+  w_true(w);
+  if (w->err || lo > hi) {
+    w->err = 1;
+    return -1;
+  }
+  if (w->niv == w->civ) {
+    int nc = w->civ ? 2 * w->civ : 64;
+    int64_t *a = realloc(w->lo, (size_t)nc * sizeof *a);
+    if (a) w->lo = a;
+    int64_t *b = realloc(w->hi, (size_t)nc * sizeof *b);
+    if (b) w->hi = b;
+    olist *c = realloc(w->ol, (size_t)nc * sizeof *c);
+    if (c) w->ol = c;
+    if (!a || !b || !c) {
+      w->err = 1;
+      return -1;
+    }
+    w->civ = nc;
+  }
+  int x = w->niv++;
+  w->lo[x] = lo;
+  w->hi[x] = hi;
+  memset(&w->ol[x], 0, sizeof w->ol[x]);
+  put(w, "i %d %" PRId64 " %" PRId64 "\n", x, lo, hi);
+  return x;
+}
+
+static int w_bool(stw *w) {
+  w_true(w);
+  return ++w->nsv;
+}
+
+/* [x <= k]: a constant outside [lo, hi - 1], else the literal, introduced
+ * by an `o` line the first time */
+static int w_le(stw *w, int x, int64_t k) {
+  w_true(w);
+  if (w->err || x < 0 || x >= w->niv) {
+    w->err = 1;
+    return 0;
+  }
+  if (k < w->lo[x]) return -w->T;
+  if (k >= w->hi[x]) return w->T;
+  olist *o = &w->ol[x];
+  int p = 0;
+  while (p < o->n && o->k[p] < k) p++;
+  if (p < o->n && o->k[p] == k) return o->sv[p];
+  if (o->n == o->cap) {
+    int nc = o->cap ? 2 * o->cap : 4;
+    int64_t *a = realloc(o->k, (size_t)nc * sizeof *a);
+    if (a) o->k = a;
+    int *b = realloc(o->sv, (size_t)nc * sizeof *b);
+    if (b) o->sv = b;
+    if (!a || !b) {
+      w->err = 1;
+      return 0;
+    }
+    o->cap = nc;
+  }
+  memmove(o->k + p + 1, o->k + p, (size_t)(o->n - p) * sizeof *o->k);
+  memmove(o->sv + p + 1, o->sv + p, (size_t)(o->n - p) * sizeof *o->sv);
+  int sv = ++w->nsv;
+  o->k[p] = k;
+  o->sv[p] = sv;
+  o->n++;
+  put(w, "o %d %" PRId64 " %d\n", x, k, sv);
+  return sv;
+}
+
+static void w_clause(stw *w, const int *lits, int n) {
+  w_true(w);
+  put(w, "a");
+  for (int i = 0; i < n; i++) put(w, " %d", lits[i]);
+  put(w, " 0\n");
+}
+
+/* e <-> [x = k], defined by three clauses */
+static int w_eq(stw *w, int x, int64_t k) {
+  w_true(w);
+  if (w->err || x < 0 || x >= w->niv) {
+    w->err = 1;
+    return 0;
+  }
+  if (k < w->lo[x] || k > w->hi[x]) return -w->T;
+  if (w->lo[x] == w->hi[x]) return w->T;
+  int e = ++w->nsv;
+  int le = w_le(w, x, k), lt = w_le(w, x, k - 1);
+  int c1[2] = {-e, le}, c2[2] = {-e, -lt}, c3[3] = {e, -le, lt};
+  w_clause(w, c1, 2);
+  w_clause(w, c2, 2);
+  w_clause(w, c3, 3);
+  return e;
+}
+
+/* sum a_j x_j (+ a_j l_j for lit terms: var < 0) <= b, under reif (0:
+ * none) */
+static void w_lin(stw *w, int n, const int64_t *a, const int *var, const int *lit, int64_t b,
+                  int reif) {
+  w_true(w);
+  put(w, "k %d lin %d %d", ++w->ncons, reif, n);
+  for (int j = 0; j < n; j++) {
+    if (var[j] >= 0) put(w, " %" PRId64 " x%d", a[j], var[j]);
+    else put(w, " %" PRId64 " l%d", a[j], lit[j]);
+  }
+  put(w, " %" PRId64 "\n", b);
+}
+
+static void w_diff(stw *w, int x, int y, int64_t c) {
+  int64_t a[2] = {1, -1};
+  int v[2] = {x, y}, l[2] = {0, 0};
+  w_lin(w, 2, a, v, l, c, 0);
+}
+
+/* the uses listed by variable, stably */
+static void w_mod(stw *w, int cap, int64_t period, const int *vars, const int64_t *offs,
+                  int n) {
+  w_true(w);
+  int *order = malloc(((size_t)n + 1) * sizeof *order);
+  if (!order) {
+    w->err = 1;
+    return;
+  }
+  for (int i = 0; i < n; i++) {
+    int j = i;
+    while (j > 0 && vars[order[j - 1]] > vars[i]) order[j] = order[j - 1], j--;
+    order[j] = i;
+  }
+  put(w, "k %d mod %d %" PRId64 " %d", ++w->ncons, cap, period, n);
+  for (int i = 0; i < n; i++) put(w, " %d %" PRId64, vars[order[i]], offs[order[i]]);
+  put(w, "\n");
+  free(order);
+}
+
+/* ---- the statement ------------------------------------------------------ */
+
+/* reach[x*n + y]: a chain of deps leads from kept op x to y (x to itself
+ * always).  NULL out of memory. */
+static char *reachability(const cred *r) {
+  int n = r->n;
+  size_t nn = (size_t)n + 1;
+  char *reach = calloc(nn * nn, 1);
+  int *fifo = malloc(nn * sizeof *fifo), *first = malloc(nn * sizeof *first);
+  int *nextd = malloc(((size_t)r->ndeps + 1) * sizeof *nextd);
+  if (!reach || !fifo || !first || !nextd) {
+    free(reach);
+    reach = NULL;
+    goto out;
+  }
+  for (int x = 0; x < n; x++) first[x] = -1;
+  for (int k = r->ndeps - 1; k >= 0; k--) nextd[k] = first[r->dx[k]], first[r->dx[k]] = k;
+  for (int x = 0; x < n; x++) {
+    char *row = reach + (size_t)x * (size_t)n;
+    int qh = 0, qt = 0;
+    fifo[qt++] = x;
+    row[x] = 1;
+    while (qh < qt) {
+      int z = fifo[qh++];
+      for (int k = first[z]; k >= 0; k = nextd[k])
+        if (!row[r->dy[k]]) row[r->dy[k]] = 1, fifo[qt++] = r->dy[k];
+    }
+  }
+out:
+  free(fifo);
+  free(first);
+  free(nextd);
+  return reach;
+}
+
+/* The statement's text (with its "p" and "T" header), or NULL with why. */
+static char *statement(const twill_graph *g, const cred *r, long lmax, int rotate, int slots,
+                       size_t *len, char *why, size_t whylen) {
+  int n = r->n;
+  size_t nn = (size_t)n + 1;
+  stw w;
+  memset(&w, 0, sizeof w);
+  /* reachability is n * n bytes: up to 64 MB (the largest HLS loops keep
+   * under 1400 ops) */
+  char *text = NULL, *reach = n > 0 && (size_t)n <= 8000 ? reachability(r) : NULL;
+  long *lo = malloc(nn * sizeof *lo), *hi = malloc(nn * sizeof *hi), *d = malloc(nn * sizeof *d);
+  int *cl = malloc(((size_t)r->ndeps + nn + 1) * sizeof *cl);
+  int *var = malloc(nn * sizeof *var); /* the int var a kept op's uses are on */
+  *len = 0;
+  snprintf(why, whylen, "out of memory");
+  if ((n > 0 && !reach) || !lo || !hi || !d || !cl || !var) goto out;
+  int pin = -1, anchor = -1;
+  for (int x = 0; rotate && x < n && pin < 0; x++) {
+    int all = 1;
+    for (int y = 0; y < n && all; y++) all = reach[(size_t)x * (size_t)n + (size_t)y];
+    if (all) pin = x;
+  }
+  if (pin >= 0) {
+    /* D(pin, .) by Bellman-Ford passes over the deps */
+    for (int y = 0; y < n; y++) d[y] = y == pin ? 0 : LONG_MIN;
+    for (int pass = 0, changed = 1; changed; pass++) {
+      if (pass > n + 1) {
+        snprintf(why, whylen, "a positive cycle among the deps");
+        goto out;
+      }
+      changed = 0;
+      for (int k = 0; k < r->ndeps; k++)
+        if (d[r->dx[k]] != LONG_MIN && d[r->dx[k]] + r->dw[k] > d[r->dy[k]])
+          d[r->dy[k]] = d[r->dx[k]] + r->dw[k], changed = 1;
+    }
+    long t0 = LONG_MIN;
+    for (int y = 0; y < n; y++)
+      if (r->lo[y] - d[y] > t0) t0 = r->lo[y] - d[y];
+    for (int y = 0; y < n; y++) {
+      lo[y] = t0 + d[y];
+      hi[y] = y == pin ? lo[y] : lo[y] + r->win[y];
+    }
+  } else {
+    for (int i = 0; rotate && i < n && anchor < 0; i++) { /* no dep's head */
+      int entered = 0;
+      for (int k = 0; k < r->ndeps && !entered; k++) entered = r->dy[k] == i;
+      if (!entered) anchor = i;
+    }
+    for (int i = 0; i < n; i++) {
+      lo[i] = r->lo[i];
+      hi[i] = i == anchor ? r->lo[i] : lmax - r->tail[i];
+      if (hi[i] > r->lo[i] + r->win[i]) hi[i] = r->lo[i] + r->win[i];
+    }
+  }
+  for (int i = 0; i < n; i++)
+    if (w_int(&w, lo[i], hi[i]) != i) {
+      snprintf(why, whylen, "kept op '%s' has no time in [%ld, %ld]", g->ops[r->op[i]].name,
+               lo[i], hi[i]);
+      goto out;
+    }
+  if (rotate && n > 0 && pin < 0 && anchor < 0) {
+    int k = w_int(&w, 0, r->win[0] / r->ii);
+    int64_t up[2] = {1, -r->ii}, down[2] = {-1, r->ii};
+    int v[2] = {0, k}, l[2] = {0, 0};
+    w_lin(&w, 2, up, v, l, r->lo[0], 0);    /* t_0 - I k <= lo_0 */
+    w_lin(&w, 2, down, v, l, -r->lo[0], 0); /* I k - t_0 <= -lo_0 */
+  }
+  for (int k = 0; k < r->ndeps; k++) w_diff(&w, r->dx[k], r->dy[k], -r->dw[k]);
+  for (int i = 0; i < n; i++) {
+    var[i] = i;
+    if (!slots) continue;
+    if (lo[i] < 0) {
+      snprintf(why, whylen, "a negative start bound with slot variables");
+      goto out;
+    }
+    int s = w_int(&w, 0, r->ii - 1);
+    int k = w_int(&w, lo[i] / r->ii, hi[i] / r->ii);
+    int64_t le[3] = {1, -r->ii, -1}, ge[3] = {-1, r->ii, 1};
+    int v[3] = {i, k, s}, l[3] = {0, 0, 0};
+    w_lin(&w, 3, le, v, l, 0, 0); /* t - I k - s <= 0 */
+    w_lin(&w, 3, ge, v, l, 0, 0); /* -t + I k + s <= 0 */
+    var[i] = s;
+  }
+  for (int ku = 0; ku < r->nunits && !w.err; ku++) {
+    int u = r->unit[ku];
+    long cnt = 0;
+    for (int i = 0; i < n; i++) {
+      const twill_op *op = &g->ops[r->op[i]];
+      for (int x = 0; x < op->nuses; x++)
+        if (op->uses[x].unit == u) cnt += (long)op->uses[x].cycles * op->uses[x].count;
+    }
+    if (cnt == 0 || cnt > 100000000L) {
+      snprintf(why, whylen, "unit %s: %ld uses", g->units[u].name, cnt);
+      goto out;
+    }
+    int *vars = malloc((size_t)cnt * sizeof *vars);
+    int64_t *offs = malloc((size_t)cnt * sizeof *offs);
+    long k = 0;
+    for (int i = 0; vars && offs && i < n; i++) {
+      const twill_op *op = &g->ops[r->op[i]];
+      for (int x = 0; x < op->nuses; x++) {
+        const twill_use *us = &op->uses[x];
+        if (us->unit != u) continue;
+        for (int j = 0; j < us->cycles; j++)
+          for (int c = 0; c < us->count; c++) {
+            vars[k] = var[i];
+            offs[k++] = (int64_t)us->offset + j;
+          }
+      }
+    }
+    if (!vars || !offs) w.err = 1;
+    else w_mod(&w, g->units[u].capacity, r->ii, vars, offs, (int)cnt);
+    if (!w.err && slots && cnt == (long)g->units[u].capacity * r->ii) {
+      int *lits = malloc((size_t)cnt * sizeof *lits);
+      if (!lits) w.err = 1;
+      for (long q = 0; !w.err && q < r->ii; q++) {
+        for (long x = 0; !w.err && x < cnt; x++) {
+          int64_t v = (q - offs[x]) % r->ii;
+          if (v < 0) v += r->ii;
+          lits[x] = w_eq(&w, vars[x], v);
+        }
+        w_clause(&w, lits, (int)cnt);
+      }
+      free(lits);
+    }
+    free(vars);
+    free(offs);
+  }
+  for (int s0 = 0; s0 < n && !w.err; s0++) {
+    const char *from = reach + (size_t)s0 * (size_t)n;
+    int in_before = 0, size = 0, trivial = 0;
+    for (int z = 0; z < s0 && !in_before; z++)
+      in_before = from[z] && reach[(size_t)z * (size_t)n + (size_t)s0];
+    if (in_before) continue; /* s0 is not the smallest op of its set */
+    for (int y = s0; y < n; y++)
+      if (from[y] && reach[(size_t)y * (size_t)n + (size_t)s0]) {
+        size++;
+        trivial |= lo[y] + r->ii - 1 >= hi[y];
+      }
+    if (size < 2 || trivial) continue;
+    int c = 0;
+    for (int y = s0; y < n; y++)
+      if (from[y] && reach[(size_t)y * (size_t)n + (size_t)s0])
+        cl[c++] = w_le(&w, y, lo[y] + r->ii - 1);
+    for (int k = 0; k < r->ndeps; k++) {
+      int y = r->dy[k], x = r->dx[k];
+      int y_in = from[y] && reach[(size_t)y * (size_t)n + (size_t)s0];
+      int x_in = from[x] && reach[(size_t)x * (size_t)n + (size_t)s0];
+      if (!y_in || x_in) continue;
+      int b = w_bool(&w);
+      int64_t a[2] = {1, -1};
+      int v[2] = {y, x}, l[2] = {0, 0};
+      w_lin(&w, 2, a, v, l, r->dw[k] + r->ii - 1, b); /* b -> t_y - t_x <= w + I - 1 */
+      cl[c++] = b;
+    }
+    w_clause(&w, cl, c);
+  }
+  if (w.err) goto out;
+  {
+    char head[64];
+    int hl = snprintf(head, sizeof head, "p twill-smt 2\nT %d\n", w.T);
+    text = malloc(w.n + (size_t)hl + 1);
+    if (!text) goto out;
+    memcpy(text, head, (size_t)hl);
+    if (w.n) memcpy(text + hl, w.s, w.n);
+    text[(size_t)hl + w.n] = 0;
+    *len = w.n + (size_t)hl;
+  }
+out:
+  w_free(&w);
+  free(reach);
+  free(lo);
+  free(hi);
+  free(d);
+  free(cl);
+  free(var);
+  return text;
+}
+
+int twill_phase1_smt_check(cert_rd *rd, const twill_graph *g, const cred *r, long lmax,
+                           int rotate, int slots, const char *blk, size_t n) {
+  if (lmax < r->lfloor)
+    return twill_cr_fail(rd, "a twill-smt refutation at I = %ld of L <= %ld: that is below "
+                         "the critical path %ld, nothing to refute", r->ii, lmax, r->lfloor);
+  char why[200];
+  size_t tl;
+  char *txt = statement(g, r, lmax, rotate, slots, &tl, why, sizeof why);
+  if (!txt)
+    return twill_cr_fail(rd, "cannot state phase 1 at I = %ld, L <= %ld: %s", r->ii, lmax, why);
+  if (tl > n || memcmp(txt, blk, tl)) {
+    size_t i = 0;
+    int line = 1;
+    while (i < tl && i < n && txt[i] == blk[i]) line += txt[i++] == '\n';
+    size_t s = i;
+    while (s > 0 && txt[s - 1] != '\n') s--;
+    const char *e = memchr(txt + s, '\n', tl - s);
+    int len = e ? (int)(e - (txt + s)) : (int)(tl - s);
+    twill_cr_fail(rd, "the twill-smt refutation at I = %ld, L <= %ld is not of the problem the "
+                  "checker states from the kernel: its line %d differs (expected '%.*s')",
+                  r->ii, lmax, line, len > 60 ? 60 : len, txt + s);
+    free(txt);
+    return -1;
+  }
+  free(txt);
+  char m[400];
+  twill_smt_inputs in = {tl, NULL, NULL};
+  int c = twill_smt_check_proof_inputs(blk, n, &in, m, sizeof m);
+  if (c != 1)
+    return twill_cr_fail(rd, "the twill-smt refutation at I = %ld, L <= %ld is rejected: %s",
+                         r->ii, lmax, c == 0 ? "no empty clause derived" : m);
+  return 0;
+}

@@ -1,0 +1,486 @@
+/* core/modulo/modulo_smt.c: phase 1 at one I on the CDCL core (the SMT
+ * engine of core/modulo/modulo_engine.h).
+ *
+ * The reduced problem at (I, Lmax) as twill-smt constraints, in this order
+ * (a certificate's refutation starts with exactly these lines, and the
+ * checker, core/check/cert_modulo_smt.c, states them again from its own
+ * reduction of the kernel and compares):
+ *   1. per kept op i, in order: int t_i in [lo'_i, hi'_i], by default
+ *      lo' = lo, hi' = min(Lmax - tail_i, lo_i + win_i) (completion: L - t
+ *      >= tail, L <= Lmax; the window loses no schedule and no optimal L:
+ *      modulo_reduce.c);
+ *   2. only when the question is whether I has a schedule at all (Lmax =
+ *      the horizon), a normal form of the schedule, in the domains of 1:
+ *      pinned: when some kept op reaches every kept op along deps, the
+ *        first such op a is pinned at T0 = max over y of lo_y - D(a, y)
+ *        (D the longest dep path, D(a, a) = 0), and every y gets
+ *        [T0 + D(a, y), T0 + D(a, y) + win_y] ([T0, T0] for a);
+ *      rotated, otherwise: the first kept op no dep enters gets [lo, lo];
+ *        when every kept op has a dep into it, kept op 0 is the anchor
+ *        and an int k in [0, win_0 / I] (var n) with lin t_0 - I*k <= lo_0
+ *        and lin -t_0 + I*k <= -lo_0 puts it in the slot of lo_0;
+ *   3. per dep (x, y, w), in order: diff t_x - t_y <= -w;
+ *   3b. with the form's slots, per kept op i in order: int s_i in [0, I-1],
+ *      int k_i in [lo'_i / I, hi'_i / I] (lo' >= 0), and lin t_i - I k_i -
+ *      s_i <= 0, lin -t_i + I k_i + s_i <= 0;
+ *   4. per kept unit U, in order: mod cap(U) I over, for each kept op i
+ *      in order, each of its uses (U, o, c, n) in order, j < c, n times:
+ *      t_i @ o + j (with slots: s_i @ o + j, the same residue); with slots,
+ *      when U has exactly cap(U) * I uses (full), then per residue q in
+ *      order the clause OR over those uses x in order of e, the literal
+ *      e <-> [s_x = (q - o_x) mod I] (twill_smt_eq_lit): N uses, at most
+ *      cap(U) per residue and cap(U) * I of them, so every residue holds
+ *      exactly cap(U) >= 1;
+ *   5. support, per strongly connected set S of two or more kept ops (the
+ *      deps' graph; sets in order of their smallest op), unless some op of
+ *      S has hi' <= lo' + I - 1: the clause
+ *        OR over y in S (in order) of [t_y <= lo'_y + I - 1]
+ *        OR over deps (x, y, w) into S from outside (in order) of b, a new
+ *           Boolean with lin b -> t_y - t_x <= w + I - 1.
+ * The modulo propagator checks the residues of fixed start times and
+ * prunes a bound whose residue is full (a time window per residue), the
+ * difference propagator keeps the windows of the deps.
+ *
+ * Why 2 and 5 lose no schedule.  The least times with given slots (keep
+ * the slots of a solution, lower every op to the least time with its slot
+ * that its bound and the deps into it allow; modulo_reduce.c) keep every
+ * constraint, end no later, and have support: follow from any op y of S
+ * the dep (or bound) that holds it up to within I - 1 below: the chain
+ * cannot cycle (a cycle would add nothing, and so could be dropped), so it
+ * ends at an op at its own bound, and if it never leaves S that op is in
+ * S.  Adding the same c to every start keeps every dep and turns every
+ * slot by c, so the units' rows still hold.  Pinned: shift a solution so
+ * that a sits at T0; every y is reached from a, so t_y >= T0 + D(a, y) >=
+ * lo_y; then take the least times above T0 + D(a, .) with those slots: a
+ * stays at T0, and every y within win_y of its bound (the chain argument
+ * of modulo_reduce.c, since D is a longest path).  Rotated: shift by c >=
+ * 0 to bring the anchor to the slot of its lo, then take the least times:
+ * an anchor with no dep into it sits at lo itself.  A shift changes L, so
+ * 2 is only stated when L is free (up to the horizon), never in a probe
+ * of the least L; 5 holds in both.  3b and 4b add nothing a schedule
+ * could miss (s = t mod I, k = t div I lie in their domains), but they let
+ * the search reason on residues before a start is fixed: the modulo
+ * propagator sees a slot as soon as it is decided, and a full unit's
+ * residue with one candidate left forces it (random loops of 10-19 ops at
+ * I = MII with a full unit: 100000+ conflicts without a proof, under 1000
+ * with them).  Without 2 and 5 the search would
+ * refute the same slots again at every stage a part of the schedule could
+ * slide to (ChStone aes/graph2 at I = 45: 23320 order literals and 11 s
+ * without them, 3278 and 0.4 s with them).
+ *
+ * At I the engine first asks for any schedule (Lmax = the horizon: a
+ * refutation there proves that none exists at I), then for the least L:
+ * the critical path first (often met: then the bound needs no proof),
+ * then a binary search, each probe a fresh encoding at Lmax = mid.  A
+ * model's times are compacted (each op to the least stage its slot
+ * allows), which can only shorten it.  The last refuted probe is at L* - 1:
+ * its refutation proves L >= L*.  Every probe shares one budget of
+ * conflicts, so the outcome within a budget is the same on any machine.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "modulo_engine.h"
+#include "twill/ilp.h"
+#include "twill/smt.h"
+
+/* The anchor of the rotation: the first kept op no dep enters, or -1. */
+static int source(const twill_modulo_red *r) {
+  char *in = calloc((size_t)r->n + 1, 1);
+  if (!in) return -2;
+  for (int k = 0; k < r->ndeps; k++) in[r->deps[k].y] = 1;
+  int s = -1;
+  for (int i = 0; i < r->n && s < 0; i++)
+    if (!in[i]) s = i;
+  free(in);
+  return s;
+}
+
+/* The pinned normal form: the first kept op that reaches every kept op,
+ * its longest dep paths D into lo[] of the statement and the windows into
+ * hi[]; 1 if found, 0 if no op reaches all, -1 out of memory. */
+static int pinned(const twill_modulo_red *r, long *lo, long *hi) {
+  int n = r->n;
+  size_t nn = (size_t)n + 1;
+  int *first = malloc(nn * sizeof *first), *next = malloc(((size_t)r->ndeps + 1) * sizeof *next);
+  int *queue = malloc(nn * sizeof *queue), *cnt = malloc(nn * sizeof *cnt);
+  char *in = malloc(nn);
+  long *d = malloc(nn * sizeof *d);
+  int rc = -1, a = -1;
+  if (!first || !next || !queue || !cnt || !in || !d) goto out;
+  for (int i = 0; i < n; i++) first[i] = -1;
+  for (int k = r->ndeps - 1; k >= 0; k--) { /* out-deps of each op */
+    next[k] = first[r->deps[k].x];
+    first[r->deps[k].x] = k;
+  }
+  for (int s = 0; s < n && a < 0; s++) { /* who reaches everything? */
+    memset(in, 0, nn);
+    int qh = 0, qt = 0;
+    queue[qt++] = s;
+    in[s] = 1;
+    while (qh < qt) {
+      int x = queue[qh++];
+      for (int k = first[x]; k >= 0; k = next[k])
+        if (!in[r->deps[k].y]) in[r->deps[k].y] = 1, queue[qt++] = r->deps[k].y;
+    }
+    if (qt == n) a = s;
+  }
+  rc = 0;
+  if (a < 0) goto out;
+  /* D(a, .): label-correcting longest paths (no positive cycle at I) */
+  for (int i = 0; i < n; i++) d[i] = LONG_MIN, in[i] = 0, cnt[i] = 0;
+  d[a] = 0;
+  int qh = 0, size = 1;
+  queue[0] = a;
+  in[a] = 1;
+  while (size) {
+    int x = queue[qh];
+    qh = (qh + 1) % n;
+    size--;
+    in[x] = 0;
+    for (int k = first[x]; k >= 0; k = next[k]) {
+      int y = r->deps[k].y;
+      if (d[x] + r->deps[k].w <= d[y]) continue;
+      d[y] = d[x] + r->deps[k].w;
+      if (in[y]) continue;
+      /* an op joins the queue at most once per pass of the FIFO order, and
+       * n passes settle every value unless a cycle is positive (its value
+       * may grow several times within one pass: count the joins) */
+      if (++cnt[y] > n + 1) { /* a positive cycle: I below RecMII */
+        rc = -1;
+        goto out;
+      }
+      queue[(qh + size++) % n] = y, in[y] = 1;
+    }
+  }
+  long t0 = LONG_MIN;
+  for (int y = 0; y < n; y++)
+    if (r->lo[y] - d[y] > t0) t0 = r->lo[y] - d[y];
+  for (int y = 0; y < n; y++) {
+    lo[y] = t0 + d[y];
+    hi[y] = y == a ? lo[y] : lo[y] + r->win[y];
+  }
+  rc = 1;
+out:
+  free(first);
+  free(next);
+  free(queue);
+  free(cnt);
+  free(in);
+  free(d);
+  return rc;
+}
+
+/* comp[y]: the smallest kept op in y's strongly connected set of deps (a
+ * search forward and one backward from each op not yet placed); NULL out
+ * of memory. */
+static int *sccs(const twill_modulo_red *r) {
+  int n = r->n;
+  size_t nn = (size_t)n + 1;
+  int *comp = malloc(nn * sizeof *comp), *fwd = malloc(nn * sizeof *fwd);
+  int *stack = malloc(nn * sizeof *stack);
+  char *a = malloc(nn), *b = malloc(nn);
+  if (!comp || !fwd || !stack || !a || !b) {
+    free(comp);
+    comp = NULL;
+    goto out;
+  }
+  for (int y = 0; y < n; y++) comp[y] = -1;
+  for (int s = 0; s < n; s++) {
+    if (comp[s] >= 0) continue;
+    /* a: reached from s; b: reaching s; both: s's set */
+    for (int dir = 0; dir < 2; dir++) {
+      char *seen = dir ? b : a;
+      memset(seen, 0, nn);
+      int top = 0;
+      stack[top++] = s;
+      seen[s] = 1;
+      while (top) {
+        int z = stack[--top];
+        for (int k = 0; k < r->ndeps; k++) {
+          int from = dir ? r->deps[k].y : r->deps[k].x, to = dir ? r->deps[k].x : r->deps[k].y;
+          if (from == z && !seen[to]) seen[to] = 1, stack[top++] = to;
+        }
+      }
+    }
+    for (int y = s; y < n; y++)
+      if (a[y] && b[y]) comp[y] = s;
+  }
+out:
+  free(fwd);
+  free(stack);
+  free(a);
+  free(b);
+  return comp;
+}
+
+/* The modulo rows of kept unit u (its uses in op, use, cycle, instance
+ * order).  0, or -1 on allocation failure. */
+static int unit_rows(twill_smt *m, const twill_graph *g, const twill_modulo_red *r,
+                     int u, const int *slot) {
+  long n = 0;
+  for (int i = 0; i < r->n; i++) {
+    const twill_op *op = &g->ops[r->op[i]];
+    for (int x = 0; x < op->nuses; x++)
+      if (op->uses[x].unit == u) n += (long)op->uses[x].cycles * op->uses[x].count;
+  }
+  if (n == 0) return 0;
+  if (n > 100000000L) return -1;
+  int *vars = malloc((size_t)n * sizeof *vars);
+  int64_t *offs = malloc((size_t)n * sizeof *offs);
+  long k = 0;
+  for (int i = 0; vars && offs && i < r->n; i++) {
+    const twill_op *op = &g->ops[r->op[i]];
+    for (int x = 0; x < op->nuses; x++) {
+      const twill_use *us = &op->uses[x];
+      if (us->unit != u) continue;
+      for (int j = 0; j < us->cycles; j++)
+        for (int c = 0; c < us->count; c++) {
+          vars[k] = slot ? slot[i] : i;
+          offs[k++] = (int64_t)us->offset + j;
+        }
+    }
+  }
+  int rc = vars && offs &&
+                   twill_smt_modulo(m, g->units[u].capacity, r->ii, vars, offs, (int)n) >= 0
+               ? 0
+               : -1;
+  /* 4b. a full unit (cap * I uses): every residue q holds cap >= 1 uses */
+  if (rc == 0 && slot && n == (long)g->units[u].capacity * r->ii) {
+    int *cl = malloc((size_t)n * sizeof *cl);
+    if (!cl) rc = -1;
+    for (long q = 0; cl && q < r->ii && rc == 0; q++) {
+      for (long x = 0; x < n && rc == 0; x++)
+        if (!(cl[x] = twill_smt_eq_lit(m, vars[x], ((q - offs[x]) % r->ii + r->ii) % r->ii)))
+          rc = -1;
+      if (rc == 0 && twill_smt_clause(m, cl, (int)n) < 0) rc = -1;
+    }
+    free(cl);
+  }
+  free(vars);
+  free(offs);
+  return rc;
+}
+
+/* The encoding at lmax (>= r->lfloor, so every domain is non-empty), with
+ * the normal form when rotate; the int var of kept op i is i.  NULL on
+ * allocation failure. */
+static twill_smt *encode(const twill_graph *g, const twill_modulo_red *r,
+                         long lmax, int rotate, int slots, int proof) {
+  twill_smt *m = twill_smt_new();
+  size_t nn = (size_t)r->n + 1;
+  long *lo = malloc(nn * sizeof *lo), *hi = malloc(nn * sizeof *hi);
+  int *cl = malloc(((size_t)r->ndeps + (size_t)r->n + 2) * sizeof *cl);
+  int pin = rotate && r->n > 0 && lo && hi ? pinned(r, lo, hi) : 0;
+  int src = rotate && r->n > 0 && !pin ? source(r) : -1;
+  int ok = m && lo && hi && cl && pin >= 0 && src >= -1 &&
+           !(proof && twill_smt_enable_proof(m));
+  /* 1. the domains (2. folded in: the pinned or rotated normal form) */
+  for (int i = 0; ok && i < r->n && !pin; i++) {
+    lo[i] = r->lo[i];
+    hi[i] = lmax - r->tail[i];
+    if (r->lo[i] + r->win[i] < hi[i]) hi[i] = r->lo[i] + r->win[i];
+    if (i == src) hi[i] = r->lo[i];
+  }
+  for (int i = 0; ok && i < r->n; i++) ok = twill_smt_int(m, lo[i], hi[i]) == i;
+  if (ok && rotate && r->n > 0 && !pin && src < 0) {
+    int k = twill_smt_int(m, 0, r->win[0] / r->ii);
+    twill_smt_term a[2] = {{1, 0, 0}, {-r->ii, k, 0}};
+    twill_smt_term b[2] = {{-1, 0, 0}, {r->ii, k, 0}};
+    ok = k == r->n && twill_smt_linear(m, a, 2, r->lo[0], 0) >= 0 &&
+         twill_smt_linear(m, b, 2, -r->lo[0], 0) >= 0;
+  }
+  /* 3. the deps, 4. the units' rows */
+  for (int k = 0; k < r->ndeps && ok; k++)
+    ok = twill_smt_diff(m, r->deps[k].x, r->deps[k].y, -r->deps[k].w) >= 0;
+  /* 3b. the slots: s_i in [0, I) and k_i with t_i = I k_i + s_i */
+  int *slot = NULL;
+  if (ok && slots) {
+    slot = malloc(nn * sizeof *slot);
+    ok = slot != NULL;
+    for (int i = 0; ok && i < r->n; i++) {
+      int sv = twill_smt_int(m, 0, r->ii - 1);
+      int kv = twill_smt_int(m, lo[i] / r->ii, hi[i] / r->ii); /* lo >= 0 */
+      twill_smt_term a[3] = {{1, i, 0}, {-r->ii, kv, 0}, {-1, sv, 0}};
+      twill_smt_term b[3] = {{-1, i, 0}, {r->ii, kv, 0}, {1, sv, 0}};
+      ok = sv >= 0 && kv >= 0 && twill_smt_linear(m, a, 3, 0, 0) >= 0 &&
+           twill_smt_linear(m, b, 3, 0, 0) >= 0;
+      slot[i] = sv;
+    }
+  }
+  for (int ku = 0; ku < r->nunits && ok; ku++) ok = !unit_rows(m, g, r, r->unit[ku], slot);
+  free(slot);
+  /* 5. support of the strongly connected sets of deps: one of S's ops
+   * within I - 1 of its lower bound, or of a dep into S from outside (the
+   * least times with given slots have it; see the top) */
+  int *comp = ok ? sccs(r) : NULL;
+  ok = ok && comp;
+  for (int s0 = 0; ok && s0 < r->n; s0++) {
+    if (comp[s0] != s0) continue; /* s0: the smallest op of its set */
+    int n = 0, size = 0, trivial = 0;
+    for (int y = s0; y < r->n; y++) {
+      if (comp[y] != s0) continue;
+      size++;
+      if (lo[y] + r->ii - 1 >= hi[y]) trivial = 1; /* its bound alone holds */
+    }
+    if (size < 2 || trivial) continue;
+    for (int y = s0; ok && y < r->n; y++)
+      if (comp[y] == s0) ok = (cl[n++] = twill_smt_le_lit(m, y, lo[y] + r->ii - 1)) != 0;
+    for (int k = 0; ok && k < r->ndeps; k++) {
+      const twill_modulo_dep *e = &r->deps[k];
+      if (comp[e->y] != s0 || comp[e->x] == s0) continue;
+      int b = twill_smt_bool(m);
+      twill_smt_term t[2] = {{1, e->y, 0}, {-1, e->x, 0}};
+      ok = b && twill_smt_linear(m, t, 2, e->w + r->ii - 1, b) >= 0;
+      cl[n++] = b;
+    }
+    ok = ok && twill_smt_clause(m, cl, n) >= 0;
+  }
+  free(comp);
+  free(lo);
+  free(hi);
+  free(cl);
+  if (!ok) {
+    twill_smt_free(m);
+    return NULL;
+  }
+  return m;
+}
+
+typedef struct probe {
+  const twill_graph *g;
+  const twill_modulo_red *r;
+  const twill_modulo_job *job;
+  long used;       /* conflicts so far */
+} probe;
+
+/* Is there a schedule with L <= lmax?  10: yes, times in kt; 20: no, the
+ * refutation in *proof (with certify); 0: unknown; -1: error. */
+static int ask(probe *p, long lmax, int rotate, long *kt, char **proof,
+               size_t *plen) {
+  const twill_modulo_job *job = p->job;
+  twill_smt *m = encode(p->g, p->r, lmax, rotate,
+                        (job->form & TWILL_MODULO_FORM_SLOTS) != 0, job->certify);
+  if (!m) return -1;
+  if (job->smt_conflicts >= 0) {
+    long left = job->smt_conflicts - p->used;
+    if (left <= 0) {
+      twill_smt_free(m);
+      return 0;
+    }
+    twill_smt_set_conflict_limit(m, left);
+  }
+  if (job->deadline > 0) {
+    double left = job->deadline - twill_modulo_clock();
+    if (left <= 0) {
+      twill_smt_free(m);
+      return 0;
+    }
+    twill_smt_set_time_limit(m, left);
+  }
+  twill_smt_set_cancel(m, job->cancel);
+  int st = twill_smt_solve(m);
+  p->used += (long)twill_smt_num_conflicts(m);
+  if (getenv("TWILL_MODULO_DEBUG")) /* one line per solve, for tuning */
+    fprintf(stderr, "smt I %ld L<=%ld %s: %d ops, %d deps -> %d, %llu conflicts, %llu order lits\n",
+            p->r->ii, lmax, rotate ? "normal form" : "probe", p->r->n, p->r->ndeps, st,
+            (unsigned long long)twill_smt_num_conflicts(m),
+            (unsigned long long)twill_smt_num_order_lits(m));
+  int rc = st == 10 || st == 20 ? st : 0;
+  if (st == 10)
+    for (int i = 0; i < p->r->n; i++) kt[i] = (long)twill_smt_value(m, i);
+  if (st == 20 && job->certify) {
+    FILE *f = open_memstream(proof, plen);
+    if (!f || twill_smt_write_proof(m, f)) rc = -1;
+    if (f && fclose(f)) rc = -1;
+    if (rc < 0) {
+      free(*proof);
+      *proof = NULL;
+    }
+  }
+  twill_smt_free(m);
+  return rc;
+}
+
+int twill_modulo_smt_decide(const twill_graph *g, const twill_modulo_red *r,
+                            const twill_modulo_job *job,
+                            twill_modulo_decision *d) {
+  memset(d, 0, sizeof *d);
+  d->status = TWILL_ILP_LIMIT;
+  size_t nn = (size_t)r->n + 1;
+  long *kt = malloc(nn * sizeof *kt), *best = malloc(nn * sizeof *best);
+  if (!kt || !best) {
+    free(kt);
+    free(best);
+    return -1;
+  }
+  probe p = {g, r, job, 0};
+  long ub;
+  char *pf = NULL;
+  size_t pl = 0;
+  int rc = 0;
+  int st = ask(&p, r->horizon, 1, best, &pf, &pl);
+  if (st < 0) goto fail;
+  if (st == 20) {
+    d->status = TWILL_ILP_INFEASIBLE;
+    d->proof = pf;
+    d->plen = pl;
+    pf = NULL;
+    goto done;
+  }
+  if (st == 0) goto done; /* nothing proven, nothing found */
+  ub = twill_modulo_red_compact(r, best);
+  if (ub < 0) goto fail;
+  d->kt = best;
+  best = NULL;
+  d->length = ub;
+  long lb = r->lfloor;
+  if (job->feasible_only) {
+    d->lower = lb;
+    goto done; /* a schedule at I, its L not minimized */
+  }
+  int first = 1, refuted = 0;
+  while (lb < ub) {
+    long mid = first ? lb : lb + (ub - 1 - lb) / 2;
+    first = 0;
+    char *q = NULL;
+    size_t ql = 0;
+    st = ask(&p, mid, 0, kt, &q, &ql);
+    if (st < 0) goto fail;
+    if (st == 0) break;
+    if (st == 10) {
+      long l = twill_modulo_red_compact(r, kt);
+      if (l < 0 || l > mid) goto fail;
+      memcpy(d->kt, kt, (size_t)r->n * sizeof *kt);
+      ub = d->length = l;
+    } else {
+      free(pf);
+      pf = q;
+      pl = ql;
+      lb = mid + 1;
+      refuted = 1;
+    }
+  }
+  d->lower = lb;
+  if (lb >= ub) {
+    d->status = TWILL_ILP_OPTIMAL;
+    d->lower = ub;
+    d->bound = refuted ? TWILL_MODULO_BOUND_PROOF : TWILL_MODULO_BOUND_PATH;
+    d->proof = pf;
+    d->plen = pl;
+    pf = NULL;
+  }
+  goto done;
+fail:
+  rc = -1;
+  d->status = TWILL_ILP_ERROR;
+done:
+  free(pf);
+  free(kt);
+  free(best);
+  d->work = p.used;
+  return rc;
+}
