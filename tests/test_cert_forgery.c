@@ -746,7 +746,7 @@ static twill_graph *two_iterations(void) {
 static int check_lib(const twill_graph *g, const char *t, size_t len, char *msg, size_t n) {
   twill_arch *m = twill_arch_new("hopper");
   ck_assert_ptr_nonnull(m);
-  twill_check_subject sj = {g, m, 0, NULL};
+  twill_check_subject sj = {g, m, 0, NULL, 0};
   int rc = twill_check_cert(&sj, t, len, NULL, msg, n);
   twill_arch_free(m);
   return rc;
