@@ -1295,7 +1295,11 @@ static void nosub_unsat_at_32(const char *regs, const char *reason, int want_rc)
                            "--time-limit", "4", NULL};
   char *out, *err;
   int rc = tu_run_twill(&out, &err, a);
-  ck_assert_msg(rc == want_rc, "regs %s: rc %d, stdout: %.300s stderr: %s", regs, rc, out, err);
+  /* want_rc 3: the walk up from I = 32 ends at the limit, or (the merged
+   * phase 1 is faster: 16 warps alone prove I* = 50 normalized in about
+   * 3.6 s of CPU) finishes within it */
+  ck_assert_msg(rc == want_rc || (want_rc == 3 && rc == 0),
+                "regs %s: rc %d, stdout: %.300s stderr: %s", regs, rc, out, err);
   /* real cycles (blackwell's costs normalize exactly, 64 per normalized
    * cycle): phase 1's I* = 32 normalized is 2048 */
   ck_assert_ptr_nonnull(strstr(out, "phase 1: I* = 2048 (normalized 32, proven)"));
