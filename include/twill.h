@@ -9,6 +9,7 @@
  *   core     twill/kernel.h (a kernel bound to its machine), twill/bounds.h,
  *            twill/schedule.h, twill/normalize.h, twill/modulo.h (phase 1),
  *            twill/joint.h (phase 2, Algorithm 1, certificates),
+ *            twill/launch.h (the warp count and launch registers searched),
  *            twill/check.h (the certificate checker: no search code),
  *            twill/gaus.h (GauS)
  *   codegen  twill/codegen.h (every output a person reads)
@@ -35,6 +36,7 @@
 #include "twill/normalize.h"
 #include "twill/modulo.h"
 #include "twill/joint.h"
+#include "twill/launch.h"
 #include "twill/check.h"
 #include "twill/gaus.h"
 #include "twill/codegen.h"

@@ -29,7 +29,7 @@ BEGIN {
   n = split("graph:graph.h graph:diag.h graph:json.h graph:io.h graph:builtin.h " \
             "graph:formats.h arch:arch.h sat:sat.h sat:smt.h sat:dimacs.h " \
             "ilp:ilp.h ilp:vipr.h core:check.h core:bounds.h core:normalize.h core:modulo.h " \
-            "core:joint.h core:schedule.h core:gaus.h core:kernel.h " \
+            "core:joint.h core:launch.h core:schedule.h core:gaus.h core:kernel.h " \
             "codegen:codegen.h", pairs, " ")
   for (i = 1; i <= n; i++) {
     split(pairs[i], kv, ":")

@@ -286,7 +286,9 @@ END_TEST
  * certificate's length proof; fig1 holds nothing, so only the domains,
  * "i X 0 2" at L = 3, differ at L = 4). */
 static cert fig1_claims_3(const char *extra) {
-  const char *const a[] = {"solve", "fig1", "--cert", MADE, NULL};
+  /* one warp count (--warps 12): the forged refutation goes just before
+   * "end", where a searched certificate has the other warp counts */
+  const char *const a[] = {"solve", "fig1", "--warps", "12", "--cert", MADE, NULL};
   size_t len;
   char *t = make(a, &len);
   cert c = parse(t, len);
@@ -333,7 +335,8 @@ START_TEST(class3_input_spelled_with_blanks) {
     cert c = fig1_claims_3(spell[s]);
     char what[64];
     snprintf(what, sizeof what, "class 3: %s in a refutation", shown[s]);
-    expect_refused("fig1", &c, NULL, what);
+    const char *const w12[] = {"--warps", "12", NULL};
+    expect_refused("fig1", &c, w12, what);
     cert_free(&c);
   }
   /* `twill smt F --check P`: a satisfiable F "refuted" the same way */
@@ -430,8 +433,14 @@ START_TEST(class6_machine_and_parameters_from_the_check) {
   const char *const a[] = {"solve", "gemm-hopper", "--warps", "4", "--cert",
                            MADE, NULL};
   char *t = make(a, &len);
-  ck_assert_int_eq(check_cli("gemm-hopper", t, len, NULL, &out, &err), 1);
+  const char *const w12[] = {"--warps", "12", NULL};
+  ck_assert_int_eq(check_cli("gemm-hopper", t, len, w12, &out, &err), 1);
   ck_assert_msg(strstr(err, "warps: the certificate says 4, the check derives 12"), "%s", err);
+  free(out), free(err);
+  /* without --warps the check asks for the launch search's certificate
+   * (twill/launch.h), which a fixed-W one is not */
+  ck_assert_int_eq(check_cli("gemm-hopper", t, len, NULL, &out, &err), 1);
+  ck_assert_msg(strstr(err, "expected 'launch'"), "%s", err);
   free(out), free(err);
   const char *const w4[] = {"--warps", "4", NULL};
   ck_assert_int_eq(check_cli("gemm-hopper", t, len, w4, &out, &err), 0);
@@ -525,7 +534,7 @@ static int accepted, refused, judged, witnessed;
  * the claim.  must_refuse: a structural forgery, never acceptable. */
 static void judge(const subject *s, const twill_graph *g, const twill_joint_params *p,
                   const char *text, size_t len, int must_refuse, const char *what) {
-  twill_check_subject sub = {g, s->m, 0, s->solve ? p : NULL};
+  twill_check_subject sub = {g, s->m, 0, s->solve ? p : NULL, 0};
   twill_check_claim cl;
   char msg[4000];
   int rc = twill_check_cert(&sub, text, len, &cl, msg, sizeof msg);
@@ -737,7 +746,7 @@ static twill_graph *two_iterations(void) {
 static int check_lib(const twill_graph *g, const char *t, size_t len, char *msg, size_t n) {
   twill_arch *m = twill_arch_new("hopper");
   ck_assert_ptr_nonnull(m);
-  twill_check_subject sj = {g, m, 0, NULL};
+  twill_check_subject sj = {g, m, 0, NULL, 0};
   int rc = twill_check_cert(&sj, t, len, NULL, msg, n);
   twill_arch_free(m);
   return rc;

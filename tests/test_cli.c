@@ -529,7 +529,7 @@ START_TEST(help_defaults_match_the_code) {
     twill_joint_params_default(&p, m);
     char want[64];
     snprintf(want, sizeof want, "%s %d", machines[i], p.warps);
-    says(h, "solve", "--warps", want);
+    says(h, "solve", "--max-warps", want);
     snprintf(want, sizeof want, "%s %ld", machines[i], p.regs);
     says(h, "solve", "--regs", want);
     twill_arch_free(m);

@@ -597,8 +597,8 @@ END_TEST
 
 /* fa4-bwd-blackwell in raw cycles: the TC unit (capacity 1) carries five
  * 512-cycle MMAs (S, dP, dV, dK, dQ), so ResMII = 2560, and every latency,
- * offset and length is a multiple of 64, so the 64-cycle grain loses
- * nothing: `twill modulo` schedules it at I = 40 normalized = 2560.  The
+ * offset and length is a multiple of 32, so the 32-cycle grain loses
+ * nothing: `twill modulo` schedules it at I = 80 normalized = 2560.  The
  * fixed-point legalizer alone escalated to II 2879 here; the IMS step must
  * reach the lower bound, and the validator must accept the schedule. */
 START_TEST(raw_cycle_kernel_at_mii) {

@@ -259,16 +259,16 @@ END_TEST
 
 /* One kernel: `solve K ARGS --json` into json_path, and for every format
  * the bytes of `solve K ARGS --emit F` kept in want[F]. */
-static void solve_all(const char *k, const char *json_path, char **want) {
+static void solve_all(const char *k, const char *warps, const char *json_path, char **want) {
   char *out, *err;
   for (int f = 0; f < NFORMATS; f++) {
-    const char *a[] = {"solve", k, "--emit", formats[f], NULL};
+    const char *a[] = {"solve", k, "--emit", formats[f], warps ? "--warps" : NULL, warps, NULL};
     int rc = tu_run_twill(&out, &err, a);
     ck_assert_msg(rc == 0, "%s --emit %s: exit %d: %s", k, formats[f], rc, err);
     want[f] = out;
     free(err);
   }
-  const char *a[] = {"solve", k, "--json", NULL};
+  const char *a[] = {"solve", k, "--json", warps ? "--warps" : NULL, warps, NULL};
   ck_assert_int_eq(tu_run_twill(&out, &err, a), 0);
   ck_assert_int_eq(tu_write_file(json_path, out), 0);
   free(out);
@@ -304,9 +304,19 @@ START_TEST(solve_json_emit_round_trip) {
   free(err);
   if (rc == 2) return; /* infeasible (the no-sub-tiling ablation): no schedule */
   ck_assert_int_eq(rc, 0);
+  /* at the machine's warp count: the round trip is about the schedule
+   * file, not the warp-count search (test_launch), which would cost a
+   * search per format */
+  twill_graph *g;
+  twill_arch *m;
+  ck_assert_int_eq(tu_load_kernel(k, NULL, &g, &m), 0);
+  char warps[16];
+  snprintf(warps, sizeof warps, "%d", m->warps);
+  twill_graph_free(g);
+  twill_arch_free(m);
   char *js = tmp_path("s.json");
   char *want[NFORMATS];
-  solve_all(k, js, want);
+  solve_all(k, warps, js, want);
   emit_matches(js, want, false);
   for (int f = 0; f < NFORMATS; f++) free(want[f]);
   unlink(js);
@@ -337,7 +347,7 @@ START_TEST(user_kernel_round_trip) {
   char *kp = tmp_path("mine.twill"), *js = tmp_path("mine.json");
   ck_assert_int_eq(tu_write_file(kp, user_kernel), 0);
   char *want[NFORMATS];
-  solve_all(kp, js, want);
+  solve_all(kp, NULL, js, want);
   unlink(kp);
   has(want[0], "1 normalized cycle = 1001/47 cycles, times rounded to whole cycles\n");
   emit_matches(js, want, false);
@@ -380,7 +390,7 @@ START_TEST(user_machine_round_trip) {
            "edge a b lat 3\nedge b a lat 5 dist 1\n", ap);
   ck_assert_int_eq(tu_write_file(kp, kt), 0);
   char *want[NFORMATS];
-  solve_all(kp, js, want);
+  solve_all(kp, NULL, js, want);
   unlink(kp);
   unlink(ap);
   size_t n;

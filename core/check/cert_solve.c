@@ -8,6 +8,11 @@
  *                                certificate; the costs include the
  *                                machine's cross-warp cost, written into the
  *                                spill of every op that pays it)
+ *   launch R W W1,W2,...         only when the check searches the warp
+ *                                count (twill/launch.h): the answer's W,
+ *                                its launch budget R = R(W), and every
+ *                                runnable warp count up to the limit,
+ *                                ascending; all derived and compared
  *   params W WG R REGS_PER_SM LO STEP XREAL X NO_CROSS SMEM TMEM SYMMETRY
  *   rel KIND OP,OP,...           the check's relations, in its order
  * then either "no I at all":
@@ -28,6 +33,16 @@
  *   refute I* L*-1 BYTES         no joint schedule shorter than L* (or the
  *                                  line "length-proof none"; nothing when
  *                                  L* - 1 is shorter than an op)
+ *   other W R KIND               with a launch line, for every other W
+ *                                  searched, ascending (also after a
+ *                                  "never" answer, KIND never there):
+ *     never I' L' BYTES            KIND never: W has no schedule at any I
+ *     refute I L BYTES             KIND refuted: at W's parameters, every I
+ *                                  in [I1, I*) within the copies above,
+ *                                  and I* at L >= L* (W below the answer's:
+ *                                  it must not reach (I*, L*)) or L* - 1
+ *                                  (above: no shorter schedule), the
+ *                                  latter only when at least the longest op
  *   end
  *
  * What is derived, not read: the kernel, machine and parameters (compared
@@ -160,9 +175,10 @@ static void describe_params(const twill_joint_params *p, long x_real, char *buf,
                           twill_rel_name(p->rels[i].kind), p->rels[i].nops);
 }
 
-static int check_never(cert_rd *r, const twill_check_subject *s, const twill_graph *g,
-                       const twill_joint_params *pn, const char *costs, twill_check_claim *cl,
-                       char *msg, size_t msglen) {
+/* "never I' L' BYTES": the single-iteration relaxation of g under pn
+ * (check_never.c), derived here, refuted by the block. */
+static int never_block(cert_rd *r, const twill_graph *g, const twill_joint_params *pn,
+                       long *ii_out, long *L_out) {
   twill_joint_rel keep[TWILL_JOINT_MAX_RELS];
   twill_joint_params q = *pn;
   int k = 0;
@@ -192,16 +208,151 @@ static int check_never(cert_rd *r, const twill_check_subject *s, const twill_gra
   if (!bad) bad = check_refutation(r, gn, &q, ii, L, blk, n);
   twill_graph_free(gn);
   free(kf);
-  if (bad || twill_cr_end(r)) return -1;
-  char par[700];
+  *ii_out = ii;
+  *L_out = L;
+  return bad ? -1 : 0;
+}
+
+/* The launch search (twill/launch.h): what the certificate's sections
+ * after the answer must refute, derived by the checker. */
+typedef struct claunch {
+  int on;          /* the subject searches the warp count */
+  int ws[64], nw;  /* the runnable warp counts, ascending */
+  int wa;          /* the answer's */
+  long ra;         /* R(wa) */
+  twill_joint_params qa; /* the parameters at wa, real cycles */
+} claunch;
+
+/* "launch R W W1,W2,...": W among the runnable counts, R = R(W), the list
+ * exactly the runnable counts up to the subject's limit. */
+static int read_launch(cert_rd *r, const twill_check_subject *s, claunch *lc) {
+  if (twill_cr_line(r) || twill_cr_key(r, "launch", 4)) return -1;
+  lc->nw = twill_check_launch_set(s->m, s->p, s->search_warps, lc->ws, 64);
+  if (lc->nw == 0)
+    return twill_cr_fail(r, "no warp count up to %d can run on machine %s", s->search_warps,
+                         s->m ? s->m->name : "(none)");
+  char set[400];
+  size_t at = 0;
+  for (int k = 0; k < lc->nw && at < sizeof set; k++)
+    at += (size_t)snprintf(set + at, sizeof set - at, "%s%d", k ? "," : "", lc->ws[k]);
+  long R, W;
+  if (twill_cr_long(r, 1, 0, 1L << 20, &R, "launch registers per thread") ||
+      twill_cr_long(r, 2, 1, 1L << 20, &W, "launch warps"))
+    return -1;
+  int in = 0;
+  for (int k = 0; k < lc->nw; k++) in = in || lc->ws[k] == W;
+  if (!in)
+    return twill_cr_fail(r, "the answer's %ld warps are not among the warp counts this "
+                         "machine runs up to %d (%s)", W, s->search_warps, set);
+  if (twill_cr_word(r, 3, set, "the warp counts searched")) return -1;
+  char why[200];
+  if (twill_check_launch_params(s->m, s->p, (int)W, &lc->qa, why, sizeof why))
+    return twill_cr_fail(r, "%s", why);
+  long want = twill_check_launch_regs(s->m, s->p, (int)W);
+  if (R != want)
+    return twill_cr_fail(r, "%ld warps launch at %ld registers per thread (%ld / (32 * %ld) in "
+                         "units of 8), not %ld", W, want, s->p->regs_per_sm, W, R);
+  lc->wa = (int)W;
+  lc->ra = R;
+  lc->on = 1;
+  return 0;
+}
+
+/* "other W R KIND" for every other warp count, ascending: KIND never (its
+ * own "never" block) or refuted: a refutation at W of every I in [I1, I*)
+ * within that I's copies (wlen: the lengths the answer's phase 1 and
+ * witnesses gave) and of I* up to need = L* (fewer warps than the answer:
+ * it must not reach (I*, L*)) or L* - 1 (more warps), when need is at
+ * least the longest op. */
+static int read_others(cert_rd *r, const twill_check_subject *s, const claunch *lc,
+                       const twill_graph *g, long X, bool symmetry, int all_never,
+                       long I1, long Is, long Ls, const long *wlen) {
+  for (int k = 0; k < lc->nw; k++) {
+    int W = lc->ws[k];
+    if (W == lc->wa) continue;
+    long w, R;
+    if (twill_cr_line(r) || twill_cr_key(r, "other", 4) ||
+        twill_cr_long(r, 1, 1, 1L << 20, &w, "warps") ||
+        twill_cr_long(r, 2, 0, 1L << 20, &R, "launch registers"))
+      return -1;
+    if (w != W)
+      return twill_cr_fail(r, "expected the section of %d warps (the warp counts searched "
+                           "are refuted in ascending order, each once)", W);
+    long want = twill_check_launch_regs(s->m, s->p, W);
+    if (R != want)
+      return twill_cr_fail(r, "%d warps launch at %ld registers per thread, not %ld", W,
+                           want, R);
+    twill_joint_params q;
+    char why[200];
+    if (twill_check_launch_params(s->m, s->p, W, &q, why, sizeof why))
+      return twill_cr_fail(r, "%s", why);
+    q.cross_warp = X;
+    q.symmetry = symmetry;
+    long ni, nl;
+    if (twill_cr_is(r, 3, "never")) {
+      if (twill_cr_line(r) || never_block(r, g, &q, &ni, &nl)) return -1;
+      continue;
+    }
+    if (twill_cr_word(r, 3, "refuted", "the section's kind")) return -1;
+    if (all_never)
+      return twill_cr_fail(r, "no warp count has a schedule: %d warps must be refuted at "
+                           "every I ('never')", W);
+    long need_s = W < lc->wa ? Ls : Ls - 1;
+    long last = need_s >= max_lat1(g) ? Is : Is - 1;
+    for (long i = I1; i <= last; i++) {
+      long ri, rl;
+      const char *blk;
+      size_t n;
+      if (twill_cr_line(r) || twill_cr_key(r, "refute", 4) ||
+          twill_cr_long(r, 1, 1, TWILL_CHECK_MAX_TIME, &ri, "refute I") ||
+          twill_cr_long(r, 2, 1, TWILL_CHECK_MAX_TIME, &rl, "refute L"))
+        return -1;
+      if (ri != i) return twill_cr_fail(r, "expected the refutation at %d warps, I = %ld", W, i);
+      long need = i < Is ? (wlen[i - I1] + i - 1) / i * i : need_s;
+      if (rl < need)
+        return twill_cr_fail(r, "the refutation at %d warps, I %ld is at L %ld; the claim needs "
+                             "L >= %ld", W, i, rl, need);
+      if (twill_cr_block(r, 3, &blk, &n, NULL) || check_refutation(r, g, &q, i, rl, blk, n))
+        return -1;
+    }
+  }
+  return 0;
+}
+
+static void describe_launch(const claunch *lc, char *buf, size_t n) {
+  if (!lc->on) {
+    buf[0] = 0;
+    return;
+  }
+  size_t k = (size_t)snprintf(buf, n, "; launch: %d warps at %ld registers per thread, the "
+                              "fewest that reach it among the warp counts searched (", lc->wa,
+                              lc->ra);
+  for (int i = 0; i < lc->nw && k < n; i++)
+    k += (size_t)snprintf(buf + k, n - k, "%s%d", i ? ", " : "", lc->ws[i]);
+  if (k < n) snprintf(buf + k, n - k, "), every other one refuted");
+}
+
+static int check_never(cert_rd *r, const twill_check_subject *s, const twill_graph *g,
+                       const twill_joint_params *pn, const char *costs, const claunch *lc,
+                       long X, twill_check_claim *cl, char *msg, size_t msglen) {
+  long ii, L;
+  if (never_block(r, g, pn, &ii, &L)) return -1;
+  if (lc->on && read_others(r, s, lc, g, X, pn->symmetry, 1, 0, 0, 0, NULL)) return -1;
+  if (twill_cr_end(r)) return -1;
+  char par[700], lb[400];
   describe_params(pn, s->p->cross_warp, par, sizeof par);
+  describe_launch(lc, lb, sizeof lb);
   cl->kind = TWILL_CLAIM_NEVER;
+  cl->warps = pn->warps;
+  cl->launch_regs = lc->on ? lc->ra : 0;
+  cl->nsearched = lc->on ? lc->nw : 0;
   snprintf(msg, msglen,
-           "kernel %s, machine %s: infeasible at every I: one iteration without its "
+           "kernel %s, machine %s: infeasible at every I%s: one iteration without its "
            "loop-carried edges, holding the copies they keep live at every I, has no "
-           "joint schedule (refuted at I' %ld, L' %ld); "
+           "joint schedule (refuted at I' %ld, L' %ld%s); "
            "parameters: %s; in normalized cycles, %s",
-           s->g->name, s->m->name, ii, L, par, costs);
+           s->g->name, s->m->name, lc->on ? " and every warp count searched" : "", ii, L,
+           lc->on ? " at each" : "", par, costs);
   return 0;
 }
 
@@ -220,13 +371,17 @@ int twill_check_solve(const twill_check_subject *s, const char *cert, size_t len
   int rc = 1;
   twill_joint_params pn;
   twill_schedule *sch = NULL;
-  long *t1 = NULL, *tw = NULL;
+  long *t1 = NULL, *tw = NULL, *wl = NULL;
   char costs[600];
   twill_cnorm_describe(&nm, costs, sizeof costs);
-  if (read_params(&r, s->p, X, &pn) || read_rels(&r, s->g, s->p) || twill_cr_line(&r))
+  claunch lc;
+  memset(&lc, 0, sizeof lc);
+  if (s->search_warps > 0 && read_launch(&r, s, &lc)) goto out;
+  const twill_joint_params *sp = lc.on ? &lc.qa : s->p;
+  if (read_params(&r, sp, X, &pn) || read_rels(&r, s->g, s->p) || twill_cr_line(&r))
     goto out;
   if (twill_cr_is(&r, 0, "never")) {
-    rc = check_never(&r, s, g, &pn, costs, cl, msg, msglen) ? 1 : 0;
+    rc = check_never(&r, s, g, &pn, costs, &lc, X, cl, msg, msglen) ? 1 : 0;
     goto out;
   }
   long ii, L;
@@ -277,6 +432,11 @@ int twill_check_solve(const twill_check_subject *s, const char *cert, size_t len
                   c1.ii, ii);
     goto out;
   }
+  wl = malloc((size_t)(ii - c1.ii + 1) * sizeof *wl);
+  if (!wl) {
+    twill_cr_fail(&r, "out of memory");
+    goto out;
+  }
   for (long i = c1.ii; i < ii; i++) {
     long wlen = c1.length;
     if (twill_cr_line(&r)) goto out;
@@ -309,6 +469,7 @@ int twill_check_solve(const twill_check_subject *s, const char *cert, size_t len
       twill_cr_fail(&r, "expected the refutation at I = %ld", i);
       goto out;
     }
+    wl[i - c1.ii] = wlen;
     long need = (wlen + i - 1) / i * i;
     if (rl < need) {
       twill_cr_fail(&r, "the refutation at I %ld is at L %ld; the claim needs L >= %ld "
@@ -340,9 +501,11 @@ int twill_check_solve(const twill_check_subject *s, const char *cert, size_t len
         goto out;
     }
   }
+  if (lc.on && read_others(&r, s, &lc, g, X, pn.symmetry, 0, c1.ii, ii, L, wl)) goto out;
   if (twill_cr_end(&r)) goto out;
-  char par[700], below[300];
+  char par[700], below[300], lb[400];
   describe_params(&pn, s->p->cross_warp, par, sizeof par);
+  describe_launch(&lc, lb, sizeof lb);
   if (c1.ii < ii)
     snprintf(below, sizeof below, ", nor at I in [%ld, %ld) within ceil(Lmin1(I)/I) copies "
              "of I (Lmin1: the least modulo-schedule length at I)", c1.ii, ii);
@@ -354,17 +517,21 @@ int twill_check_solve(const twill_check_subject *s, const char *cert, size_t len
   cl->length_proven = proven;
   cl->phase1_ii = c1.ii;
   cl->mii = c1.b.mii;
+  cl->warps = pn.warps;
+  cl->launch_regs = lc.on ? lc.ra : 0;
+  cl->nsearched = lc.on ? lc.nw : 0;
   snprintf(msg, msglen,
            "kernel %s, machine %s: I* = %ld, %s%ld%s; no joint schedule at I < %ld (phase 1: "
-           "no modulo schedule there; MII %ld)%s; parameters: %s; in normalized cycles, %s",
+           "no modulo schedule there; MII %ld)%s%s; parameters: %s; in normalized cycles, %s",
            s->g->name, s->m->name, ii, proven ? "L* = " : "a joint schedule of length ", L,
            proven ? " proven least at I*" : " at I* (NOT proven least: the certificate says so)",
-           c1.ii, c1.b.mii, below, par, costs);
+           c1.ii, c1.b.mii, below, lb, par, costs);
   rc = 0;
 out:
   twill_schedule_free(sch);
   free(t1);
   free(tw);
+  free(wl);
   twill_graph_free(g);
   twill_cnorm_clear(&nm);
   return rc;

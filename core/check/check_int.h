@@ -193,4 +193,16 @@ int twill_check_header(cert_rd *r, const twill_check_subject *s, const char *kin
 int twill_check_solve(const twill_check_subject *s, const char *cert, size_t len,
                       twill_check_claim *claim, char *msg, size_t msglen);
 
+/* ---- the launch coupling (check_launch.c) ----------------------------- */
+
+/* R(W) from the register file base->regs_per_sm and m's per-thread limit. */
+long twill_check_launch_regs(const twill_arch *m, const twill_joint_params *base, int W);
+/* The joint parameters at W from base (the machine's, with the check's
+ * flags); 0, or -1 with why when W cannot run. */
+int twill_check_launch_params(const twill_arch *m, const twill_joint_params *base, int W,
+                              twill_joint_params *out, char *why, size_t whylen);
+/* The runnable W up to wmax, ascending (at most cap); how many. */
+int twill_check_launch_set(const twill_arch *m, const twill_joint_params *base, int wmax,
+                           int *ws, int cap);
+
 #endif

@@ -16,10 +16,11 @@
 #include "cli.h"
 #include "twill/check.h"
 #include "twill/joint.h"
+#include "twill/launch.h"
 
 typedef struct opts {
   const char *kernel, *cert, *arch;
-  long warps, regs, budget;
+  long warps, regs, budget, max_warps;
   int no_cross, solve_flags;
   int nrel;
   int rel_kind[TWILL_JOINT_MAX_RELS];
@@ -44,6 +45,8 @@ static int parse(int argc, char **argv, opts *o) {
     else if (twill_cli_is(&a, "--no-cross-warp")) o->no_cross = 1, o->solve_flags = 1;
     else if (twill_cli_is(&a, "--warps")) e = twill_cli_long(&a, 1, 64, &o->warps), o->solve_flags = 1;
     else if (twill_cli_is(&a, "--regs")) e = twill_cli_long(&a, 1, 255, &o->regs), o->solve_flags = 1;
+    else if (twill_cli_is(&a, "--max-warps"))
+      e = twill_cli_long(&a, 1, TWILL_LAUNCH_MAX, &o->max_warps), o->solve_flags = 1;
     else if (twill_cli_is(&a, "--same") || twill_cli_is(&a, "--apart") ||
              twill_cli_is(&a, "--own") || twill_cli_is(&a, "--lead")) {
       if (o->nrel == TWILL_JOINT_MAX_RELS)
@@ -56,6 +59,8 @@ static int parse(int argc, char **argv, opts *o) {
   }
   if (r < 0) return TWILL_EXIT_USAGE;
   if (!o->kernel || !o->cert) return twill_cli_error("check", "need KERNEL and CERT");
+  if (o->warps && o->max_warps)
+    return twill_cli_error("check", "--warps fixes the warp count; --max-warps searches it");
   if (!strcmp(o->kernel, "-") && !strcmp(o->cert, "-"))
     return twill_cli_error("check", "KERNEL and CERT cannot both be standard input");
   return 0;
@@ -75,7 +80,7 @@ int twill_cmd_check(int argc, char **argv) {
   int solve = len >= sizeof solve_magic - 1 && !memcmp(cert, solve_magic, sizeof solve_magic - 1);
   if (!solve && o.solve_flags) {
     free(cert);
-    return twill_cli_error("check", "--warps, --regs, --no-cross-warp and relations are "
+    return twill_cli_error("check", "--warps, --max-warps, --regs, --no-cross-warp and relations are "
                            "parameters of solve certificates; %s is not one", o.cert);
   }
   twill_graph *g;
@@ -93,7 +98,25 @@ int twill_cmd_check(int argc, char **argv) {
     free(cert);
     return rc;
   }
-  twill_check_subject s = {g, m, o.budget, solve ? &p : NULL};
+  /* --warps N: the launch of N warps (twill/launch.h), as `twill solve
+   * --warps N` derives it; else the certificate answers over every
+   * runnable warp count up to --max-warps or the machine's warps, and the
+   * checker derives each one's parameters from p itself */
+  if (solve && o.warps) {
+    char why[300];
+    twill_joint_params q;
+    if (twill_launch_params(&p, m->max_regs_thread, (int)o.warps, &q, why, sizeof why)) {
+      rc = twill_cli_error("check", "--warps %ld on %s: %s", o.warps, m->name, why);
+      twill_joint_relset_free(&rels);
+      twill_graph_free(g);
+      twill_arch_free(m);
+      free(cert);
+      return rc;
+    }
+    p = q;
+  }
+  int wmax = o.warps ? 0 : (int)(o.max_warps ? o.max_warps : m->warps);
+  twill_check_subject s = {g, m, o.budget, solve ? &p : NULL, solve ? wmax : 0};
   char msg[4000];
   int bad = twill_check_cert(&s, cert, len, NULL, msg, sizeof msg);
   if (bad) {

@@ -241,7 +241,7 @@ static int run_solve(const opts *o, made *k) {
       /* the checker's subject from this command line, as `twill check`
        * builds it: the kernel as written, its machine, the budget, the
        * joint parameters in real cycles */
-      twill_check_subject cs = {k->g0, k->m, o->no_normalize ? 0 : o->budget, &k->p};
+      twill_check_subject cs = {k->g0, k->m, o->no_normalize ? 0 : o->budget, &k->p, 0};
       int no = twill_check_cert(&cs, cert, len, NULL, msg, sizeof msg);
       rep->cert = no ? TWILL_REPORT_CERT_FAILED : TWILL_REPORT_CERT_VERIFIED;
       snprintf(k->cert_msg, sizeof k->cert_msg, "%s (%zu bytes, checked in process)",
@@ -340,7 +340,7 @@ static int run_modulo(const opts *o, made *k) {
       snprintf(k->cert_msg, sizeof k->cert_msg, "no certificate: a proof is missing");
     } else {
       char msg[800];
-      twill_check_subject cs = {k->g0, k->m, o->no_normalize ? 0 : o->budget, NULL};
+      twill_check_subject cs = {k->g0, k->m, o->no_normalize ? 0 : o->budget, NULL, 0};
       int no = twill_check_cert(&cs, cert, len, NULL, msg, sizeof msg);
       rep->cert = no ? TWILL_REPORT_CERT_FAILED : TWILL_REPORT_CERT_VERIFIED;
       snprintf(k->cert_msg, sizeof k->cert_msg, "%s (%zu bytes, checked in process)",

@@ -7,11 +7,12 @@
 #include "twill/codegen.h"
 #include "twill/joint.h"
 #include "twill/json.h"
+#include "twill/launch.h"
 
 typedef struct opts {
   const char *kernel, *arch, *cert, *normalized, *emit, *out;
-  bool json, no_cross;
-  long warps, regs, threads, extra;
+  bool json, no_cross, pareto;
+  long warps, regs, threads, extra, max_warps;
   twill_solve_opts so;
   bool symmetry;
   int nrel;                              /* --same / --apart / --own */
@@ -38,6 +39,7 @@ static int parse(int argc, char **argv, opts *o) {
     else if (twill_cli_is(&a, "--no-symmetry")) o->symmetry = false;
     else if (twill_cli_is(&a, "--no-explain")) o->so.explain = false;
     else if (twill_cli_is(&a, "--first-model")) o->so.first_model = true;
+    else if (twill_cli_is(&a, "--pareto")) o->pareto = true;
     else if (twill_cli_is(&a, "--same") || twill_cli_is(&a, "--apart") ||
              twill_cli_is(&a, "--own") || twill_cli_is(&a, "--lead")) {
       if (o->nrel == TWILL_JOINT_MAX_RELS)
@@ -54,6 +56,8 @@ static int parse(int argc, char **argv, opts *o) {
     else if (twill_cli_is(&a, "--normalized-kernel")) o->normalized = a.val;
     else if (twill_cli_is(&a, "--warps")) e = twill_cli_long(&a, 1, 64, &o->warps);
     else if (twill_cli_is(&a, "--regs")) e = twill_cli_long(&a, 1, 255, &o->regs);
+    else if (twill_cli_is(&a, "--max-warps"))
+      e = twill_cli_long(&a, 1, TWILL_LAUNCH_MAX, &o->max_warps);
     else if (twill_cli_is(&a, "--threads")) e = twill_cli_long(&a, 1, 256, &o->threads);
     else if (twill_cli_is(&a, "--budget")) e = twill_cli_long(&a, 1, 100000, &o->so.budget);
     else if (twill_cli_is(&a, "--extra-copies")) e = twill_cli_long(&a, 0, 64, &o->extra);
@@ -65,6 +69,11 @@ static int parse(int argc, char **argv, opts *o) {
   }
   if (r < 0) return TWILL_EXIT_USAGE;
   if (!o->kernel) return twill_cli_error("solve", "no kernel given");
+  if (o->warps && (o->max_warps || o->pareto))
+    return twill_cli_error("solve", "--warps fixes the warp count; --max-warps and --pareto "
+                           "search it");
+  if (o->pareto && o->emit)
+    return twill_cli_error("solve", "--pareto prints the front; --emit takes one schedule");
   o->so.extra_copies = (int)o->extra;
   o->so.threads = (int)o->threads;
   o->so.certify = o->cert != NULL;
@@ -231,8 +240,14 @@ static void kv_str(twill_jw *w, const char *k, const char *v) {
 /* The schedule file of twill/codegen.h with the search's own keys:
  * "params" and "tries" stay in the solver's normalized cycles (what the
  * peers re-check: bench/peers/joint_z3.py), every other count is real. */
+static const char *point_word(const twill_launch_point *pt) {
+  int st = pt->r.status;
+  return st == 0 ? "optimal" : st == 2 ? "infeasible" : st == 4 ? "refuted up to the answer's I and L"
+                                                      : "limit";
+}
+
 static int print_json(const opts *o, const twill_graph *g0, const twill_arch *m,
-                      const twill_solve_result *r) {
+                      const twill_solve_result *r, const twill_launch_result *lr) {
   const twill_graph *g = r->g;
   units u = units_of(r);
   twill_emit_opts eo = {false, NULL, g0, u.on ? &r->norm : NULL};
@@ -303,6 +318,34 @@ static int print_json(const opts *o, const twill_graph *g0, const twill_arch *m,
     twill_jw_object_end(&w);
   }
   twill_jw_array_end(&w);
+  if (lr) { /* the warp counts searched: "launch" */
+    units u2 = units_of(r);
+    twill_jw_key(&w, "launch");
+    twill_jw_object_begin(&w);
+    kv_int(&w, "warps", r->p.warps);
+    kv_int(&w, "regs", lr->best >= 0 ? lr->pt[lr->best].launch_regs : 0);
+    twill_jw_key(&w, "searched");
+    twill_jw_array_begin(&w);
+    for (int k = 0; k < lr->n; k++) {
+      const twill_launch_point *pt = &lr->pt[k];
+      twill_jw_object_begin(&w);
+      kv_int(&w, "warps", pt->warps);
+      kv_int(&w, "regs", pt->launch_regs);
+      kv_int(&w, "regs_file", pt->p.regs_per_sm);
+      kv_str(&w, "status", point_word(pt));
+      if (pt->r.sched) {
+        kv_int(&w, "ii", real(&u2, pt->r.ii));
+        kv_int(&w, "length", real(&u2, pt->r.length));
+      }
+      if (pt->r.status == 2 && pt->r.why_never[0]) kv_str(&w, "why", pt->r.why_never);
+      if (pt->r.status == 4 && pt->r.ntries && pt->r.tries[pt->r.ntries - 1].why)
+        kv_str(&w, "why", pt->r.tries[pt->r.ntries - 1].why);
+      if (o->pareto) kv_bool(&w, "front", pt->front);
+      twill_jw_object_end(&w);
+    }
+    twill_jw_array_end(&w);
+    twill_jw_object_end(&w);
+  }
   /* no wall-clock figures on stdout: same input and flags, same bytes
    * (times go to stderr on a terminal) */
   twill_jw_key(&w, "stats");
@@ -314,6 +357,57 @@ static int print_json(const opts *o, const twill_graph *g0, const twill_arch *m,
   twill_arch_free(mm);
   (void)o;
   return twill_jw_finish(&w);
+}
+
+/* The warp counts searched, one line each (text output). */
+static void print_launch(const opts *o, const twill_launch_result *lr) {
+  if (lr->n == 0) return;
+  units u = units_of(&lr->pt[lr->best >= 0 ? lr->best : lr->n - 1].r);
+  printf(o->pareto ? "pareto front (launch registers per thread R, warps W) -> (I*, L*):\n"
+                   : "launch: warp counts searched (R = registers per thread the launch "
+                     "gives, 32*W*R <= the register file):\n");
+  for (int k = 0; k < lr->n; k++) {
+    const twill_launch_point *pt = &lr->pt[k];
+    if (o->pareto && !pt->front) continue;
+    printf("  R %3ld, W %2d: ", pt->launch_regs, pt->warps);
+    if (pt->r.sched)
+      printf("I* = %ld, L* = %ld%s%s", real(&u, pt->r.ii), real(&u, pt->r.length),
+             pt->r.status == 0 ? "" : " (not proven)", k == lr->best ? " <- the answer" : "");
+    else if (pt->r.status == 2)
+      printf("no joint schedule at any I (%s)", pt->r.why_never);
+    else if (pt->r.status == 4) {
+      /* the families that conflict at the last I refuted */
+      const twill_solve_try *t = pt->r.ntries ? &pt->r.tries[pt->r.ntries - 1] : NULL;
+      if (t)
+        printf("no joint schedule at I < %ld, nor at I %ld with L <= %ld", real(&u, t->ii),
+               real(&u, t->ii), real(&u, t->lmax));
+      if (t && t->why) printf(" (unsatisfiable together: %s)", t->why);
+    }
+    else if (!pt->r.g)
+      printf("not searched (the time limit)");
+    else
+      printf("limit reached, no schedule below I = %ld", real(&u, pt->r.ii_lower));
+    if (o->pareto && o->cert) printf(" (certificate %s.w%d)", o->cert, pt->warps);
+    printf("\n");
+  }
+}
+
+/* --pareto --cert F: one fixed-W certificate per point of the front, F.wN
+ * (`twill check KERNEL F.wN --warps N` verifies it). */
+static int write_front_certs(const opts *o, const twill_arch *m, const twill_launch_result *lr) {
+  int bad = 0;
+  for (int k = 0; k < lr->n; k++) {
+    if (!lr->pt[k].front) continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s.w%d", o->cert, lr->pt[k].warps);
+    FILE *f = fopen(path, "w");
+    if (!f || twill_solve_write_cert(&lr->pt[k].r, m->name, f)) {
+      fprintf(stderr, "%s: cannot write the certificate\n", path);
+      bad = 1;
+    }
+    if (f) fclose(f);
+  }
+  return bad;
 }
 
 int twill_cmd_solve(int argc, char **argv) {
@@ -329,61 +423,83 @@ int twill_cmd_solve(int argc, char **argv) {
   for (int k = 0; k < o.nrel; k++) kinds[k] = (int)o.rel_kind[k];
   rc = twill_cli_joint_params("solve", g, m, o.warps, o.regs, o.no_cross, o.nrel, kinds,
                               o.rel_list, &p, &rels);
+  /* --warps N: that launch alone (the coupling of twill/launch.h applied
+   * here, as `twill check --warps N` applies it); else the search */
+  if (!rc && o.warps) {
+    char why[300];
+    twill_joint_params q;
+    if (twill_launch_params(&p, m->max_regs_thread, (int)o.warps, &q, why, sizeof why))
+      rc = twill_cli_error("solve", "--warps %ld on %s: %s", o.warps, m->name, why);
+    else
+      p = q;
+  }
   if (rc) {
+    twill_joint_relset_free(&rels);
     twill_graph_free(g);
     twill_arch_free(m);
     return rc;
   }
   p.symmetry = o.symmetry;
-  twill_solve_result r;
+  int wmax = o.warps ? 0 : (int)(o.max_warps ? o.max_warps : m->warps);
+  twill_launch_result lr;
   twill_cli_catch_interrupt();
-  if (twill_solve(g, m, &p, &o.so, &r) || r.status < 0) {
-    fprintf(stderr, "twill solve: internal error or out of memory\n");
-    twill_solve_result_clear(&r);
+  if (twill_solve_launch(g, m, &p, &o.so, wmax, o.pareto, &lr) || lr.status < 0 || lr.n == 0) {
+    fprintf(stderr, lr.n == 0 && wmax > 0
+                        ? "twill solve: no warp count up to %d can run on %s\n"
+                        : "twill solve: internal error or out of memory\n",
+            wmax, m->name);
+    twill_launch_result_clear(&lr);
     twill_joint_relset_free(&rels);
     twill_graph_free(g);
     twill_arch_free(m);
     return TWILL_EXIT_USAGE;
   }
-  if (r.status == 2 && r.ntries == 0) { /* settled before any search */
-    if (o.json) print_json(&o, g, m, &r); /* --json: JSON, whatever the answer */
-    else printf("infeasible at every I: %s\n", r.why_never);
-    twill_solve_result_clear(&r);
+  /* the answer's run, or with none the largest W's (its "why never") */
+  twill_solve_result *r = &lr.pt[lr.best >= 0 ? lr.best : lr.n - 1].r;
+  const twill_launch_result *lp = wmax > 0 ? &lr : NULL;
+  if (lr.status == 2 && r->ntries == 0 && !lp) { /* settled before any search */
+    if (o.json) print_json(&o, g, m, r, NULL); /* --json: JSON, whatever the answer */
+    else printf("infeasible at every I: %s\n", r->why_never);
+    twill_launch_result_clear(&lr);
     twill_joint_relset_free(&rels);
     twill_graph_free(g);
     twill_arch_free(m);
     return TWILL_EXIT_INFEASIBLE;
   }
-  rc = r.status == 0 ? TWILL_EXIT_OK : r.status == 2 ? TWILL_EXIT_INFEASIBLE : TWILL_EXIT_LIMIT;
-  if (o.so.log) fprintf(stderr, "twill: solved in %.2f s\n", r.seconds);
+  rc = lr.status == 0 ? TWILL_EXIT_OK : lr.status == 2 ? TWILL_EXIT_INFEASIBLE : TWILL_EXIT_LIMIT;
+  if (o.so.log) fprintf(stderr, "twill: solved in %.2f s\n", lr.seconds);
   if (o.normalized) {
     FILE *f = fopen(o.normalized, "w");
-    if (!f || twill_graph_print_json(r.g, f)) {
+    if (!f || twill_graph_print_json(r->g, f)) {
       fprintf(stderr, "%s: cannot write\n", o.normalized);
       rc = TWILL_EXIT_USAGE;
     }
     if (f) fclose(f);
   }
-  if (o.cert && (r.sched || r.status == 2)) {
+  if (o.cert && o.pareto) {
+    if (write_front_certs(&o, m, &lr) && rc == TWILL_EXIT_OK) rc = TWILL_EXIT_LIMIT;
+  } else if (o.cert && (r->sched || lr.status == 2)) {
     FILE *f = fopen(o.cert, "w");
-    if (!f || twill_solve_write_cert(&r, m->name, f)) {
+    int bad = !f || (lp ? twill_launch_write_cert(&lr, m->name, f)
+                        : twill_solve_write_cert(r, m->name, f));
+    if (bad) {
       fprintf(stderr, "%s: cannot write the certificate (a proof is "
                       "missing: limit reached?)\n", o.cert);
       if (rc == TWILL_EXIT_OK) rc = TWILL_EXIT_LIMIT;
     }
     if (f) fclose(f);
   }
-  if (o.emit && r.sched) {
+  if (o.emit && r->sched) {
     /* the emitters check warps against the machine: give it the warps
      * the search used */
     twill_arch *mm = twill_arch_clone(m);
     FILE *f = o.out ? fopen(o.out, "w") : stdout;
     /* units: the normalized schedule drawn in real cycles (the mapping),
      * the kernel's own costs from the kernel as written */
-    twill_emit_opts eo = {false, NULL, g, r.norm.n > 0 ? &r.norm : NULL};
-    if (mm) mm->warps = r.p.warps;
+    twill_emit_opts eo = {false, NULL, g, r->norm.n > 0 ? &r->norm : NULL};
+    if (mm) mm->warps = r->p.warps;
     if (!mm || !f ||
-        twill_emit(r.g, mm, r.sched, (twill_emit_format)twill_emit_format_parse(o.emit),
+        twill_emit(r->g, mm, r->sched, (twill_emit_format)twill_emit_format_parse(o.emit),
                    &eo, f)) {
       fprintf(stderr, "twill solve: cannot emit %s%s%s\n", o.emit,
               o.out ? " to " : "", o.out ? o.out : "");
@@ -395,11 +511,13 @@ int twill_cmd_solve(int argc, char **argv) {
   if (o.emit && !o.out) {
     /* stdout carries the emitted output only */
   } else if (o.json) {
-    if (print_json(&o, g, m, &r)) rc = TWILL_EXIT_USAGE;
+    if (print_json(&o, g, m, r, lp)) rc = TWILL_EXIT_USAGE;
   } else {
-    print_text(&o, m, &r);
+    if (lp && lr.status == 2) printf("infeasible at every I at every warp count searched\n");
+    print_text(&o, m, r);
+    if (lp) print_launch(&o, &lr);
   }
-  twill_solve_result_clear(&r);
+  twill_launch_result_clear(&lr);
   twill_joint_relset_free(&rels);
   twill_graph_free(g);
   twill_arch_free(m);

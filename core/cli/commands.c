@@ -26,12 +26,21 @@ static const twill_cli_opt solve_opts[] = {
     {"--threads", "N", "the least-L search tries N lengths at once (same\n"
                        "answer and bytes for every N; it pays only when\n"
                        "that search dominates) (default: 1)"},
-    {"--warps", "N", "warps the CTA runs, a multiple of the warpgroup\n"
-                     "size (default: the machine's: hopper 12,\n"
-                     "blackwell 16)"},
-    {"--regs", "N", "per-thread register budget of a warpgroup, at least\n"
-                    "the setmaxnreg minimum (default: the machine's\n"
-                    "reg_budget: hopper 240, blackwell 128)"},
+    {"--warps", "N", "fix the warps W the CTA runs, a multiple of the\n"
+                     "warpgroup size, launched at the largest R with\n"
+                     "32*W*R within the register file (default:\n"
+                     "searched, below)"},
+    {"--max-warps", "N", "search every warp count W in whole warpgroups up\n"
+                         "to N, each at the launch budget R(W) the register\n"
+                         "file allows; the answer: least I, then L, then\n"
+                         "fewest warps (default: the machine's warps:\n"
+                         "hopper 12, blackwell 16)"},
+    {"--pareto", NULL, "print the front (R, W) -> (I*, L*) of the warp\n"
+                       "counts searched; with --cert F, one certificate\n"
+                       "per point, F.wN (`twill check --warps N`)"},
+    {"--regs", "N", "per-thread register ceiling of a warpgroup, at\n"
+                    "least the setmaxnreg minimum (default: the\n"
+                    "machine's reg_budget: hopper 240, blackwell 128)"},
     {"--no-cross-warp", NULL, "register values may not move between warps"},
     {"--extra-copies", "K", "also try K more copies of I than the paper does\n"
                             "(default: 0)"},
@@ -160,7 +169,9 @@ static const twill_cli_opt check_opts[] = {
     {"--budget", "U", "the normalization budget the certificate was made\n"
                       "with (default: 300)"},
     {"--warps", "N", "solve certificates: as `twill solve --warps`\n"
-                     "(default: the machine's)"},
+                     "(default: the warp count searched)"},
+    {"--max-warps", "N", "solve certificates: as `twill solve --max-warps`\n"
+                         "(default: the machine's warps)"},
     {"--regs", "N", "solve certificates: as `twill solve --regs`\n"
                     "(default: the machine's)"},
     {"--no-cross-warp", NULL, "solve certificates: as `twill solve\n"
@@ -317,7 +328,12 @@ const twill_command twill_commands[] = {
      "use, and the search log (one progress line per query on stderr when\n"
      "it is a terminal).  --same, --apart and --own ask role questions, each\n"
      "repeatable: the answer (and its certificate) is then the best under\n"
-     "those roles, and an UNSAT names them.  KERNEL '-' is standard input.\n",
+     "those roles, and an UNSAT names them.  The warp count W is searched\n"
+     "too (twill/launch.h): each W in whole warpgroups is launched at the\n"
+     "most registers per thread R(W) with 32*W*R(W) within the register\n"
+     "file, setmaxnreg sharing that among its warpgroups; the answer is the\n"
+     "least I, then L, then the fewest warps, and the search lists every W\n"
+     "with its (I*, L*) or why it fails.  KERNEL '-' is standard input.\n",
      solve_opts,
      "Exit 0 optimal, 3 limit (best schedule and proven bound printed),\n"
      "2 infeasible at every I: an op alone over the budget, or (tried once,\n"

@@ -224,6 +224,11 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
   const twill_graph *g = r->g;
   long copies = (lp + ii - 1) / ii + (o->extra_copies > 0 ? o->extra_copies : 0);
   long lmax = copies * ii;
+  /* the launch search only needs to know whether this I reaches the
+   * length its answer has (twill_solve_opts.length_max) */
+  if (o->ii_max > 0 && ii == o->ii_max && o->length_max >= min_length(g) &&
+      o->length_max < lmax)
+    lmax = o->length_max;
   if (lo < min_length(g)) lo = min_length(g);
   if (lo > lp) lo = lp;
   if (add_try(r, ii, lo, lmax)) return -1;
@@ -530,6 +535,7 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
       break;
     }
     r->ii_lower = ii + 1;
+    bool stop_here = o->ii_max > 0 && ii >= o->ii_max;
     if (!tried_never) {
       tried_never = true;
       int nv = never(r, o, t0);
@@ -541,6 +547,10 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
         r->status = -1;
         break;
       }
+    }
+    if (stop_here) { /* the caller has a schedule at ii_max already */
+      r->status = 4;
+      break;
     }
     /* phase 1 again at the next I that admits a modulo schedule */
     twill_schedule *ms = NULL;
@@ -612,11 +622,13 @@ static void write_params(FILE *f, const twill_joint_params *p, long xreal) {
 
 /* Kernel, machine, normalization, parameters and relations: what the
  * checker derives itself and compares. */
-static int write_header(FILE *f, const twill_solve_result *r, const char *machine) {
+static int write_header(FILE *f, const twill_solve_result *r, const char *machine,
+                        const char *launch) {
   fprintf(f, "twill-certificate 2 solve\nkernel %s\nmachine %s\n", r->g->name, machine);
   twill_norm nm = r->norm;
   nm.U = r->norm_budget;
   if (twill_cert_write_norm(r->norm_budget > 0 ? &nm : NULL, f)) return -1;
+  if (launch) fputs(launch, f);
   write_params(f, &r->p, r->cross_warp_real);
   write_rels(f, r);
   return 0;
@@ -624,16 +636,22 @@ static int write_header(FILE *f, const twill_solve_result *r, const char *machin
 
 /* "No I at all": the header and the refutation of the single-iteration
  * relaxation (core/joint/joint_never.c), which the checker derives. */
-static int write_never_cert(const twill_solve_result *r, const char *machine, FILE *f) {
-  if (!r->never_proof || write_header(f, r, machine)) return -1;
+static int write_never_cert(const twill_solve_result *r, const char *machine,
+                            const char *launch, const char *tail, FILE *f) {
+  if (!r->never_proof || write_header(f, r, machine, launch)) return -1;
   fprintf(f, "never %ld %ld %zu\n", r->never_ii, r->never_L, r->never_proof_len);
   fwrite(r->never_proof, 1, r->never_proof_len, f);
-  fprintf(f, "\nend\n");
+  fprintf(f, "\n%send\n", tail ? tail : "");
   return ferror(f) ? -1 : 0;
 }
 
 int twill_solve_write_cert(const twill_solve_result *r, const char *machine, FILE *f) {
-  if (r->status == 2) return write_never_cert(r, machine, f);
+  return twill_solve_write_cert_ext(r, machine, NULL, NULL, f);
+}
+
+int twill_solve_write_cert_ext(const twill_solve_result *r, const char *machine,
+                               const char *launch, const char *tail, FILE *f) {
+  if (r->status == 2) return write_never_cert(r, machine, launch, tail, f);
   if (!r->sched || !r->phase1_cert) return -1;
   for (int i = 0; i < r->ntries; i++) {
     const twill_solve_try *t = &r->tries[i];
@@ -643,7 +661,7 @@ int twill_solve_write_cert(const twill_solve_result *r, const char *machine, FIL
      * show that the refutation covers them */
     if (t->status != 20 || !t->proof || (t->ii > r->phase1_ii && !t->witness)) return -1;
   }
-  if (write_header(f, r, machine)) return -1;
+  if (write_header(f, r, machine, launch)) return -1;
   fprintf(f, "ii %ld\nlength %ld\n", r->ii, r->length);
   for (int v = 0; v < r->g->nops; v++)
     fprintf(f, "time %s %ld %d\n", r->g->ops[v].name, r->sched->start[v], r->sched->warp[v]);
@@ -669,6 +687,7 @@ int twill_solve_write_cert(const twill_solve_result *r, const char *machine, FIL
   } else if (!r->length_proven) {
     fprintf(f, "length-proof none\n");
   }
+  if (tail) fputs(tail, f);
   fprintf(f, "end\n");
   return ferror(f) ? -1 : 0;
 }

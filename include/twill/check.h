@@ -23,6 +23,12 @@ typedef struct twill_check_subject {
   const twill_arch *m;
   long budget;
   const twill_joint_params *p; /* solve certificates: required */
+  int search_warps;   /* solve: 0, the warp count is p->warps (the
+                         certificate names no launch); W > 0, the answer is
+                         over every runnable warp count up to W
+                         (twill/launch.h), p being the machine's parameters
+                         before the coupling, and the certificate must
+                         refute every other one */
 } twill_check_subject;
 
 typedef enum twill_claim_kind {
@@ -39,13 +45,20 @@ typedef enum twill_claim_kind {
  *           Lmin1(I) the least modulo-schedule length at I (the copies of
  *           Algorithm 1); a joint schedule of length `length` at ii; with
  *           length_proven none shorter at ii.
- *   NEVER   no joint schedule at any I and L. */
+ *   NEVER   no joint schedule at any I and L.
+ * With search_warps, SOLVE and NEVER hold at every warp count searched,
+ * and SOLVE's (ii, length) is the least over them with `warps` the fewest
+ * warps that reach it. */
 typedef struct twill_check_claim {
   twill_claim_kind kind;
   long ii, length;
   int length_proven;
   long phase1_ii;
   long mii;
+  int warps;          /* SOLVE, NEVER: the warps of the answer (the largest
+                         searched for NEVER) */
+  long launch_regs;   /* with search_warps: R(warps); else 0 */
+  int nsearched;      /* with search_warps: the warp counts searched */
 } twill_check_claim;
 
 /* Verify a `twill modulo` or `twill solve` certificate (format version 2,

@@ -34,6 +34,9 @@
  *                (STEP = 0): r_g = R and no register-file total (the user's
  *                R is taken as already fitting).  R = --regs, or the
  *                machine's reg_budget; HI is not used (R <= HI).
+ *                `twill solve` sets regs_per_sm to the CTA's own
+ *                allocation 32*W*R(W) at each warp count W it runs
+ *                (twill/launch.h: the launch coupling), not the file.
  *  memories      per slot s: sum_v smem(v) * n_v(s) <= capacity of smem, and
  *                the same for tmem where the machine has it (on a machine
  *                without tmem, tmem footprints are ignored)
@@ -277,6 +280,13 @@ typedef struct twill_solve_opts {
   bool first_model;   /* the paper's behaviour: keep the first joint model;
                          default: fewest register values crossing warps at
                          (I*, L*) (fewer transfers and barriers) */
+  long ii_max;        /* > 0: stop (status 4) once every I <= ii_max is
+                         refuted: the caller (the launch search of
+                         core/joint/launch.c) already has a schedule at
+                         ii_max with other parameters; 0: none */
+  long length_max;    /* with ii_max: at I = ii_max only lengths up to
+                         this are searched (the caller's answer has it);
+                         0: Algorithm 1's copies */
   long gaus_min_ops;  /* phase 1's twill_modulo_opts.gaus_min_ops (a GauS-C
                          schedule as the program's first incumbent from
                          this many ops on; 0: never) */
@@ -294,7 +304,9 @@ typedef struct twill_solve_try {
 } twill_solve_try;
 
 typedef struct twill_solve_result {
-  int status;            /* 0 optimal, 3 limit, 2 infeasible, -1 error */
+  int status;            /* 0 optimal, 3 limit, 2 infeasible, 4 none at
+                            I < opts.ii_max, nor at ii_max within
+                            opts.length_max (each refuted), -1 error */
   twill_graph *g;        /* the normalized graph solved (owned) */
   twill_joint_params p;  /* in graph units */
   long phase1_ii, phase1_length;
@@ -349,5 +361,10 @@ void twill_solve_result_clear(twill_solve_result *r);
  * 0, or -1 when the result cannot be certified. */
 int twill_solve_write_cert(const twill_solve_result *r, const char *machine,
                            FILE *f);
+/* The same with the launch search's additions (core/joint/launch.c): the
+ * text `launch` (NULL: none) just before the params line, and `tail`
+ * (NULL: none) just before the final "end". */
+int twill_solve_write_cert_ext(const twill_solve_result *r, const char *machine,
+                               const char *launch, const char *tail, FILE *f);
 
 #endif

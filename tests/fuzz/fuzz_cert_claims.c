@@ -294,7 +294,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int i = 0; i < n; i++) free(p[i].line), free(p[i].blk);
     free(p);
   }
-  twill_check_subject cs = {s->g, mach, 0, s->solve ? &s->p : NULL};
+  twill_check_subject cs = {s->g, mach, 0, s->solve ? &s->p : NULL, 0};
   twill_check_claim cl;
   char msg[4000];
   if (twill_check_cert(&cs, text, len, &cl, msg, sizeof msg) == 0) {

@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (twill_kernel_load("fig1", NULL, &g, &m, &d)) abort();
     twill_joint_params_default(&p, m);
   }
-  twill_check_subject s = {g, m, 300, &p};
+  twill_check_subject s = {g, m, 300, &p, 0};
   char msg[4000];
   twill_check_cert(&s, (const char *)data, size, NULL, msg, sizeof msg);
   return 0;
