@@ -9,7 +9,8 @@ warpgroups.  This writes those families as .twill files, at k sub-tiles:
                           and one V load: 2 + 6k ops (k = 2: the built-in
                           fa3-fwd-hopper, op for op and edge for edge)
   fa3-bwd-k<K>-hopper     FA3 backward, k 64-row sub-tiles of Q (and dO)
-                          against one 128-row K/V block: 2 + 8k ops
+                          against one 128-row K/V block: 2 + 8k ops (k = 1:
+                          the built-in fa3-bwd-hopper)
   gemm-epi-k<K>-hopper    persistent GEMM, k 64x128 consumer tiles sharing
                           the A and B loads of an output tile, each with a
                           bias + GELU + store epilogue: 3 + 4k ops
@@ -157,15 +158,17 @@ def fa3_bwd(k, measured):
     g.c("  dS_s    P * (dP - D): %s cycles FMA; 32 regs" %
         ("2 x 89 = 178 [meas: FFMA 64x128 tile 88.8]" if measured else
          "8192*2/128 = 128 [spec]"))
-    g.c("  dV_s += P_s^T dO_s, dK_s += dS_s^T Q_s: 128x128x64, 512 cycles TC; each")
-    g.c("          sub-tile keeps its own partial dV, dK accumulators (128x128 fp32 /")
-    g.c("          128 threads = 128 regs), summed once after the loop, so the")
-    g.c("          sub-tiles are independent (dV_s -> dV_s, dK_s -> dK_s, distance 1)")
+    g.c("  dV_s: dV += P_s^T dO_s, dK_s: dK += dS_s^T Q_s: 128x128x64, 512 cycles TC;")
+    g.c("          one dV and one dK accumulator (128x128 fp32 / 128 threads = 128")
+    g.c("          regs) carried through the sub-tiles: dV_s -> dV_s+1, and the last")
+    g.c("          sub-tile's to the first of the next iteration (distance 1); k = 1")
+    g.c("          is the built-in fa3-bwd-hopper")
     g.c("  dQ_s = dS_s K   64 regs; atomic_s: dQ_s added to global memory, variable")
     g.c("          latency, one thread, staged in smem (64x128 fp32 = 32768 bytes)")
     g.c("loadQ, loaddO: TMA loads of k*64 rows, cost 0, %d bytes each." % (16384 * k))
-    g.c("  ResMII: TC = %d x 512 = %d; EXP = %d; FMA = %d.  RecMII: dV, dK 512."
+    g.c("  ResMII: TC = %d x 512 = %d; EXP = %d; FMA = %d."
         % (5 * k, 2560 * k, 512 * k, ds * k))
+    g.c("  (RecMII: the dV and dK chains, %d x 512 over distance 1 = %d.)" % (k, 512 * k))
     g.op("loadQ", 0, issue="thread", varlat=True, smem=16384 * k)
     g.op("loaddO", 0, issue="thread", varlat=True, smem=16384 * k)
     for s in range(k):
@@ -190,8 +193,11 @@ def fa3_bwd(k, measured):
         g.edge(n("dS"), n("dK"), ds)
         g.edge(n("dS"), n("dQ"), ds)
         g.edge(n("dQ"), n("atomic"), 512, blocking=True)
-        g.edge(n("dV"), n("dV"), 512, dist=1)
-        g.edge(n("dK"), n("dK"), 512, dist=1)
+    for acc in ("dV", "dK"):
+        for s in range(k):
+            nxt = (s + 1) % k
+            g.edge("%s_%d" % (acc, s), "%s_%d" % (acc, nxt), 512,
+                   dist=1 if nxt == 0 else 0)
     return g
 
 
