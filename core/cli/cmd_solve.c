@@ -13,7 +13,7 @@ typedef struct opts {
   bool json, no_cross;
   long warps, regs, threads, extra;
   twill_solve_opts so;
-  bool symmetry;
+  bool symmetry, subtiles;
   int nrel;                              /* --same / --apart / --own */
   twill_rel_kind rel_kind[TWILL_JOINT_MAX_RELS];
   const char *rel_list[TWILL_JOINT_MAX_RELS];
@@ -23,6 +23,7 @@ static int parse(int argc, char **argv, opts *o) {
   memset(o, 0, sizeof *o);
   twill_solve_opts_default(&o->so);
   o->symmetry = true;
+  o->subtiles = true;
   o->threads = 1;
   twill_cli_args a;
   twill_cli_args_init(&a, argc, argv);
@@ -36,6 +37,7 @@ static int parse(int argc, char **argv, opts *o) {
     else if (twill_cli_is(&a, "--no-cross-warp")) o->no_cross = true;
     else if (twill_cli_is(&a, "--no-normalize")) o->so.budget = 0;
     else if (twill_cli_is(&a, "--no-symmetry")) o->symmetry = false;
+    else if (twill_cli_is(&a, "--no-subtile-symmetry")) o->subtiles = false;
     else if (twill_cli_is(&a, "--no-explain")) o->so.explain = false;
     else if (twill_cli_is(&a, "--first-model")) o->so.first_model = true;
     else if (twill_cli_is(&a, "--same") || twill_cli_is(&a, "--apart") ||
@@ -335,6 +337,7 @@ int twill_cmd_solve(int argc, char **argv) {
     return rc;
   }
   p.symmetry = o.symmetry;
+  p.subtile_symmetry = o.subtiles;
   twill_solve_result r;
   twill_cli_catch_interrupt();
   if (twill_solve(g, m, &p, &o.so, &r) || r.status < 0) {
