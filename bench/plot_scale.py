@@ -51,6 +51,8 @@ def main(argv):
                  % (x(n), H - mb + 15, n))
     o.append('<text x="%d" y="%d" text-anchor="middle">ops</text>'
              % ((W - mr + ml) // 2, H - 8))
+    o.append('<text x="14" y="%d" text-anchor="middle" transform="rotate(-90 14 %d)">'
+             'seconds to the proof (log)</text>' % ((H - mb + mt) // 2, (H - mb + mt) // 2))
     o.append('<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="black"/>'
              % (ml, W - mr, H - mb, H - mb))
     o.append('<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="black"/>'
