@@ -111,8 +111,7 @@ static twill_graph *doubled(unsigned long long *r, int differ) {
   int back = (int)(tf_rnd(r) % 3); /* 0 none, 1 b -> a dist 1, 2 b -> b */
   for (int c = 0; c < 2; c++) {
     for (int k = 0; k < 2; k++) {
-      char nm[8];
-      snprintf(nm, sizeof nm, "%c_%d", "ab"[k], c);
+      char nm[4] = {"ab"[k], '_', (char)('0' + c), 0};
       int v = twill_graph_add_op(g, nm, lat[k]);
       twill_graph_add_use(g, v, unit[k], 0, 1, 1);
       g->ops[v].regs = regs[k] + (differ && c == 1 && k == 1 ? 1 : 0);
