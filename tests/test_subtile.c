@@ -34,7 +34,9 @@ static twill_joint_params tiny(int W, int WG, long R) {
 static twill_graph *load(const char *rel) {
   twill_graph *g;
   twill_arch *m;
-  ck_assert_msg(tu_load_kernel(tu_src_path(rel), NULL, &g, &m) == 0, "%s", rel);
+  char *path = tu_src_path(rel);
+  ck_assert_msg(tu_load_kernel(path, NULL, &g, &m) == 0, "%s", rel);
+  free(path);
   twill_arch_free(m);
   return g;
 }
@@ -262,7 +264,9 @@ START_TEST(certificates_with_the_order) {
                          "tests/data/scale/gemm-epi-k3-hopper.twill"};
   for (int f = 0; f < 2; f++) {
     char kernel[512], cert[64], forged[64], a[200], b[200];
-    snprintf(kernel, sizeof kernel, "%s", tu_src_path(files[f]));
+    char *kp = tu_src_path(files[f]);
+    snprintf(kernel, sizeof kernel, "%s", kp);
+    free(kp);
     snprintf(cert, sizeof cert, "/tmp/twill_test_subtile_%d.cert", (int)getpid());
     snprintf(forged, sizeof forged, "/tmp/twill_test_subtile_%d.forged", (int)getpid());
     char *out = NULL, *out2 = NULL;
