@@ -131,11 +131,13 @@ static int read_params(cert_rd *r, const twill_joint_params *p, long x_norm,
       return twill_cr_fail(r, "%s: the certificate says %ld, the check derives %ld from the "
                            "machine and its flags", what[i], got[i], want[i]);
   }
-  if (got[11] != 0 && got[11] != 1)
-    return twill_cr_fail(r, "symmetry breaking must be 0 or 1");
+  /* 1: warps; 2: warps and isomorphic sub-tiles (twill/joint.h) */
+  if (got[11] < 0 || got[11] > 2)
+    return twill_cr_fail(r, "symmetry breaking must be 0, 1 or 2");
   *pn = *p;
   pn->cross_warp = x_norm;
-  pn->symmetry = got[11] == 1;
+  pn->symmetry = got[11] >= 1;
+  pn->subtile_symmetry = got[11] == 2;
   return 0;
 }
 

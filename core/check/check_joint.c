@@ -81,6 +81,19 @@
  * transposition of neighbouring interchangeable warps (groups), which
  * generate all those permutations, and requires the image of the list to
  * be the list.
+ *
+ * Sub-tile order (p->subtile_symmetry, no relations; twill/joint.h, SUB-TILE
+ * SYMMETRY): after the warp clauses, "x_a - x_b <= 0" for consecutive
+ * members of each class of twin sub-tiles, a the first op of one, b of the
+ * next.  This file derives the classes from the kernel itself (fam_subtiles,
+ * its own reading of the rule) and, before it accepts them, maps every line
+ * that is not symmetry breaking through each transposition sigma = (C_1 C_i)
+ * of each class (every op, edge, literal and integer variable renamed; an
+ * image the list does not have is a rejection) and requires the image of
+ * the list to be the list.  The transpositions (C_1 C_i) generate every
+ * permutation of the class, so every legal schedule has an image with the
+ * first ops' starts in order; a warp renaming moves no start, so afterwards
+ * the warp clauses can be met as above, and both kinds hold together.
  */
 #include "check_int.h"
 
@@ -169,8 +182,12 @@ typedef struct jt {
   size_t nlits, caplits;
   term *terms;
   size_t nterms, capterms;
+  int *tsig;   /* sub-tile transpositions to verify: n entries each */
+  int ntsig;
   int cur_sb; /* items written now are symmetry breaking */
-  int sb_all;  /* (tests) break symmetry over every warp and group */
+  int sb_all;  /* (tests) bit 1: break symmetry over every warp and group;
+                  bit 2: take equal-size sub-tiles for twins without the
+                  kernel test (the translation test must then refuse) */
   /* clause being built */
   int *cl;
   int ncl, ccl;
@@ -559,7 +576,7 @@ static int multi_group(const jt *j) {
 
 static void fam_symmetry(jt *j) {
   const twill_graph *g = j->g;
-  int WG = j->WG, vl = any_varlat(g) && !j->sb_all;
+  int WG = j->WG, vl = any_varlat(g) && !(j->sb_all & 1);
   j->cur_sb = 1;
   for (int gr = (vl ? 1 : 0) + 1; gr < j->G && !multi_group(j); gr++)
     for (int v = 0; v < g->nops; v++)
@@ -939,6 +956,137 @@ static void fam_blocking(jt *j) {
     forbid_running(j, j->cw_dst[e], j->cw_sel[e], j->cw[e]);
 }
 
+/* ---- sub-tile order ------------------------------------------------------ */
+
+/* Do ops a and b read the same to the model (the rule's sig)? */
+static int sig_eq(const jt *j, int a, int b) {
+  const twill_op *x = &j->g->ops[a], *y = &j->g->ops[b];
+  int same = x->lat == y->lat && x->regs == y->regs && x->smem == y->smem &&
+             x->tmem == y->tmem && x->spill == y->spill && x->issue == y->issue &&
+             x->groups == y->groups && x->varlat == y->varlat && x->nuses == y->nuses &&
+             floor_of(j, a) == floor_of(j, b) &&
+             (!j->p->min_live || j->p->min_live[a] == j->p->min_live[b]);
+  for (int k = 0; same && k < x->nuses; k++)
+    same = !memcmp(&x->uses[k], &y->uses[k], sizeof x->uses[k]);
+  return same;
+}
+
+/* e's image under the op map s: the edge of the same kind between the
+ * images, of the same rank among such edges (multi-edges pair up in
+ * order); -1 when there is none. */
+static int edge_image(const twill_graph *g, const int *s, int e) {
+  const twill_edge *a = &g->edges[e];
+  int rank = 0;
+  for (int i = 0; i < e; i++) {
+    const twill_edge *b = &g->edges[i];
+    rank += b->src == a->src && b->dst == a->dst && b->lat == a->lat && b->dist == a->dist &&
+            b->blocking == a->blocking;
+  }
+  for (int i = 0; i < g->nedges; i++) {
+    const twill_edge *b = &g->edges[i];
+    if (b->src == s[a->src] && b->dst == s[a->dst] && b->lat == a->lat && b->dist == a->dist &&
+        b->blocking == a->blocking && rank-- == 0)
+      return i;
+  }
+  return -1;
+}
+
+/* Is the op involution s an automorphism of the kernel (sig and edges)? */
+static int graph_auto(const jt *j, const int *s) {
+  for (int v = 0; v < j->n; v++)
+    if (!sig_eq(j, v, s[v])) return 0;
+  for (int e = 0; e < j->g->nedges; e++) {
+    int f = edge_image(j->g, s, e);
+    if (f < 0 || edge_image(j->g, s, f) != e) return 0;
+  }
+  return 1;
+}
+
+static void fam_subtiles(jt *j) {
+  const twill_graph *g = j->g;
+  int n = j->n;
+  if (n < 2 || j->p->nrels > 0) return;
+  int *lab = malloc((size_t)n * sizeof *lab), *stack = malloc((size_t)n * sizeof *stack);
+  int *shared = calloc((size_t)n, sizeof *shared), *s = malloc((size_t)n * sizeof *s);
+  int *head = malloc((size_t)n * sizeof *head), *cls = malloc((size_t)n * sizeof *cls);
+  int *cnt = calloc((size_t)n, sizeof *cnt);
+  j->tsig = malloc((size_t)n * (size_t)n * sizeof *j->tsig);
+  if (!lab || !stack || !shared || !s || !head || !cls || !cnt || !j->tsig) {
+    jfail(j, "out of memory");
+    goto out;
+  }
+  /* shared: two different neighbours (edges either way, no self edges)
+   * with the same sig */
+  for (int v = 0; v < n; v++)
+    for (int e = 0; e < g->nedges && !shared[v]; e++) {
+      const twill_edge *x = &g->edges[e];
+      if (x->src == x->dst || (x->src != v && x->dst != v)) continue;
+      int a = x->src == v ? x->dst : x->src;
+      for (int f = 0; f < g->nedges && !shared[v]; f++) {
+        const twill_edge *y = &g->edges[f];
+        if (y->src == y->dst || (y->src != v && y->dst != v)) continue;
+        int b = y->src == v ? y->dst : y->src;
+        if (a != b && sig_eq(j, a, b)) shared[v] = 1;
+      }
+    }
+  /* components of the other ops, labelled by discovery from the least op */
+  int nc = 0;
+  for (int v = 0; v < n; v++) lab[v] = -1;
+  for (int v = 0; v < n; v++) {
+    if (shared[v] || lab[v] >= 0) continue;
+    head[nc] = v;
+    int sp = 0;
+    stack[sp++] = v;
+    lab[v] = nc;
+    while (sp) {
+      int u = stack[--sp];
+      for (int e = 0; e < g->nedges; e++) {
+        const twill_edge *x = &g->edges[e];
+        int w = x->src == u ? x->dst : x->dst == u ? x->src : -1;
+        if (w < 0 || w == u || shared[w] || lab[w] >= 0) continue;
+        lab[w] = nc;
+        stack[sp++] = w;
+      }
+    }
+    nc++;
+  }
+  for (int v = 0; v < n; v++)
+    if (lab[v] >= 0) cnt[lab[v]]++;
+  /* classes: join the first earlier class leader one is a twin of */
+  for (int c = 0; c < nc && !j->err; c++) {
+    cls[c] = c;
+    for (int d = 0; d < c; d++) {
+      if (cls[d] != d || cnt[d] != cnt[c]) continue;
+      /* s: the i-th op of d (index order) <-> the i-th op of c */
+      for (int v = 0; v < n; v++) s[v] = v;
+      for (int a = 0, b = 0;; a++, b++) {
+        while (a < n && lab[a] != d) a++;
+        while (b < n && lab[b] != c) b++;
+        if (a >= n || b >= n) break;
+        s[a] = b, s[b] = a;
+      }
+      if (!(j->sb_all & 2) && !graph_auto(j, s)) continue;
+      cls[c] = d;
+      memcpy(j->tsig + (size_t)j->ntsig++ * (size_t)n, s, (size_t)n * sizeof *s);
+      break;
+    }
+  }
+  /* the order, class by class */
+  j->cur_sb = 1;
+  for (int d = 0; d < nc; d++) {
+    if (cls[d] != d) continue;
+    for (int c = d + 1, prev = d; c < nc; c++) {
+      if (cls[c] != d) continue;
+      term t[2] = {{1, head[prev], 0}, {-1, head[c], 0}};
+      linear(j, 0, t, 2, 0);
+      prev = c;
+    }
+  }
+  j->cur_sb = 0;
+out:
+  free(lab), free(stack), free(shared), free(s), free(head), free(cls), free(cnt);
+}
+
 /* ---- the symmetry check ------------------------------------------------ */
 
 /* Items in a canonical form (literals sorted; terms sorted) in one pool,
@@ -1111,9 +1259,86 @@ static int is_automorphism(const jt *j, canon *c, int a, int b, int group) {
   return ok;
 }
 
+/* The key of an atom under the op involution s (edges through
+ * edge_image): its image's (kind, a, b, c); -1 in kind when it has none. */
+static atom atom_image(const jt *j, const int *s, const atom *a) {
+  atom r = *a;
+  switch (a->kind) {
+  case A_ON: case A_LIVE: case A_Z: case A_RUN: case A_EQ: case A_ORD:
+    r.a = s[a->a];
+    break;
+  case A_SW:
+    r.a = s[a->a], r.b = s[a->b];
+    break;
+  case A_PW: case A_CW:
+    r.a = edge_image(j->g, s, a->a);
+    break;
+  case A_SEL:
+    if (a->a == F_CROSS) r.b = edge_image(j->g, s, a->b);
+    else if (a->a == F_BLOCK) r.b = s[a->b];
+    else if (a->a == F_REL) r.kind = -1; /* never with relations */
+    break;
+  default:
+    break;
+  }
+  if (r.a < 0 || r.b < 0) r.kind = -1;
+  return r;
+}
+
+/* an atom's key and its variable, for the sorted lookup */
+typedef struct akey {
+  long k[4];
+  int var;
+} akey;
+
+static int cmp_akey(const void *p, const void *q) {
+  const akey *a = p, *b = q;
+  for (int i = 0; i < 4; i++)
+    if (a->k[i] != b->k[i]) return a->k[i] < b->k[i] ? -1 : 1;
+  return 0;
+}
+
+/* Does the op transposition s map the list without its symmetry-breaking
+ * items onto itself?  Every SAT variable goes to the variable of its
+ * image atom (found in the atoms sorted by key), every time variable x_v
+ * to x_s(v); the q(g) do not move. */
+static int is_op_automorphism(jt *j, canon *c, const int *s) {
+  int ns = j->nsat;
+  int *ml = malloc(((size_t)ns + 1) * sizeof *ml);
+  int *mx = malloc(((size_t)j->nint + 1) * sizeof *mx);
+  akey *idx = malloc(((size_t)ns + 1) * sizeof *idx);
+  int ok = ml && mx && idx;
+  for (int i = 0; ok && i < ns; i++) {
+    const atom *a = &j->sat[i + 1];
+    idx[i] = (akey){{a->kind, a->a, a->b, a->c}, i + 1};
+  }
+  if (ok) qsort(idx, (size_t)ns, sizeof *idx, cmp_akey);
+  ml[0] = 0;
+  for (int v = 1; ok && v <= ns; v++) {
+    atom im = atom_image(j, s, &j->sat[v]);
+    akey want = {{im.kind, im.a, im.b, im.c}, 0};
+    akey *hit = im.kind < 0 ? NULL : bsearch(&want, idx, (size_t)ns, sizeof *idx, cmp_akey);
+    if (!hit) ok = 0;
+    ml[v] = hit ? hit->var : 0;
+  }
+  for (int x = 0; ok && x < j->nint; x++) {
+    mx[x] = j->xkind[x] == 0 ? s[j->xarg[x]] : x;
+    ok = j->xlo[mx[x]] == j->xlo[x] && j->xhi[mx[x]] == j->xhi[x];
+  }
+  size_t mark = c->n;
+  for (size_t i = 0; i < j->nit && ok; i++) {
+    if (j->it[i].sb) continue;
+    long st = canon_item(j, c, &j->it[i], ml, mx);
+    ok = st >= 0 && canon_has(c, c->pool + st);
+    c->n = mark;
+  }
+  free(ml), free(mx), free(idx);
+  return ok;
+}
+
 static int check_symmetry(jt *j) {
   const twill_graph *g = j->g;
-  int vl = any_varlat(g) && !j->sb_all, need = 0;
+  int vl = any_varlat(g) && !(j->sb_all & 1), need = 0;
   for (size_t i = 0; i < j->nit; i++) need |= j->it[i].sb;
   if (!need) return 0;
   canon c;
@@ -1151,6 +1376,15 @@ static int check_symmetry(jt *j) {
         jfail(j, "symmetry breaking not justified: swapping warps %d and %d "
                  "does not map the model onto itself", w - 1, w);
     }
+  for (int t = 0; t < j->ntsig && !j->err; t++) {
+    const int *s = j->tsig + (size_t)t * (size_t)j->n;
+    int a = 0;
+    while (a < j->n && s[a] == a) a++;
+    if (!is_op_automorphism(j, &c, s))
+      jfail(j, "symmetry breaking not justified: swapping the sub-tiles of ops '%s' and "
+               "'%s' does not map the model onto itself",
+            a < j->n ? j->g->ops[a].name : "?", a < j->n ? j->g->ops[s[a]].name : "?");
+  }
   free(c.pool);
   free(c.start);
   free(c.tab);
@@ -1173,6 +1407,7 @@ static void jt_free(jt *j) {
   free(j->ub), free(j->on), free(j->H), free(j->sw), free(j->cw);
   free(j->cw_dst), free(j->cw_sel), free(j->cw_edge), free(j->qx), free(j->regsel);
   free(j->pw), free(j->it), free(j->lits), free(j->terms), free(j->cl);
+  free(j->tsig);
 }
 
 char *twill_check_joint_text(const twill_graph *g, const twill_joint_params *p,
@@ -1246,6 +1481,7 @@ char *twill_check_joint_text_sb(const twill_graph *g, const twill_joint_params *
   if (!j.err) fam_capacity(&j);
   if (!j.err) fam_warps(&j);
   if (!j.err && p->symmetry) fam_symmetry(&j);
+  if (!j.err && p->symmetry && p->subtile_symmetry) fam_subtiles(&j);
   if (!j.err) fam_relations(&j);
   if (!j.err) fam_cross(&j);
   if (!j.err) fam_liveness(&j);

@@ -14,7 +14,7 @@ typedef struct opts {
   bool json, no_cross, pareto;
   long warps, regs, threads, extra, max_warps;
   twill_solve_opts so;
-  bool symmetry;
+  bool symmetry, subtiles;
   int nrel;                              /* --same / --apart / --own */
   twill_rel_kind rel_kind[TWILL_JOINT_MAX_RELS];
   const char *rel_list[TWILL_JOINT_MAX_RELS];
@@ -24,6 +24,7 @@ static int parse(int argc, char **argv, opts *o) {
   memset(o, 0, sizeof *o);
   twill_solve_opts_default(&o->so);
   o->symmetry = true;
+  o->subtiles = true;
   o->threads = 1;
   twill_cli_args a;
   twill_cli_args_init(&a, argc, argv);
@@ -37,6 +38,7 @@ static int parse(int argc, char **argv, opts *o) {
     else if (twill_cli_is(&a, "--no-cross-warp")) o->no_cross = true;
     else if (twill_cli_is(&a, "--no-normalize")) o->so.budget = 0;
     else if (twill_cli_is(&a, "--no-symmetry")) o->symmetry = false;
+    else if (twill_cli_is(&a, "--no-subtile-symmetry")) o->subtiles = false;
     else if (twill_cli_is(&a, "--no-explain")) o->so.explain = false;
     else if (twill_cli_is(&a, "--first-model")) o->so.first_model = true;
     else if (twill_cli_is(&a, "--pareto")) o->pareto = true;
@@ -440,6 +442,7 @@ int twill_cmd_solve(int argc, char **argv) {
     return rc;
   }
   p.symmetry = o.symmetry;
+  p.subtile_symmetry = o.subtiles;
   int wmax = o.warps ? 0 : (int)(o.max_warps ? o.max_warps : m->warps);
   twill_launch_result lr;
   twill_cli_catch_interrupt();

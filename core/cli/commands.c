@@ -49,7 +49,11 @@ static const twill_cli_opt solve_opts[] = {
     {"--budget", "U", "normalization budget: the distinct normalized\n"
                       "costs sum to at most U (default: 300)"},
     {"--no-symmetry", NULL, "do not break the symmetry of warps (their\n"
-                            "first-use order); the same I* and L"},
+                            "first-use order) nor of sub-tiles; the same\n"
+                            "I* and L"},
+    {"--no-subtile-symmetry", NULL, "do not order isomorphic sub-tiles by their\n"
+                                    "first ops' starts (done in kernels of 24\n"
+                                    "ops or more); the same I* and L"},
     {"--no-explain", NULL, "do not name the constraint families that\n"
                            "conflict at a refuted I"},
     {"--normalized-kernel", "FILE", "write the normalized kernel (JSON) to FILE"},

@@ -305,6 +305,19 @@ static void enc_symmetry(twill_joint *j) {
   (void)W;
 }
 
+/* Isomorphic sub-tiles start in order (twill/joint.h, SUB-TILE SYMMETRY;
+ * the classes and the argument in core/joint/joint_enc_sym.c): one
+ * difference constraint t(a) - t(b) <= 0 per pair, after the warp order. */
+static void enc_subtiles(twill_joint *j) {
+  const twill_graph *g = j->g;
+  int *pairs = malloc((size_t)(g->nops > 0 ? 2 * g->nops : 2) * sizeof *pairs);
+  int np = pairs ? twill_joint_subtile_order(g, &j->p, pairs, g->nops) : -1;
+  if (np < 0) j->err = 1;
+  for (int i = 0; i < np && !j->err; i++)
+    if (twill_smt_diff(j->m, j->t[pairs[2 * i]], j->t[pairs[2 * i + 1]], 0) < 0) j->err = 1;
+  free(pairs);
+}
+
 /* ---- relations (the user's role questions) ------------------------------
  * share(a, b): with a single-warp op on one side, its warp lies in the other
  * op's set (on(x, w) -> on(y, w)); two warpgroup ops: the same group.
@@ -738,6 +751,7 @@ static twill_joint *build(const twill_graph *g, const twill_joint_params *p,
   if (!j->err) enc_capacity(j);
   if (!j->err) enc_warps(j);
   if (!j->err && p->symmetry) enc_symmetry(j);
+  if (!j->err && p->symmetry && p->subtile_symmetry) enc_subtiles(j);
   if (!j->err) enc_relations(j);
   if (!j->err) enc_cross(j);
   if (!j->err) enc_liveness(j);

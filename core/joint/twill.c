@@ -455,6 +455,8 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
   if (!r->g) return -1;
   r->p = *p;
   r->p.cross_warp = X;
+  /* the sub-tile order only from TWILL_SUBTILE_MIN_OPS ops on (joint.h) */
+  if (r->g->nops < TWILL_SUBTILE_MIN_OPS) r->p.subtile_symmetry = false;
   r->cross_warp_real = p->cross_warp;
   /* Infeasible at every I: a result is live for at least one cycle, so
    * its own registers (or shared memory) must fit the budget. */
@@ -617,7 +619,7 @@ static void write_params(FILE *f, const twill_joint_params *p, long xreal) {
   fprintf(f, "params %d %d %ld %ld %d %d %ld %ld %d %ld %ld %d\n", p->warps,
           p->warpgroup, p->regs, p->regs_per_sm, p->reg_lo, p->reg_step,
           xreal, p->cross_warp, p->no_cross_warp ? 1 : 0, p->smem_cap,
-          p->tmem_cap, p->symmetry ? 1 : 0);
+          p->tmem_cap, p->symmetry ? (p->subtile_symmetry ? 2 : 1) : 0);
 }
 
 /* Kernel, machine, normalization, parameters and relations: what the

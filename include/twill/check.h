@@ -80,10 +80,13 @@ char *twill_check_joint_text(const twill_graph *g, const twill_joint_params *p,
                              long ii, long L, size_t *len, char *why,
                              size_t whylen);
 
-/* The same, with sb_all set: symmetry breaking over every warp and group,
- * the variable-latency warp 0 included.  For tests: where a variable-
- * latency op pins warp 0 that is no symmetry, and the checker must refuse
- * (NULL, why naming the warps). */
+/* The same, with sb_all bit 1 set: symmetry breaking over every warp and
+ * group, the variable-latency warp 0 included.  For tests: where a
+ * variable-latency op pins warp 0 that is no symmetry, and the checker must
+ * refuse (NULL, why naming the warps).  Bit 2: every two equal-size
+ * sub-tiles are taken for twins without the kernel test (twill/joint.h,
+ * SUB-TILE SYMMETRY); where they are none the checker must refuse (why
+ * naming the sub-tiles). */
 char *twill_check_joint_text_sb(const twill_graph *g, const twill_joint_params *p, long ii,
                                 long L, int sb_all, size_t *len, char *why, size_t whylen);
 

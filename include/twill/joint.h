@@ -94,6 +94,20 @@
  *                All four are invariant under renaming warps and groups,
  *                so the symmetry breaking below stays sound with them.
  *
+ * SUB-TILE SYMMETRY (p->symmetry and p->subtile_symmetry, no relations).
+ * Sub-tiles are the connected components of the ops that are not "shared"
+ * (an op is shared when two different ops adjacent to it have the same
+ * signature: lat, uses, regs, smem, tmem, spill, issue, groups, varlat and
+ * k_min); two equal-size components are twins when swapping them op for op
+ * in index order is an automorphism of the kernel (signatures kept, edges
+ * onto edges); each component joins the first earlier class whose first
+ * component it is a twin of.  Per class C_1..C_m the encoding adds
+ * t(C_i[0]) <= t(C_i+1[0]) (first ops in index order): one schedule of every
+ * orbit of the sub-tile permutations survives.  The checker derives the
+ * same classes from the kernel and accepts the order only after it has
+ * mapped its own translation through every transposition (C_1 C_i) and
+ * found it unchanged (core/joint/joint_enc_sym.c has the argument).
+ *
  * Two ops on one warp may otherwise overlap (tensor-core and TMA ops are
  * asynchronous); what pushes work onto more warps is the register limit,
  * the blocking waits and the variable-latency warp, as in the paper.
@@ -149,6 +163,8 @@ typedef struct twill_joint_params {
   long smem_cap;      /* bytes; < 0: unlimited */
   long tmem_cap;      /* columns; < 0: the machine has none */
   bool symmetry;      /* break warp symmetry (default on) */
+  bool subtile_symmetry; /* with symmetry: also order isomorphic sub-tiles
+                         (below; default on: twill_joint_params_default) */
   const int *min_live; /* k_min(v) per op (see "lifetimes"), not owned;
                           NULL: none.  Only the "no I at all" relaxation
                           sets it; it is never written to a certificate
@@ -195,6 +211,20 @@ int twill_joint_validate(const twill_graph *g, const twill_joint_params *p,
 void twill_joint_usage(const twill_graph *g, const twill_joint_params *p,
                        const twill_schedule *s, long *group_regs,
                        long *smem_peak, long *tmem_peak);
+
+/* Algorithm 1 (twill_solve) orders sub-tiles only in kernels of at least
+ * this many ops: every built-in kernel (at most 22 ops, each solved in
+ * under a second without it) keeps the schedule it had before the order
+ * existed (the order changes which of the equally good schedules the
+ * search meets first); the certificate records whether it was used. */
+#define TWILL_SUBTILE_MIN_OPS 24
+
+/* The sub-tile order of g under p (see SUB-TILE SYMMETRY): pairs (a, b),
+ * meaning t(a) <= t(b), into pairs[2i], pairs[2i+1] (at most max_pairs;
+ * g->nops - 1 always suffice).  Returns the number of pairs, 0 with
+ * relations, or -1 out of memory. */
+int twill_joint_subtile_order(const twill_graph *g, const twill_joint_params *p,
+                              int *pairs, int max_pairs);
 
 /* ---- the SAT encoding at fixed (I, L) --------------------------------- */
 

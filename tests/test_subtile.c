@@ -1,0 +1,340 @@
+/* tests/test_subtile.c: the sub-tile symmetry of twill/joint.h (SUB-TILE
+ * SYMMETRY): which sub-tiles the rule finds (by hand on the generated
+ * families of bench/gen_families.py kept in tests/data/scale), that the
+ * order it adds loses no (I, L) (against brute-force enumeration on tiny
+ * doubled kernels), and that the checker accepts the order only where the
+ * swap is a symmetry of its own translation (forgeries refused). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bf_joint.h"
+#include "check_main.h"
+#include "fixtures.h"
+#include "testutil.h"
+#include "twill/check.h"
+#include "twill/joint.h"
+#include "twill/kernel.h"
+
+static twill_joint_params tiny(int W, int WG, long R) {
+  twill_joint_params p;
+  twill_joint_params_default(&p, NULL);
+  p.warps = W;
+  p.warpgroup = WG;
+  p.regs = R;
+  p.regs_per_sm = 1 << 20;
+  p.reg_lo = p.reg_step = 0;
+  p.cross_warp = 1;
+  p.smem_cap = -1;
+  p.tmem_cap = -1;
+  return p;
+}
+
+static twill_graph *load(const char *rel) {
+  twill_graph *g;
+  twill_arch *m;
+  char *path = tu_src_path(rel);
+  ck_assert_msg(tu_load_kernel(path, NULL, &g, &m) == 0, "%s", rel);
+  free(path);
+  twill_arch_free(m);
+  return g;
+}
+
+/* The pairs of the rule as "a<b a<b ..." (op names). */
+static void order_text(const twill_graph *g, const twill_joint_params *p, char *buf,
+                       size_t n) {
+  int pairs[256];
+  int np = twill_joint_subtile_order(g, p, pairs, 128);
+  ck_assert_int_ge(np, 0);
+  ck_assert_int_le(np, 128);
+  buf[0] = 0;
+  for (int i = 0; i < np; i++) {
+    size_t l = strlen(buf);
+    snprintf(buf + l, n - l, "%s%s<%s", i ? " " : "", g->ops[pairs[2 * i]].name,
+             g->ops[pairs[2 * i + 1]].name);
+  }
+}
+
+/* By hand from the files: in fa3-fwd-k3 loadK feeds S_0, S_1, S_2 and loadV
+ * feeds PV_0..2 (equal ops), so both loads are shared; the rest falls into
+ * three components {S_s, max_s, exp_s, sum_s, rescale_s, PV_s}, each
+ * listed from S_s, and swapping two of them op for op maps every edge onto
+ * an edge.  In gemm-epi-k3 loadA, loadB and release (fed by every mma_s)
+ * are shared; components {mma_s, bias_s, act_s, store_s}.  In fa3-bwd-k2
+ * the dV and dK chains run dV_0 -> dV_1 -> dV_0 (the second at distance
+ * 1): swapping the sub-tiles would turn the distance-0 edge into a
+ * distance-1 one, so there is no symmetry and no order. */
+START_TEST(rule_finds_the_sub_tiles_by_hand) {
+  twill_joint_params p;
+  twill_joint_params_default(&p, NULL);
+  char buf[512];
+  twill_graph *g = load("tests/data/scale/fa3-fwd-k3-hopper.twill");
+  order_text(g, &p, buf, sizeof buf);
+  ck_assert_str_eq(buf, "S_0<S_1 S_1<S_2");
+  /* a relation names ops: no order then */
+  twill_joint_relset rs = {NULL, 0};
+  char why[200];
+  ck_assert_int_eq(twill_joint_rel_add(&rs, g, TWILL_REL_SAME, "S_0,max_1", why, sizeof why), 0);
+  p.rels = rs.rels, p.nrels = rs.n;
+  order_text(g, &p, buf, sizeof buf);
+  ck_assert_str_eq(buf, "");
+  p.rels = NULL, p.nrels = 0;
+  twill_joint_relset_free(&rs);
+  /* sub-tile 1 made different (rescale_1 holds 66 registers): only
+   * sub-tiles 0 and 2 stay twins */
+  g->ops[twill_graph_find_op(g, "rescale_1")].regs = 66;
+  order_text(g, &p, buf, sizeof buf);
+  ck_assert_str_eq(buf, "S_0<S_2");
+  twill_graph_free(g);
+  g = load("tests/data/scale/gemm-epi-k3-hopper.twill");
+  order_text(g, &p, buf, sizeof buf);
+  ck_assert_str_eq(buf, "mma_0<mma_1 mma_1<mma_2");
+  twill_graph_free(g);
+  g = load("tests/data/scale/fa3-bwd-k2-hopper.twill");
+  order_text(g, &p, buf, sizeof buf);
+  ck_assert_str_eq(buf, "");
+  twill_graph_free(g);
+}
+END_TEST
+
+/* A random sub-tile of two ops (a -> b, sometimes a loop edge back),
+ * twice: a_0 b_0 a_1 b_1, attributes equal in both copies; with `differ`
+ * b_1 holds one register more than b_0. */
+static twill_graph *doubled(unsigned long long *r, int differ) {
+  twill_graph *g = twill_graph_new("dbl");
+  int nu = 1 + (int)(tf_rnd(r) % 2);
+  twill_graph_declare_unit(g, "u0", 1 + (int)(tf_rnd(r) % 2));
+  if (nu > 1) twill_graph_declare_unit(g, "u1", 1);
+  long lat[2] = {1 + (long)(tf_rnd(r) % 2), 1 + (long)(tf_rnd(r) % 2)};
+  int unit[2] = {0, (int)(tf_rnd(r) % (unsigned)nu)};
+  long regs[2] = {(long)(tf_rnd(r) % 3), (long)(tf_rnd(r) % 3)};
+  bool wg[2] = {tf_rnd(r) % 4 == 0, tf_rnd(r) % 4 == 0};
+  int back = (int)(tf_rnd(r) % 3); /* 0 none, 1 b -> a dist 1, 2 b -> b */
+  for (int c = 0; c < 2; c++) {
+    for (int k = 0; k < 2; k++) {
+      char nm[4] = {"ab"[k], '_', (char)('0' + c), 0};
+      int v = twill_graph_add_op(g, nm, lat[k]);
+      twill_graph_add_use(g, v, unit[k], 0, 1, 1);
+      g->ops[v].regs = regs[k] + (differ && c == 1 && k == 1 ? 1 : 0);
+      if (wg[k]) g->ops[v].issue = TWILL_ISSUE_WARPGROUP;
+    }
+    twill_graph_add_edge(g, 2 * c, 2 * c + 1, lat[0], 0);
+    if (back == 1) twill_graph_add_edge(g, 2 * c + 1, 2 * c, lat[1], 1);
+    if (back == 2) twill_graph_add_edge(g, 2 * c + 1, 2 * c + 1, lat[1], 1);
+  }
+  return g;
+}
+
+static int encoded(const twill_graph *g, const twill_joint_params *p, long ii, long L) {
+  twill_joint *j = twill_joint_new(g, p, ii, L, false);
+  ck_assert_ptr_nonnull(j);
+  twill_schedule *s = NULL;
+  int r = twill_joint_solve(j, NULL, 30, &s, NULL);
+  ck_assert_msg(r == 10 || r == 20, "solver gave %d", r);
+  if (r == 10) {
+    char why[300] = "";
+    ck_assert_msg(twill_joint_validate(g, p, L, s, why, sizeof why) == 0,
+                  "encoder's model is illegal: %s", why);
+  }
+  twill_schedule_free(s);
+  twill_joint_free(j);
+  return r == 10;
+}
+
+/* The order keeps every (I, L) satisfiable that was: the encoding with it
+ * against enumeration (bf_joint.c, the validator's verdict over every
+ * schedule), on doubled kernels, where the rule finds the pair a_0 < a_1
+ * (two components, equal op for op) and the checker's translation with
+ * the order is accepted (its swap test passes). */
+START_TEST(order_loses_no_schedule_brute_force) {
+  unsigned long long r = 0x5eb7ULL;
+  int trials = tu_under_valgrind() ? 4 : 40, sat = 0, unsat = 0;
+  for (int k = 0; k < trials; k++) {
+    twill_graph *g = doubled(&r, 0);
+    twill_joint_params p = tiny(4, 2, 2 + (long)(tf_rnd(&r) % 3));
+    char buf[128];
+    order_text(g, &p, buf, sizeof buf);
+    ck_assert_str_eq(buf, "a_0<a_1");
+    for (long ii = 1; ii <= 3; ii++)
+      for (long L = 2; L <= 4; L++) {
+        bool ok = true;
+        for (int v = 0; v < g->nops; v++)
+          if (L < g->ops[v].lat) ok = false;
+        if (!ok) continue;
+        int want = bf_joint_feasible(g, &p, ii, L);
+        int got = encoded(g, &p, ii, L);
+        ck_assert_msg(got == want, "trial %d I %ld L %ld: brute %d, with the order %d", k,
+                      ii, L, want, got);
+        want ? sat++ : unsat++;
+        size_t n;
+        char why[300];
+        char *t = twill_check_joint_text(g, &p, ii, L, &n, why, sizeof why);
+        ck_assert_msg(t != NULL, "trial %d: checker refused a true symmetry: %s", k, why);
+        free(t);
+      }
+    twill_graph_free(g);
+  }
+  ck_assert_int_gt(sat, 0);
+  ck_assert_int_gt(unsat, 0);
+}
+END_TEST
+
+/* Forgery: told to take two sub-tiles for twins that are not (b_1 holds a
+ * register more than b_0, so the register rows of the translation differ
+ * and swapping maps a row onto none), the checker refuses and names the
+ * sub-tiles; told the same of twins, it accepts. */
+START_TEST(checker_refuses_a_false_sub_tile_symmetry) {
+  unsigned long long r = 0xf0f0ULL;
+  int refused = 0;
+  for (int k = 0; k < 20; k++) {
+    twill_graph *g = doubled(&r, 1);
+    twill_joint_params p = tiny(4, 2, 4);
+    char buf[128], why[300];
+    order_text(g, &p, buf, sizeof buf);
+    ck_assert_str_eq(buf, ""); /* the rule itself sees no twins */
+    size_t n;
+    char *t = twill_check_joint_text_sb(g, &p, 2, 4, 2, &n, why, sizeof why);
+    ck_assert_msg(t == NULL, "trial %d: a false symmetry accepted", k);
+    ck_assert_msg(strstr(why, "swapping the sub-tiles of ops 'a_0' and 'a_1'") != NULL, "%s", why);
+    refused++;
+    twill_graph_free(g);
+    g = doubled(&r, 0);
+    t = twill_check_joint_text_sb(g, &p, 2, 4, 2, &n, why, sizeof why);
+    ck_assert_msg(t != NULL, "%s", why);
+    free(t);
+    twill_graph_free(g);
+  }
+  ck_assert_int_eq(refused, 20);
+}
+END_TEST
+
+/* ---- through the command line ------------------------------------------ */
+
+static char *solve_cert(const char *kernel, const char *extra, const char *certpath,
+                        char **out) {
+  const char *args[10] = {"solve", kernel, "--cert", certpath, "--time-limit", "120"};
+  int n = 6;
+  if (extra) args[n++] = extra;
+  args[n] = NULL;
+  char *err = NULL;
+  int rc = tu_run_twill(out, &err, args);
+  ck_assert_msg(rc == 0, "solve %s: rc %d: %s", kernel, rc, err ? err : "");
+  free(err);
+  size_t len;
+  char *c = tu_read_file(certpath, &len);
+  ck_assert_ptr_nonnull(c);
+  return c;
+}
+
+static int check_cert(const char *kernel, const char *certpath, char **out) {
+  const char *args[] = {"check", kernel, certpath, NULL};
+  char *err = NULL;
+  int rc = tu_run_twill(out, &err, args);
+  if (*out && err) {
+    size_t a = strlen(*out), b = strlen(err);
+    char *both = malloc(a + b + 1);
+    memcpy(both, *out, a);
+    memcpy(both + a, err, b + 1);
+    free(*out);
+    *out = both;
+  }
+  free(err);
+  return rc;
+}
+
+/* The line "I* = ..." of a solve report. */
+static void istar(const char *out, char *buf, size_t n) {
+  const char *s = strstr(out, "I* = ");
+  ck_assert_ptr_nonnull(s);
+  size_t k = strcspn(s, "\n");
+  snprintf(buf, n, "%.*s", (int)k, s);
+}
+
+/* fa3-fwd-k4 (26 ops, at least TWILL_SUBTILE_MIN_OPS): the certificate
+ * with the order (symmetry level 2) is verified, the answer is the one
+ * without the order, and forged variants are refused: the parameters
+ * saying "warps only" (1) or an unknown level (3), and the certificate
+ * checked against a kernel whose sub-tile 1 is not a twin (the checker's
+ * translation then orders sub-tiles 0, 2, 3 only, and the refutations'
+ * first lines differ).  gemm-epi-k3 (15 ops) is below the threshold: level
+ * 1, no order. */
+START_TEST(certificates_with_the_order) {
+  const char *files[] = {"tests/data/scale/fa3-fwd-k4-hopper.twill",
+                         "tests/data/scale/gemm-epi-k3-hopper.twill"};
+  for (int f = 0; f < 2; f++) {
+    char kernel[512], cert[64], forged[64], a[200], b[200];
+    char *kp = tu_src_path(files[f]);
+    snprintf(kernel, sizeof kernel, "%s", kp);
+    free(kp);
+    snprintf(cert, sizeof cert, "/tmp/twill_test_subtile_%d.cert", (int)getpid());
+    snprintf(forged, sizeof forged, "/tmp/twill_test_subtile_%d.forged", (int)getpid());
+    char *out = NULL, *out2 = NULL;
+    char *c = solve_cert(kernel, NULL, cert, &out);
+    istar(out, a, sizeof a);
+    free(out);
+    out = NULL;
+    free(solve_cert(kernel, "--no-subtile-symmetry", forged, &out2));
+    istar(out2, b, sizeof b);
+    ck_assert_str_eq(a, b);
+    free(out2);
+    ck_assert_int_eq(check_cert(kernel, cert, &out), 0);
+    ck_assert_msg(strstr(out, "VERIFIED") && !strstr(out, "NOT VERIFIED"), "%s", out);
+    free(out);
+    /* params: the last field is the symmetry level, 2 */
+    char *pl = strstr(c, "\nparams ");
+    ck_assert_ptr_nonnull(pl);
+    char *eol = strchr(pl + 1, '\n');
+    ck_assert_msg(eol[-1] == (f == 0 ? '2' : '1') && eol[-2] == ' ', "%.*s", (int)(eol - pl), pl);
+    if (f == 1) {
+      free(c);
+      remove(cert), remove(forged);
+      continue;
+    }
+    for (int lv = 1; lv <= 3; lv += 2) {
+      eol[-1] = (char)('0' + lv);
+      ck_assert_int_eq(tu_write_file(forged, c), 0);
+      out = NULL;
+      ck_assert_int_ne(check_cert(kernel, forged, &out), 0);
+      ck_assert_msg(!strstr(out, "s VERIFIED"), "level %d accepted: %s", lv, out);
+      free(out);
+    }
+    eol[-1] = '2';
+    /* the kernel with sub-tile 1 changed (a text edit of its op line, the
+     * last digit made 6): max_1 holds 6 registers instead of 2 */
+    size_t klen;
+    char *ktext = tu_read_file(kernel, &klen);
+    const char *line = "op max_1 lat 192 use FMA:192 issue warpgroup regs 2\n";
+    char *at = strstr(ktext, line);
+    ck_assert_ptr_nonnull(at);
+    size_t ll = strlen(line);
+    char *k2 = malloc(klen + 8);
+    memcpy(k2, ktext, (size_t)(at - ktext));
+    int w = sprintf(k2 + (at - ktext), "%.*s6\n", (int)(ll - 2), line);
+    strcpy(k2 + (at - ktext) + w, at + ll);
+    char kpath[64];
+    snprintf(kpath, sizeof kpath, "/tmp/twill_test_subtile_%d.twill", (int)getpid());
+    ck_assert_int_eq(tu_write_file(kpath, k2), 0);
+    out = NULL;
+    ck_assert_int_ne(check_cert(kpath, cert, &out), 0);
+    ck_assert_msg(!strstr(out, "s VERIFIED"), "%s", out);
+    free(out);
+    free(ktext), free(k2), free(c);
+    remove(cert), remove(forged), remove(kpath);
+  }
+}
+END_TEST
+
+static Suite *make_suite(void) {
+  Suite *s = suite_create("subtile");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, rule_finds_the_sub_tiles_by_hand);
+  tcase_add_test(tc, order_loses_no_schedule_brute_force);
+  tcase_add_test(tc, checker_refuses_a_false_sub_tile_symmetry);
+  tcase_add_test(tc, certificates_with_the_order);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+TWILL_CHECK_MAIN
