@@ -267,8 +267,8 @@ static int read_launch(cert_rd *r, const twill_check_subject *s, claunch *lc) {
  * it must not reach (I*, L*)) or L* - 1 (more warps), when need is at
  * least the longest op. */
 static int read_others(cert_rd *r, const twill_check_subject *s, const claunch *lc,
-                       const twill_graph *g, long X, bool symmetry, int all_never,
-                       long I1, long Is, long Ls, const long *wlen) {
+                       const twill_graph *g, long X, bool symmetry, bool subtiles,
+                       int all_never, long I1, long Is, long Ls, const long *wlen) {
   for (int k = 0; k < lc->nw; k++) {
     int W = lc->ws[k];
     if (W == lc->wa) continue;
@@ -289,7 +289,10 @@ static int read_others(cert_rd *r, const twill_check_subject *s, const claunch *
     if (twill_check_launch_params(s->m, s->p, W, &q, why, sizeof why))
       return twill_cr_fail(r, "%s", why);
     q.cross_warp = X;
+    /* every warp count is searched with the answer's symmetry breaking
+     * (the sub-tile order depends on the kernel's size, not on W) */
     q.symmetry = symmetry;
+    q.subtile_symmetry = subtiles;
     long ni, nl;
     if (twill_cr_is(r, 3, "never")) {
       if (twill_cr_line(r) || never_block(r, g, &q, &ni, &nl)) return -1;
@@ -339,7 +342,7 @@ static int check_never(cert_rd *r, const twill_check_subject *s, const twill_gra
                        long X, twill_check_claim *cl, char *msg, size_t msglen) {
   long ii, L;
   if (never_block(r, g, pn, &ii, &L)) return -1;
-  if (lc->on && read_others(r, s, lc, g, X, pn->symmetry, 1, 0, 0, 0, NULL)) return -1;
+  if (lc->on && read_others(r, s, lc, g, X, pn->symmetry, pn->subtile_symmetry, 1, 0, 0, 0, NULL)) return -1;
   if (twill_cr_end(r)) return -1;
   char par[700], lb[400];
   describe_params(pn, s->p->cross_warp, par, sizeof par);
@@ -503,7 +506,7 @@ int twill_check_solve(const twill_check_subject *s, const char *cert, size_t len
         goto out;
     }
   }
-  if (lc.on && read_others(&r, s, &lc, g, X, pn.symmetry, 0, c1.ii, ii, L, wl)) goto out;
+  if (lc.on && read_others(&r, s, &lc, g, X, pn.symmetry, pn.subtile_symmetry, 0, c1.ii, ii, L, wl)) goto out;
   if (twill_cr_end(&r)) goto out;
   char par[700], below[300], lb[400];
   describe_params(&pn, s->p->cross_warp, par, sizeof par);
