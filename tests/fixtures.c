@@ -96,3 +96,29 @@ twill_graph *tf_random_loop(unsigned long long *r, int nu_max, int gap_every) {
   }
   return g;
 }
+
+twill_graph *tf_two_iterations(void) {
+  twill_graph *g = twill_graph_new("ex3");
+  int u = twill_graph_declare_unit(g, "A", 1);
+  int a = twill_graph_add_op(g, "a", 0), b = twill_graph_add_op(g, "b", 2);
+  twill_graph_add_use(g, b, u, 0, 2, 1);
+  g->ops[b].issue = TWILL_ISSUE_THREAD, g->ops[b].regs = 96;
+  twill_graph_add_edge(g, a, b, 1, 0);
+  twill_graph_add_edge(g, b, b, 2, 2);
+  g->edges[0].blocking = g->edges[1].blocking = true;
+  return g;
+}
+
+twill_joint_params tf_tiny_params(int W, int WG, long R) {
+  twill_joint_params p;
+  twill_joint_params_default(&p, NULL);
+  p.warps = W;
+  p.warpgroup = WG;
+  p.regs = R;
+  p.regs_per_sm = 1 << 20;
+  p.reg_lo = p.reg_step = 0;
+  p.cross_warp = 1;
+  p.smem_cap = -1;
+  p.tmem_cap = -1;
+  return p;
+}

@@ -4,6 +4,7 @@
 #define TWILL_FIXTURES_H
 
 #include "twill/graph.h"
+#include "twill/joint.h"
 
 /* fig1 (Twill paper, Fig. 1): S, P, O of 1 cycle; S, O on TC, P on EXP (cap 1);
  * edges S->P (1,0), P->O (1,0), O->O (1,1). */
@@ -19,6 +20,17 @@ twill_graph *tf_gap(void);
  * residue a leaves between its uses at 1 and 3 fits no 2-cycle use: no
  * schedule; at I = 8 a at 0, b at 4, c at 6 fit.  So I* = 8. */
 twill_graph *tf_hole(void);
+
+/* The third example of the conformance check: a (lat 0) -> b (lat 2, on
+ * unit A for 2 cycles, thread-issued, 96 registers), blocking, and
+ * b -> b (lat 2, distance 2), blocking.  b's value lives from t(b) until b
+ * two iterations later, t(b) + 2I, so at every I two copies are live at
+ * every slot: 192 registers on b's warp (test_joint derives the rest). */
+twill_graph *tf_two_iterations(void);
+/* A tiny machine for the joint model: W warps in groups of WG, a budget
+ * of R registers per thread, a register file that never binds, no
+ * setmaxnreg, cross-warp transfers of cost 1, no memory capacities. */
+twill_joint_params tf_tiny_params(int W, int WG, long R);
 
 /* xorshift64: the suites' deterministic generator. */
 unsigned long long tf_rnd(unsigned long long *x);

@@ -489,17 +489,6 @@ typedef struct subject {
   twill_arch *m;
 } subject;
 
-static twill_joint_params tiny(int W, int WG, long R) {
-  twill_joint_params p;
-  twill_joint_params_default(&p, NULL);
-  p.warps = W, p.warpgroup = WG, p.regs = R;
-  p.regs_per_sm = 1 << 20;
-  p.reg_lo = p.reg_step = 0;
-  p.cross_warp = 1;
-  p.smem_cap = p.tmem_cap = -1;
-  return p;
-}
-
 /* The genuine certificate of s (costs as given: budget 0). */
 static char *genuine(const subject *s, size_t *len) {
   char *buf = NULL;
@@ -728,18 +717,6 @@ static void forge_neighbours(const subject *s, const char *text, size_t len) {
   for (int k = 0; k < 4; k++) judge(s, s->g, &q[k], text, len, 1, "another machine");
 }
 
-static twill_graph *two_iterations(void) {
-  twill_graph *g = twill_graph_new("ex3");
-  int u = twill_graph_declare_unit(g, "A", 1);
-  int a = twill_graph_add_op(g, "a", 0), b = twill_graph_add_op(g, "b", 2);
-  twill_graph_add_use(g, b, u, 0, 2, 1);
-  g->ops[b].issue = TWILL_ISSUE_THREAD, g->ops[b].regs = 96;
-  twill_graph_add_edge(g, a, b, 1, 0);
-  twill_graph_add_edge(g, b, b, 2, 2);
-  g->edges[0].blocking = g->edges[1].blocking = true;
-  return g;
-}
-
 /* ---- part 3: phase 1's twill-smt refutations and path lines ----------- */
 
 /* The library's checker on g, costs as given, machine "hopper". */
@@ -944,12 +921,12 @@ START_TEST(systematic_forgeries_on_tiny_kernels) {
   int n = 0;
   twill_graph *fb = tf_fig1();
   for (int i = 0; i < fb->nedges; i++) fb->edges[i].blocking = true;
-  ss[n++] = (subject){"fig1 (phase 1)", tf_fig1(), tiny(1, 1, 8), 0, NULL};
-  ss[n++] = (subject){"gap (phase 1)", tf_gap(), tiny(1, 1, 8), 0, NULL};
-  ss[n++] = (subject){"fig1 one warp", tf_fig1(), tiny(1, 1, 8), 1, NULL};
-  ss[n++] = (subject){"fig1 blocking one warp", fb, tiny(1, 1, 8), 1, NULL};
-  ss[n++] = (subject){"two iterations at 128 (never)", two_iterations(), tiny(8, 4, 128), 1, NULL};
-  ss[n++] = (subject){"two iterations at 192", two_iterations(), tiny(8, 4, 192), 1, NULL};
+  ss[n++] = (subject){"fig1 (phase 1)", tf_fig1(), tf_tiny_params(1, 1, 8), 0, NULL};
+  ss[n++] = (subject){"gap (phase 1)", tf_gap(), tf_tiny_params(1, 1, 8), 0, NULL};
+  ss[n++] = (subject){"fig1 one warp", tf_fig1(), tf_tiny_params(1, 1, 8), 1, NULL};
+  ss[n++] = (subject){"fig1 blocking one warp", fb, tf_tiny_params(1, 1, 8), 1, NULL};
+  ss[n++] = (subject){"two iterations at 128 (never)", tf_two_iterations(), tf_tiny_params(8, 4, 128), 1, NULL};
+  ss[n++] = (subject){"two iterations at 192", tf_two_iterations(), tf_tiny_params(8, 4, 192), 1, NULL};
   /* random loops whose joint I* lies above phase 1's (refutations, and
    * witnesses when two I or more are refuted) */
   unsigned long long r = 0xf0e9ULL;
@@ -961,7 +938,7 @@ START_TEST(systematic_forgeries_on_tiny_kernels) {
     }
     for (int v = 0; v < g->nops; v++) g->ops[v].regs = (long)(tf_rnd(&r) % 4);
     for (int i = 0; i < g->nedges; i++) g->edges[i].blocking = tf_rnd(&r) % 2;
-    twill_joint_params p = tiny(2, 1, 3 + (long)(tf_rnd(&r) % 3));
+    twill_joint_params p = tf_tiny_params(2, 1, 3 + (long)(tf_rnd(&r) % 3));
     twill_solve_opts o;
     twill_solve_opts_default(&o);
     o.budget = 0;

@@ -19,21 +19,6 @@
 #include "twill/modulo.h"
 #include "twill/sat.h"
 
-/* A tiny machine: W warps in groups of WG, budget R, no setmaxnreg. */
-static twill_joint_params tiny(int W, int WG, long R) {
-  twill_joint_params p;
-  twill_joint_params_default(&p, NULL);
-  p.warps = W;
-  p.warpgroup = WG;
-  p.regs = R;
-  p.regs_per_sm = 1 << 20;
-  p.reg_lo = p.reg_step = 0;
-  p.cross_warp = 1;
-  p.smem_cap = -1;
-  p.tmem_cap = -1;
-  return p;
-}
-
 static twill_graph *fig1_blocking(void) {
   twill_graph *g = tf_fig1();
   for (int i = 0; i < g->nedges; i++)
@@ -64,7 +49,7 @@ static void expect_bad(const twill_graph *g, const twill_joint_params *p,
  * with one warp).  Each broken copy violates exactly one rule. */
 START_TEST(validator_fig1) {
   twill_graph *g = tf_fig1();
-  twill_joint_params p = tiny(1, 1, 8);
+  twill_joint_params p = tf_tiny_params(1, 1, 8);
   long t[3] = {0, 1, 3};
   int w[3] = {0, 0, 0};
   twill_schedule *s = sched(2, 3, t, w);
@@ -85,7 +70,7 @@ END_TEST
  * warp.  On one warp at I = 2 the slots of S and O cover both slots. */
 START_TEST(validator_blocking_and_cross) {
   twill_graph *g = fig1_blocking();
-  twill_joint_params p = tiny(2, 1, 8);
+  twill_joint_params p = tf_tiny_params(2, 1, 8);
   long t[3] = {0, 1, 3};
   int w[3] = {0, 0, 0};
   twill_schedule *s = sched(2, 3, t, w);
@@ -114,7 +99,7 @@ START_TEST(validator_registers_memory) {
   twill_graph_add_edge(g, a, b, 1, 0);
   g->ops[a].regs = 3;
   g->ops[a].smem = 100;
-  twill_joint_params p = tiny(2, 1, 5);
+  twill_joint_params p = tf_tiny_params(2, 1, 5);
   long t[2] = {0, 2};
   int w[2] = {1, 1};
   twill_schedule *s = sched(1, 2, t, w);
@@ -163,7 +148,7 @@ static twill_graph *varlat_regs(void) {
  * blocked; on warp 2 it is not. */
 START_TEST(validator_varlat_producer_crosses) {
   twill_graph *g = varlat_regs();
-  twill_joint_params p = tiny(8, 4, 128);
+  twill_joint_params p = tf_tiny_params(8, 4, 128);
   long t[3] = {0, 1, 3};
   int w[3] = {0, 1, 1};
   twill_schedule *s = sched(1, 2, t, w);
@@ -203,7 +188,7 @@ START_TEST(validator_warp_to_group_crosses) {
   twill_graph_add_edge(g, u, v, 1, 0);
   g->ops[u].regs = 1;
   g->ops[v].issue = TWILL_ISSUE_WARPGROUP;
-  twill_joint_params p = tiny(4, 2, 8);
+  twill_joint_params p = tf_tiny_params(4, 2, 8);
   long t[2] = {0, 1};
   int w[2] = {2, 2};
   twill_schedule *s = sched(4, 2, t, w);
@@ -277,7 +262,7 @@ static int encoded(const twill_graph *g, const twill_joint_params *p, long ii, l
  * --no-cross-warp. */
 START_TEST(solve_cross_rules) {
   twill_graph *g = varlat_regs();
-  twill_joint_params p = tiny(8, 4, 128);
+  twill_joint_params p = tf_tiny_params(8, 4, 128);
   twill_solve_opts o;
   twill_solve_opts_default(&o);
   o.budget = 0;
@@ -302,7 +287,7 @@ START_TEST(solve_cross_rules) {
   twill_graph_add_edge(g, u, v, 1, 0);
   g->ops[u].regs = 1;
   g->ops[v].issue = TWILL_ISSUE_WARPGROUP;
-  p = tiny(2, 2, 8);
+  p = tf_tiny_params(2, 2, 8);
   ck_assert_int_eq(encoded(g, &p, 4, 2), 0);
   ck_assert_int_eq(encoded(g, &p, 4, 3), 1);
   p.no_cross_warp = true;
@@ -402,7 +387,7 @@ START_TEST(encoder_vs_brute_force) {
   for (int k = 0; k < trials; k++) {
     twill_graph *g = small_loop(&r);
     count_features(g, &f);
-    twill_joint_params p = tiny(4, 2, 3 + (long)(tf_rnd(&r) % 4));
+    twill_joint_params p = tf_tiny_params(4, 2, 3 + (long)(tf_rnd(&r) % 4));
     p.cross_warp = (long)(tf_rnd(&r) % 3);
     p.no_cross_warp = tf_rnd(&r) % 5 == 0;
     p.smem_cap = tf_rnd(&r) % 2 ? 20 : -1;
@@ -479,7 +464,7 @@ START_TEST(never_relaxation_vs_brute_force) {
   for (int k = 0; k < trials; k++) {
     twill_graph *g = small_loop(&r);
     count_features(g, &f);
-    twill_joint_params p = tiny(4, 2, 3 + (long)(tf_rnd(&r) % 4));
+    twill_joint_params p = tf_tiny_params(4, 2, 3 + (long)(tf_rnd(&r) % 4));
     p.cross_warp = (long)(tf_rnd(&r) % 3);
     p.no_cross_warp = tf_rnd(&r) % 5 == 0;
     p.smem_cap = tf_rnd(&r) % 2 ? 10 + 10 * (long)(tf_rnd(&r) % 2) : -1;
@@ -524,7 +509,7 @@ START_TEST(validator_relations) {
   int S = twill_graph_find_op(g, "S"), P = twill_graph_find_op(g, "P"),
       O = twill_graph_find_op(g, "O");
   g->ops[S].issue = TWILL_ISSUE_WARPGROUP;
-  twill_joint_params p = tiny(4, 2, 8);
+  twill_joint_params p = tf_tiny_params(4, 2, 8);
   long t[3];
   int w[3];
   t[S] = 0, t[P] = 1, t[O] = 3;
@@ -588,7 +573,7 @@ START_TEST(relations_vs_brute_force) {
   int trials = tu_under_valgrind() ? 10 : 150, decided = 0, sat = 0;
   for (int k = 0; k < trials; k++) {
     twill_graph *g = small_loop(&r);
-    twill_joint_params p = tiny(4, 2, 3 + (long)(tf_rnd(&r) % 4));
+    twill_joint_params p = tf_tiny_params(4, 2, 3 + (long)(tf_rnd(&r) % 4));
     p.cross_warp = (long)(tf_rnd(&r) % 3);
     twill_joint_relset rs = {NULL, 0};
     int nr = 1 + (int)(tf_rnd(&r) % 3);
@@ -641,7 +626,7 @@ START_TEST(min_cross_vs_brute_force) {
   int trials = tu_under_valgrind() ? 5 : 60, compared = 0, positive = 0;
   for (int k = 0; k < trials; k++) {
     twill_graph *g = small_loop(&r);
-    twill_joint_params p = tiny(4, 2, 4 + (long)(tf_rnd(&r) % 4));
+    twill_joint_params p = tf_tiny_params(4, 2, 4 + (long)(tf_rnd(&r) % 4));
     p.cross_warp = (long)(tf_rnd(&r) % 2);
     twill_modulo_result mr;
     ck_assert_int_eq(twill_modulo_solve(g, NULL, &mr), 0);
@@ -688,7 +673,7 @@ static void solve_ok(const twill_graph *g, const twill_joint_params *p,
 /* fig1 on one warp: I = 2, L = 4 as in phase 1 (Twill paper, Fig. 1). */
 START_TEST(fig1_one_warp) {
   twill_graph *g = tf_fig1();
-  twill_joint_params p = tiny(1, 1, 8);
+  twill_joint_params p = tf_tiny_params(1, 1, 8);
   twill_solve_result r;
   solve_ok(g, &p, &r, false);
   ck_assert_int_eq(r.status, 0);
@@ -706,7 +691,7 @@ END_TEST
  * I = 2, L = 4 again (a second warp or a later slot). */
 START_TEST(fig1_blocking_variant) {
   twill_graph *g = fig1_blocking();
-  twill_joint_params p = tiny(1, 1, 8);
+  twill_joint_params p = tf_tiny_params(1, 1, 8);
   twill_solve_result r;
   solve_ok(g, &p, &r, true);
   ck_assert_int_eq(r.status, 0);
@@ -718,7 +703,7 @@ START_TEST(fig1_blocking_variant) {
   ck_assert_ptr_nonnull(r.tries[0].why);
   ck_assert_str_eq(r.tries[0].why, "blocking wait of P");
   twill_solve_result_clear(&r);
-  p = tiny(2, 1, 8);
+  p = tf_tiny_params(2, 1, 8);
   solve_ok(g, &p, &r, false);
   ck_assert_int_eq(r.ii, 2);
   ck_assert_int_eq(r.length, 4);
@@ -764,7 +749,7 @@ START_TEST(random_loops_certified) {
   int trials = tu_under_valgrind() ? 6 : 60, refuted = 0, nevers = 0;
   for (int k = 0; k < trials; k++) {
     twill_graph *g = small_loop(&r);
-    twill_joint_params p = tiny(4, 2, 3 + (long)(tf_rnd(&r) % 4));
+    twill_joint_params p = tf_tiny_params(4, 2, 3 + (long)(tf_rnd(&r) % 4));
     p.cross_warp = (long)(tf_rnd(&r) % 3);
     p.no_cross_warp = tf_rnd(&r) % 5 == 0;
     p.smem_cap = tf_rnd(&r) % 2 ? 20 : -1;
@@ -816,7 +801,7 @@ static char *edit(const char *c, size_t *n, const char *after, const char *from,
 
 START_TEST(certificate_checked_and_corruptions_rejected) {
   twill_graph *g = fig1_blocking();
-  twill_joint_params p = tiny(1, 1, 8);
+  twill_joint_params p = tf_tiny_params(1, 1, 8);
   size_t n;
   char *c = NULL, msg[2000];
   cert_of(g, &p, &c, &n);
@@ -929,18 +914,6 @@ END_TEST
  * (without the floor it has a schedule: b's single copy of 96 fits), and
  * the certificate checks.  With a budget of 192: I = 2, L = 3 (a at 0, b
  * at 1, its blocking waits free: a, of latency 0, never runs). */
-static twill_graph *two_iterations(void) {
-  twill_graph *g = twill_graph_new("ex3");
-  int u = twill_graph_declare_unit(g, "A", 1);
-  int a = twill_graph_add_op(g, "a", 0), b = twill_graph_add_op(g, "b", 2);
-  twill_graph_add_use(g, b, u, 0, 2, 1);
-  g->ops[b].issue = TWILL_ISSUE_THREAD, g->ops[b].regs = 96;
-  twill_graph_add_edge(g, a, b, 1, 0);
-  twill_graph_add_edge(g, b, b, 2, 2);
-  g->edges[0].blocking = g->edges[1].blocking = true;
-  return g;
-}
-
 static char *write_cert(const twill_solve_result *r, size_t *n) {
   char *c = NULL;
   FILE *f = open_memstream(&c, n);
@@ -951,8 +924,8 @@ static char *write_cert(const twill_solve_result *r, size_t *n) {
 }
 
 START_TEST(never_with_live_copies) {
-  twill_graph *g = two_iterations();
-  twill_joint_params p = tiny(8, 4, 128);
+  twill_graph *g = tf_two_iterations();
+  twill_joint_params p = tf_tiny_params(8, 4, 128);
   twill_solve_opts o;
   twill_solve_opts_default(&o);
   o.budget = 0;
@@ -1004,7 +977,7 @@ START_TEST(never_checker_derives_floors) {
   twill_graph_add_edge(g, x, z, 1, 0);
   twill_graph_add_edge(g, x, x, 1, 1);
   g->ops[x].regs = g->ops[y].regs = 100;
-  twill_joint_params p = tiny(1, 1, 128);
+  twill_joint_params p = tf_tiny_params(1, 1, 128);
   twill_solve_opts o;
   twill_solve_opts_default(&o);
   o.budget = 0;
@@ -1062,7 +1035,7 @@ START_TEST(floors_vs_brute_force) {
   int trials = tu_under_valgrind() ? 6 : 80, built = 0, sat = 0, unsat = 0, differ = 0;
   for (int k = 0; k < trials; k++) {
     twill_graph *g = small_loop(&r);
-    twill_joint_params p = tiny(4, 2, 3 + (long)(tf_rnd(&r) % 4));
+    twill_joint_params p = tf_tiny_params(4, 2, 3 + (long)(tf_rnd(&r) % 4));
     p.cross_warp = (long)(tf_rnd(&r) % 3);
     p.smem_cap = tf_rnd(&r) % 2 ? 20 : -1;
     int kmin[8];

@@ -43,29 +43,6 @@ typedef struct subject {
 static subject sub[NSUB];
 static twill_arch *mach;
 
-static twill_joint_params tiny(int W, int WG, long R) {
-  twill_joint_params p;
-  twill_joint_params_default(&p, NULL);
-  p.warps = W, p.warpgroup = WG, p.regs = R;
-  p.regs_per_sm = 1 << 20;
-  p.reg_lo = p.reg_step = 0;
-  p.cross_warp = 1;
-  p.smem_cap = p.tmem_cap = -1;
-  return p;
-}
-
-static twill_graph *two_iterations(void) {
-  twill_graph *g = twill_graph_new("ex3");
-  int u = twill_graph_declare_unit(g, "A", 1);
-  int a = twill_graph_add_op(g, "a", 0), b = twill_graph_add_op(g, "b", 2);
-  twill_graph_add_use(g, b, u, 0, 2, 1);
-  g->ops[b].issue = TWILL_ISSUE_THREAD, g->ops[b].regs = 96;
-  twill_graph_add_edge(g, a, b, 1, 0);
-  twill_graph_add_edge(g, b, b, 2, 2);
-  g->edges[0].blocking = g->edges[1].blocking = true;
-  return g;
-}
-
 static void make(subject *s) {
   FILE *f = open_memstream(&s->cert, &s->len);
   if (!f) abort();
@@ -97,12 +74,12 @@ static void init(void) {
   /* "no I at all" of the two-iteration loop enumerated for I <= 10 and
    * L <= 8: b (latency 2) and a fit in 3 cycles, and its reason (two
    * copies of 96 registers) holds at every I */
-  sub[0] = (subject){tf_fig1(), tiny(1, 1, 8), 0, 16, 12, NULL, 0, {{0}}, 0};
-  sub[1] = (subject){tf_gap(), tiny(1, 1, 8), 0, 16, 12, NULL, 0, {{0}}, 0};
-  sub[2] = (subject){tf_fig1(), tiny(1, 1, 8), 1, 16, 12, NULL, 0, {{0}}, 0};
-  sub[3] = (subject){fb, tiny(1, 1, 8), 1, 16, 12, NULL, 0, {{0}}, 0};
-  sub[4] = (subject){two_iterations(), tiny(8, 4, 128), 1, 10, 8, NULL, 0, {{0}}, 0};
-  sub[5] = (subject){two_iterations(), tiny(8, 4, 192), 1, 10, 8, NULL, 0, {{0}}, 0};
+  sub[0] = (subject){tf_fig1(), tf_tiny_params(1, 1, 8), 0, 16, 12, NULL, 0, {{0}}, 0};
+  sub[1] = (subject){tf_gap(), tf_tiny_params(1, 1, 8), 0, 16, 12, NULL, 0, {{0}}, 0};
+  sub[2] = (subject){tf_fig1(), tf_tiny_params(1, 1, 8), 1, 16, 12, NULL, 0, {{0}}, 0};
+  sub[3] = (subject){fb, tf_tiny_params(1, 1, 8), 1, 16, 12, NULL, 0, {{0}}, 0};
+  sub[4] = (subject){tf_two_iterations(), tf_tiny_params(8, 4, 128), 1, 10, 8, NULL, 0, {{0}}, 0};
+  sub[5] = (subject){tf_two_iterations(), tf_tiny_params(8, 4, 192), 1, 10, 8, NULL, 0, {{0}}, 0};
   for (int k = 0; k < NSUB; k++) make(&sub[k]);
   if (getenv("FUZZ_CERT_CLAIMS_SEEDS")) { /* write the seed corpus */
     for (int k = 0; k < NSUB; k++) {
