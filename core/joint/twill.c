@@ -39,8 +39,9 @@
 #include "twill/smt.h"
 
 /* Branch-and-bound nodes for phase 1 re-solved at a larger I (see the
- * search loop): enough for the built-in kernels' optimal L, bounded so
- * that a hard instance costs a fraction of a second. */
+ * search loop), after the SMT engine's budget of conflicts settled
+ * nothing (twill_modulo_at): a count, not a time slice, so that the
+ * output does not depend on the machine's load. */
 #define PHASE1_RESOLVE_NODES 1000
 
 static double now(void) {
@@ -559,7 +560,7 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
     int pr = 1;
     while (pr == 1 && ++ii <= ii_cap && !out_of_time(o, t0)) {
       /* The re-solve only sets the L range (its copies), so it gets a
-       * fixed number of branch-and-bound nodes (a time slice would make
+       * fixed budget of conflicts and nodes (a time slice would make
        * the range, and so the output, depend on the machine's load);
        * without a schedule in them, iterative modulo scheduling at this I
        * gives one, and without that the previous range's copies are kept.

@@ -403,34 +403,3 @@ int twill_modulo_ilp_decide(const twill_graph *g, const twill_modulo_red *r,
   twill_ilp_free(m);
   return 0;
 }
-
-int twill_modulo_at(const twill_graph *g, long ii, double time_limit,
-                    long node_limit, twill_schedule **out) {
-  *out = NULL;
-  twill_modulo_red r;
-  if (twill_modulo_reduce(g, ii, 1, &r)) return -1;
-  twill_modulo_job job;
-  memset(&job, 0, sizeof job);
-  job.ilp_nodes = node_limit;
-  job.smt_conflicts = -1;
-  job.deadline = time_limit > 0 ? twill_modulo_clock() + time_limit : 0;
-  job.form = TWILL_MODULO_FORM_ALL;
-  twill_modulo_decision d;
-  int rc = -1;
-  if (!twill_modulo_ilp_decide(g, &r, &job, &d)) {
-    rc = d.status == TWILL_ILP_OPTIMAL ? 0 : d.status == TWILL_ILP_INFEASIBLE ? 1
-         : d.status == TWILL_ILP_LIMIT ? 2 : -1;
-    if (d.kt && rc >= 0) {
-      twill_schedule *s = twill_modulo_red_extend(g, &r, d.kt);
-      if (!s || twill_schedule_validate(g, NULL, s, NULL, 0)) {
-        twill_schedule_free(s);
-        rc = -1;
-      } else {
-        *out = s;
-      }
-    }
-  }
-  twill_modulo_decision_clear(&d);
-  twill_modulo_red_clear(&r);
-  return rc;
-}

@@ -259,9 +259,10 @@ int twill_modulo_write_cert(const twill_graph *g, const char *machine, const twi
 
 /* Phase 1 at one fixed I (Algorithm 1's re-solve at I+1): 0 optimal (the
  * schedule in *out), 1 infeasible, 2 limit (*out: best found, or NULL),
- * -1 error.  node_limit > 0 caps the branch-and-bound nodes, which keeps
- * the answer independent of the machine's speed; time_limit > 0 caps the
- * time. */
+ * -1 error.  The SMT engine decides within its default budget of
+ * conflicts, else the ILP engine within node_limit (> 0) nodes: counts,
+ * which keep the answer independent of the machine's speed; time_limit > 0
+ * caps the time. */
 int twill_modulo_at(const twill_graph *g, long ii, double time_limit,
                     long node_limit, twill_schedule **out);
 
