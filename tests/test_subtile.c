@@ -17,20 +17,6 @@
 #include "twill/joint.h"
 #include "twill/kernel.h"
 
-static twill_joint_params tiny(int W, int WG, long R) {
-  twill_joint_params p;
-  twill_joint_params_default(&p, NULL);
-  p.warps = W;
-  p.warpgroup = WG;
-  p.regs = R;
-  p.regs_per_sm = 1 << 20;
-  p.reg_lo = p.reg_step = 0;
-  p.cross_warp = 1;
-  p.smem_cap = -1;
-  p.tmem_cap = -1;
-  return p;
-}
-
 static twill_graph *load(const char *rel) {
   twill_graph *g;
   twill_arch *m;
@@ -152,7 +138,7 @@ START_TEST(order_loses_no_schedule_brute_force) {
   int trials = tu_under_valgrind() ? 4 : 40, sat = 0, unsat = 0;
   for (int k = 0; k < trials; k++) {
     twill_graph *g = doubled(&r, 0);
-    twill_joint_params p = tiny(4, 2, 2 + (long)(tf_rnd(&r) % 3));
+    twill_joint_params p = tf_tiny_params(4, 2, 2 + (long)(tf_rnd(&r) % 3));
     char buf[128];
     order_text(g, &p, buf, sizeof buf);
     ck_assert_str_eq(buf, "a_0<a_1");
@@ -189,7 +175,7 @@ START_TEST(checker_refuses_a_false_sub_tile_symmetry) {
   int refused = 0;
   for (int k = 0; k < 20; k++) {
     twill_graph *g = doubled(&r, 1);
-    twill_joint_params p = tiny(4, 2, 4);
+    twill_joint_params p = tf_tiny_params(4, 2, 4);
     char buf[128], why[300];
     order_text(g, &p, buf, sizeof buf);
     ck_assert_str_eq(buf, ""); /* the rule itself sees no twins */
