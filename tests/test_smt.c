@@ -707,6 +707,33 @@ START_TEST(checker_by_hand) {
 }
 END_TEST
 
+/* The checker keeps the unit propagation of the live clauses (its root)
+ * from one RUP check to the next.  By hand, over Boolean variables 2-5:
+ *   2; -2 -3 4; then "2 4" (true by the unit: builds the root);
+ *   3 (joins the root: 4 by -2 -3 4); -4 -3 (false under the root)
+ * and the empty clause is RUP (2, 3 give 4, and -4 -3 refutes it); with
+ * -4 -5 instead (5 declared by a tautology) the clauses hold at 2, 3, 4,
+ * -5, and it is not.  A deletion
+ * takes back what the deleted clause implied: after 2 and 3 are deleted,
+ * 4 no longer follows from -2 3 and -3 4. */
+START_TEST(checker_root_and_deletions) {
+  const char *head = "p twill-smt 2\nT 1\na 2 0\na -2 -3 4 0\n2 4 0\na 3 0\n";
+  char buf[512], msg[256];
+  snprintf(buf, sizeof buf, "%sa -4 -3 0\n0\n", head);
+  ck_assert_msg(twill_smt_check_proof(buf, strlen(buf), msg, sizeof msg) == 1, "%s", msg);
+  snprintf(buf, sizeof buf, "%sa -4 -5 5 0\na -4 -5 0\n0\n", head);
+  ck_assert_int_eq(twill_smt_check_proof(buf, strlen(buf), msg, sizeof msg), -1);
+  ck_assert_str_eq(msg, "proof:9: clause is neither RUP nor a checked theory lemma");
+  const char *del = "p twill-smt 2\nT 1\na 2 0\na -2 3 0\na -3 4 0\n3 0\n%s4 0\n";
+  snprintf(buf, sizeof buf, del, "");
+  ck_assert_int_eq(twill_smt_check_proof(buf, strlen(buf), msg, sizeof msg), 0);
+  ck_assert_str_eq(msg, "proof: no empty clause derived");
+  snprintf(buf, sizeof buf, del, "d 2 0\nd 3 0\n");
+  ck_assert_int_eq(twill_smt_check_proof(buf, strlen(buf), msg, sizeof msg), -1);
+  ck_assert_str_eq(msg, "proof:9: clause is neither RUP nor a checked theory lemma");
+}
+END_TEST
+
 /* A pigeonhole inside one modulo constraint (four uses, three residues of
  * capacity 1; found by fuzz_smt, where it took a 66,909-line proof): now
  * refuted at once by the count, with a proof of a few lines that checks. */
@@ -903,6 +930,7 @@ static Suite *make_suite(void) {
   tcase_add_test(u, big_coefficients);
   tcase_add_test(u, equality_literals);
   tcase_add_test(u, checker_by_hand);
+  tcase_add_test(u, checker_root_and_deletions);
   tcase_add_test(u, modulo_pigeonhole);
   tcase_add_test(u, front_end_errors);
   tcase_add_test(u, front_end_run);
