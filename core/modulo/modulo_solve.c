@@ -423,10 +423,11 @@ static twill_schedule *decision_schedule(const twill_graph *g, const twill_modul
   return s;
 }
 
-/* Algorithm 1's re-solve at one I: the SMT engine within its budget of
- * conflicts first, then, when that settles nothing, the ILP engine within
- * node_limit nodes.  Both limits are counts, so the answer does not depend
- * on the machine's speed (time_limit is only a safety net).  The SMT
+/* Algorithm 1's re-solve at one I: decide()'s rule on one thread, the SMT
+ * engine within its budget of conflicts first, then, when that settles
+ * nothing, the ILP engine within node_limit nodes.  Both limits are
+ * counts, so the answer does not depend on the machine's speed
+ * (time_limit is only a safety net).  The SMT
  * engine first: the structured ILP's nodes are costly at large I (FA3's
  * forward pass on 8 warps re-solved I = 33 and 34 in 11.5 and 14.1 s of
  * 1000 nodes each; the SMT engine settles each in well under a second). */
@@ -438,24 +439,16 @@ int twill_modulo_at(const twill_graph *g, long ii, double time_limit,
   twill_modulo_job job;
   memset(&job, 0, sizeof job);
   job.ilp_nodes = node_limit;
-  job.smt_conflicts = SMT_BUDGET;
   job.deadline = time_limit > 0 ? twill_modulo_clock() + time_limit : 0;
   job.form = TWILL_MODULO_FORM_ALL;
+  /* the rule of decide(), one engine after the other */
+  twill_modulo_opts o;
+  twill_modulo_opts_default(&o);
+  o.threads = 1;
   twill_modulo_decision d;
-  int rc = twill_modulo_smt_decide(g, &r, &job, &d) ? -1 : 0;
-  if (rc == 0 && !settled(&d)) {
-    twill_modulo_decision di;
-    job.smt_conflicts = -1;
-    if (twill_modulo_ilp_decide(g, &r, &job, &di)) {
-      rc = -1;
-    } else if (settled(&di) || (di.kt && !d.kt) ||
-               (di.kt && d.kt && di.length < d.length)) {
-      twill_modulo_decision_clear(&d);
-      d = di;
-    } else {
-      twill_modulo_decision_clear(&di);
-    }
-  }
+  memset(&d, 0, sizeof d);
+  int engine;
+  int rc = decide(g, &r, &o, &job, &d, &engine) ? -1 : 0;
   if (rc == 0) {
     rc = d.status == TWILL_ILP_OPTIMAL      ? 0
          : d.status == TWILL_ILP_INFEASIBLE ? 1
