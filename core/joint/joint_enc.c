@@ -813,6 +813,14 @@ static int add_units(twill_joint *j) {
   return 0;
 }
 
+void twill_joint_set_conflict_limit(twill_joint *j, int64_t conflicts) {
+  twill_smt_set_conflict_limit(j->m, conflicts);
+}
+
+uint64_t twill_joint_num_conflicts(const twill_joint *j) {
+  return twill_smt_num_conflicts(j->m);
+}
+
 int twill_joint_refute(twill_joint *j, double time_limit) {
   if (add_units(j)) return 0;
   twill_smt_set_time_limit(j->m, time_limit);

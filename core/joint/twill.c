@@ -132,8 +132,15 @@ static char *capture_proof(const twill_joint *j, size_t *len) {
 }
 
 /* Deletion-based minimization of the failed families: a minimal (not
- * necessarily minimum) set that is already unsatisfiable with the base. */
-static char *explain(twill_joint *j, bool *core, double limit) {
+ * necessarily minimum) set that is already unsatisfiable with the base.
+ * Each trial gets EXPLAIN_CONFLICTS conflicts, a count and not a slice of
+ * the clock, so the families named are the same on every run whatever
+ * the load; a trial that settles nothing keeps its family, which leaves
+ * the set unsatisfiable, only perhaps not minimal.  Trials measured on
+ * the sub-tiled families take at most about a thousand conflicts. */
+#define EXPLAIN_CONFLICTS 5000
+static char *explain(twill_joint *j, bool *core, const twill_solve_opts *o,
+                     double t0) {
   int n = twill_joint_num_families(j);
   bool *trial = malloc((size_t)(n ? n : 1) * sizeof *trial);
   bool *nc = malloc((size_t)(n ? n : 1) * sizeof *nc);
@@ -141,15 +148,15 @@ static char *explain(twill_joint *j, bool *core, double limit) {
     free(trial), free(nc);
     return NULL;
   }
-  double t0 = now();
-  for (int f = 0; f < n; f++) {
-    if (!core[f] || now() - t0 > limit) continue;
+  twill_joint_set_conflict_limit(j, EXPLAIN_CONFLICTS);
+  for (int f = 0; f < n && !out_of_time(o, t0); f++) {
+    if (!core[f]) continue;
     memcpy(trial, core, (size_t)n * sizeof *trial);
     trial[f] = false;
-    double l = limit - (now() - t0);
-    if (twill_joint_solve(j, trial, l > 0.01 ? l : 0.01, NULL, nc) == 20)
+    if (twill_joint_solve(j, trial, left_of(o, t0), NULL, nc) == 20)
       memcpy(core, nc, (size_t)n * sizeof *core);
   }
+  twill_joint_set_conflict_limit(j, -1);
   free(trial), free(nc);
   size_t cap = 64, len = 0;
   char *s = malloc(cap);
@@ -252,7 +259,7 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
              st == 10 ? "SAT" : st == 20 ? "UNSAT" : "limit", now() - ts);
     o->log(o->log_ctx, line);
   }
-  if (st == 20 && o->explain) t->why = explain(j, core, left_of(o, t0) / 4);
+  if (st == 20 && o->explain) t->why = explain(j, core, o, t0);
   free(core);
   twill_joint_free(j);
   /* The certificate's refutation comes from a fresh encoding with the
@@ -419,7 +426,7 @@ static int never(twill_solve_result *r, const twill_solve_opts *o, double t0) {
   bool *core = j ? calloc((size_t)(nf ? nf : 1), sizeof *core) : NULL;
   int st = core ? twill_joint_solve(j, NULL, left_of(o, t0) / 4, NULL, core) : -1;
   if (st == 20) {
-    char *why = o->explain ? explain(j, core, left_of(o, t0) / 4) : NULL;
+    char *why = o->explain ? explain(j, core, o, t0) : NULL;
     bool floors = false;
     for (int v = 0; v < r->g->nops; v++) floors = floors || k[v] > 0;
     snprintf(r->why_never, sizeof r->why_never,

@@ -129,6 +129,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "twill/arch.h"
@@ -253,6 +254,12 @@ int twill_joint_solve(twill_joint *j, const bool *on, double time_limit,
  * Returns 10 with *best (replaced) and *count, else the solver's answer. */
 int twill_joint_min_cross(twill_joint *j, double time_limit,
                           twill_schedule **best, int *count);
+/* A budget of conflicts for each later solve (< 0: none), counted from
+ * that solve's start, beside its time limit: a count does not depend on
+ * the load, so an answer bounded by it is the same on every run.
+ * twill_joint_num_conflicts: the conflicts of every solve so far. */
+void twill_joint_set_conflict_limit(twill_joint *j, int64_t conflicts);
+uint64_t twill_joint_num_conflicts(const twill_joint *j);
 /* Turn the selectors into input units and solve again: 20 means the
  * certificate (twill_joint_write_proof) refutes the encoding outright. */
 int twill_joint_refute(twill_joint *j, double time_limit);
