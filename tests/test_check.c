@@ -53,6 +53,7 @@ typedef struct setup {
   twill_joint_params p;
   twill_joint_relset rs;
   int floors[16];
+  int cover_ops[48], cover_at[4];
   long ii, L;
 } setup;
 
@@ -90,6 +91,18 @@ static void random_setup(twill_graph *g, unsigned long long *r, setup *s) {
     for (int v = 0; v < g->nops && v < 16; v++) s->floors[v] = (int)(tf_rnd(r) % 3);
     s->p.min_live = s->floors;
     s->ii = s->L + 2 + (long)(tf_rnd(r) % 8);
+    /* covers, as the same relaxation has them: up to 3, of the ops that
+     * hold registers and have no floor, each op at most once per cover */
+    int nc = 0, ne = 0;
+    s->cover_at[0] = 0;
+    for (int c = 0; c < 3 && tf_rnd(r) % 2; c++) {
+      for (int v = 0; v < g->nops && v < 16; v++)
+        if (g->ops[v].regs > 0 && !s->floors[v] && tf_rnd(r) % 2) s->cover_ops[ne++] = v;
+      if (ne > s->cover_at[nc]) s->cover_at[++nc] = ne;
+    }
+    s->p.cover_ops = s->cover_ops;
+    s->p.cover_at = s->cover_at;
+    s->p.ncovers = nc;
   }
 }
 
@@ -97,7 +110,7 @@ static void random_setup(twill_graph *g, unsigned long long *r, setup *s) {
  * the solver's proofs refute exactly what the checker states. */
 START_TEST(translation_matches_encoder) {
   unsigned long long r = 0x7a11ULL + (unsigned long long)_i;
-  int trials = tu_under_valgrind() ? 20 : 400, compared = 0, floors = 0, sym = 0;
+  int trials = tu_under_valgrind() ? 20 : 400, compared = 0, floors = 0, sym = 0, covers = 0;
   for (int k = 0; k < trials; k++) {
     twill_graph *g = tf_random_loop(&r, 3, 4);
     annotate(g, &r);
@@ -116,6 +129,7 @@ START_TEST(translation_matches_encoder) {
       compared++;
       floors += s.p.min_live != NULL;
       sym += s.p.symmetry;
+      covers += s.p.ncovers > 0 && s.p.symmetry;
     }
     free(a);
     free(b);
@@ -125,6 +139,7 @@ START_TEST(translation_matches_encoder) {
   ck_assert_int_gt(compared, trials / 2);
   ck_assert_int_gt(floors, trials / 10);
   ck_assert_int_gt(sym, trials / 4);
+  ck_assert_int_gt(covers, trials / 40); /* phantoms through the warp symmetry check */
 }
 END_TEST
 
@@ -240,6 +255,7 @@ START_TEST(translation_vs_brute_force) {
     random_setup(g, &r, &s);
     s.p.warps = 4, s.p.warpgroup = 2; /* enumeration stays small */
     s.p.min_live = NULL;
+    s.p.ncovers = 0;
     s.ii = 1 + (long)(tf_rnd(&r) % 3);
     s.L = 2 + (long)(tf_rnd(&r) % 4);
     int want = -1;

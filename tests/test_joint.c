@@ -427,9 +427,11 @@ START_TEST(encoder_vs_brute_force) {
 END_TEST
 
 /* Is the single-iteration relaxation of g (core/joint/joint_never.c) at its
- * (I', L') satisfiable?  With floors: the k(v) the solver and checker
- * use; without: min_live NULL, the relaxation before the floors. */
-static int relaxation(const twill_graph *g, const twill_joint_params *p, bool floors) {
+ * (I', L') satisfiable?  RELAX_FULL: the floors k(v) and the covers the
+ * solver and checker use; RELAX_FLOORS: the floors alone; RELAX_PLAIN:
+ * neither, the relaxation before the floors. */
+enum { RELAX_PLAIN, RELAX_FLOORS, RELAX_FULL };
+static int relaxation(const twill_graph *g, const twill_joint_params *p, int mode) {
   twill_joint_rel keep[1];
   twill_joint_params q = twill_never_params(p, keep);
   twill_graph *gn = twill_never_graph(g);
@@ -437,7 +439,10 @@ static int relaxation(const twill_graph *g, const twill_joint_params *p, bool fl
   int *k = malloc((size_t)g->nops * sizeof *k);
   ck_assert_ptr_nonnull(k);
   ck_assert_int_eq(twill_never_live(g, k), 0);
-  q.min_live = floors ? k : NULL;
+  q.min_live = mode != RELAX_PLAIN ? k : NULL;
+  int *cov = NULL, *cov_at = NULL, ncov = 0;
+  ck_assert_int_eq(twill_never_covers(g, k, &cov, &cov_at, &ncov), 0);
+  if (mode == RELAX_FULL) q.cover_ops = cov, q.cover_at = cov_at, q.ncovers = ncov;
   long nii, nl;
   twill_never_size(gn, &q, &nii, &nl);
   twill_joint *j = twill_joint_new(gn, &q, nii, nl, false);
@@ -445,7 +450,7 @@ static int relaxation(const twill_graph *g, const twill_joint_params *p, bool fl
   int st = twill_joint_solve(j, NULL, 60, NULL, NULL);
   twill_joint_free(j);
   twill_graph_free(gn);
-  free(k);
+  free(k), free(cov), free(cov_at);
   ck_assert(st == 10 || st == 20);
   return st;
 }
@@ -456,25 +461,63 @@ static int relaxation(const twill_graph *g, const twill_joint_params *p, bool fl
  * and when it is refuted, enumeration finds nothing over a wider range.
  * Some refutations need the floors of live copies (a value that must
  * survive one or two iterations: the distance-1 and -2 edges of the random
- * loops): the relaxation without them has a schedule there. */
+ * loops): the relaxation without them has a schedule there.  Others need
+ * the covers: every other loop gets an accumulator chain a -> b -> a (the
+ * second edge at distance 1) between two of its ops, whose values
+ * together are live at every slot. */
+static bool zero_path(const twill_graph *g, int from, int to, int depth) {
+  if (from == to) return true;
+  if (depth > g->nops) return false;
+  for (int i = 0; i < g->nedges; i++)
+    if (g->edges[i].src == from && g->edges[i].dist == 0 &&
+        zero_path(g, g->edges[i].dst, to, depth + 1))
+      return true;
+  return false;
+}
+
+/* Returns a (b is the next op), or -1 when no chain was added. */
+static int add_chain(twill_graph *g, unsigned long long *r) {
+  if (g->nops < 2) return -1;
+  int a = (int)(tf_rnd(r) % (unsigned)g->nops), b = (a + 1) % g->nops;
+  if (zero_path(g, b, a, 0)) return -1; /* a -> b would close a zero-distance cycle */
+  g->ops[a].regs = 2 + (int)(tf_rnd(r) % 2);
+  g->ops[b].regs = 2 + (int)(tf_rnd(r) % 2);
+  twill_graph_add_edge(g, a, b, (int)(tf_rnd(r) % 2), 0);
+  twill_graph_add_edge(g, b, a, (int)(tf_rnd(r) % 2), 1);
+  return a;
+}
+
 START_TEST(never_relaxation_vs_brute_force) {
   unsigned long long r = 0x2e7e4ULL + (unsigned long long)_i;
-  int trials = tu_under_valgrind() ? 8 : 150, refuted = 0, some = 0, by_floors = 0;
+  int trials = tu_under_valgrind() ? 8 : 150, refuted = 0, some = 0, by_floors = 0,
+      by_covers = 0;
   feats f = {0, 0, 0, 0};
   for (int k = 0; k < trials; k++) {
     twill_graph *g = small_loop(&r);
+    int ca = k % 2 ? add_chain(g, &r) : -1;
     count_features(g, &f);
-    twill_joint_params p = tf_tiny_params(4, 2, 3 + (long)(tf_rnd(&r) % 4));
+    /* a chain on fewer warps: its values meet the others' more often */
+    twill_joint_params p = k % 4 == 1 ? tf_tiny_params(1, 1, 3 + (long)(tf_rnd(&r) % 4))
+                           : k % 4 == 3 ? tf_tiny_params(2, 1, 3 + (long)(tf_rnd(&r) % 4))
+                                        : tf_tiny_params(4, 2, 3 + (long)(tf_rnd(&r) % 4));
     p.cross_warp = (long)(tf_rnd(&r) % 3);
     p.no_cross_warp = tf_rnd(&r) % 5 == 0;
     p.smem_cap = tf_rnd(&r) % 2 ? 10 + 10 * (long)(tf_rnd(&r) % 2) : -1;
-    int st = relaxation(g, &p, true);
+    if (k % 4 == 1 && ca >= 0) /* one warp: R - 1 or R - 2 registers beside the chain */
+      for (int v = 0; v < g->nops; v++)
+        if (v != ca && v != (ca + 1) % g->nops && !g->ops[v].varlat) {
+          g->ops[v].regs = (int)p.regs - 1 - (int)(tf_rnd(&r) % 2);
+          break;
+        }
+    int st = relaxation(g, &p, RELAX_FULL);
     if (st == 20) refuted++;
-    /* the floors only add to the counts: never SAT where the plain
-     * relaxation is UNSAT */
-    int plain = relaxation(g, &p, false);
-    ck_assert_msg(!(plain == 20 && st == 10), "trial %d: floors made it satisfiable", k);
-    if (st == 20 && plain == 10) by_floors++;
+    /* the floors and the covers only add to the counts: never SAT where
+     * the relaxation without them is UNSAT */
+    int plain = relaxation(g, &p, RELAX_PLAIN), fl = relaxation(g, &p, RELAX_FLOORS);
+    ck_assert_msg(!(plain == 20 && fl == 10), "trial %d: floors made it satisfiable", k);
+    ck_assert_msg(!(fl == 20 && st == 10), "trial %d: covers made it satisfiable", k);
+    if (fl == 20 && plain == 10) by_floors++;
+    if (st == 20 && fl == 10) by_covers++;
     twill_modulo_result mr;
     ck_assert_int_eq(twill_modulo_solve(g, NULL, &mr), 0);
     long i1 = mr.ii, l1 = mr.length;
@@ -497,6 +540,7 @@ START_TEST(never_relaxation_vs_brute_force) {
   if (!tu_under_valgrind()) {
     ck_assert_int_gt(refuted, 0);
     ck_assert_int_gt(by_floors, 0);
+    ck_assert_int_gt(by_covers, 0);
     require_features(&f);
   }
 }
@@ -749,7 +793,10 @@ START_TEST(random_loops_certified) {
   int trials = tu_under_valgrind() ? 6 : 60, refuted = 0, nevers = 0;
   for (int k = 0; k < trials; k++) {
     twill_graph *g = small_loop(&r);
-    twill_joint_params p = tf_tiny_params(4, 2, 3 + (long)(tf_rnd(&r) % 4));
+    /* a chain (covers in the relaxation: the checker derives its own) */
+    if (k % 2) add_chain(g, &r);
+    twill_joint_params p = tf_tiny_params(k % 4 == 1 ? 2 : 4, k % 4 == 1 ? 1 : 2,
+                                          3 + (long)(tf_rnd(&r) % 4));
     p.cross_warp = (long)(tf_rnd(&r) % 3);
     p.no_cross_warp = tf_rnd(&r) % 5 == 0;
     p.smem_cap = tf_rnd(&r) % 2 ? 20 : -1;
@@ -944,8 +991,8 @@ START_TEST(never_with_live_copies) {
       ck_assert_ptr_nonnull(strstr(r.why_never, "loop-carried values keep live"));
       ck_assert_ptr_nonnull(strstr(r.why_never, "registers of warpgroup"));
       ck_assert_ptr_nonnull(r.never_proof);
-      ck_assert_int_eq(relaxation(g, &p, false), 10);
-      ck_assert_int_eq(relaxation(g, &p, true), 20);
+      ck_assert_int_eq(relaxation(g, &p, RELAX_PLAIN), 10);
+      ck_assert_int_eq(relaxation(g, &p, RELAX_FULL), 20);
     } else {
       ck_assert_int_eq(r.status, 0);
       ck_assert_int_eq(r.ii, 2);
@@ -985,7 +1032,7 @@ START_TEST(never_checker_derives_floors) {
   twill_solve_result r;
   ck_assert_int_eq(twill_solve(g, NULL, &p, &o, &r), 0);
   ck_assert_int_eq(r.status, 2);
-  ck_assert_int_eq(relaxation(g, &p, false), 20);
+  ck_assert_int_eq(relaxation(g, &p, RELAX_PLAIN), 20);
   size_t n;
   char *c = write_cert(&r, &n), msg[2000];
   ck_assert_msg(check_p(g, &p, 0, c, n, msg) == 0, "%s", msg);
@@ -997,6 +1044,136 @@ START_TEST(never_checker_derives_floors) {
   twill_never_size(gn, &q, &ii, &L);
   ck_assert_int_eq(ii, r.never_ii);
   ck_assert_int_eq(L, r.never_L);
+  twill_joint *j = twill_joint_new(gn, &q, ii, L, true);
+  ck_assert_ptr_nonnull(j);
+  ck_assert_int_eq(twill_joint_refute(j, 30), 20);
+  char *pf = NULL;
+  size_t pn = 0;
+  FILE *f = open_memstream(&pf, &pn);
+  ck_assert_int_eq(twill_joint_write_proof(j, f), 0);
+  fclose(f);
+  twill_joint_free(j);
+  twill_graph_free(gn);
+  const char *nv = strstr(c, "never ");
+  ck_assert_ptr_nonnull(nv);
+  char *e = NULL;
+  size_t en = 0;
+  f = open_memstream(&e, &en);
+  fwrite(c, 1, (size_t)(nv - c), f);
+  fprintf(f, "never %ld %ld %zu\n", ii, L, pn);
+  fwrite(pf, 1, pn, f);
+  fputs("\nend\n", f);
+  fclose(f);
+  ck_assert_int_ne(check_p(g, &p, 0, e, en, msg), 0);
+  ck_assert_msg(strstr(msg, "is not of the joint problem") != NULL, "%s", msg);
+  free(e), free(pf), free(c);
+  twill_solve_result_clear(&r);
+  twill_graph_free(g);
+}
+END_TEST
+
+/* The covers by hand.  a (lat 1, 60 registers) -> b (lat 1, 60 registers)
+ * at distance 0 and b -> a at distance 1, and c (lat 1, 80 registers)
+ * apart, on one warp.  a's value lives from t(a) to t(b), b's from t(b)
+ * to t(a) + I: together every slot, at every I, holds one of them, 60
+ * registers; the slot where c's value lives holds 140.  With 128 no I
+ * works; the floors see nothing (k = 0 for both: each value dies where
+ * the other is born), so the relaxation without covers has a schedule
+ * (a, b, then c alone), and with the covers it has none.  With 140: I = 2
+ * (the recurrence a -> b -> a, 1 + 1 over distance 1), L = 2 (b starts
+ * at 1 at the earliest and runs 1), with c beside a. */
+static twill_graph *chain_kernel(int c_regs) {
+  twill_graph *g = twill_graph_new("chain");
+  int a = twill_graph_add_op(g, "a", 1), b = twill_graph_add_op(g, "b", 1),
+      c = twill_graph_add_op(g, "c", 1);
+  twill_graph_add_edge(g, a, b, 1, 0);
+  twill_graph_add_edge(g, b, a, 1, 1);
+  g->ops[a].regs = g->ops[b].regs = 60;
+  g->ops[c].regs = c_regs;
+  return g;
+}
+
+START_TEST(never_with_a_chain) {
+  twill_graph *g = chain_kernel(80);
+  int k[3], *cov = NULL, *at = NULL, n = 0;
+  ck_assert_int_eq(twill_never_live(g, k), 0);
+  ck_assert(k[0] == 0 && k[1] == 0 && k[2] == 0);
+  ck_assert_int_eq(twill_never_covers(g, k, &cov, &at, &n), 0);
+  ck_assert_int_eq(n, 1); /* a, b: from a (the head of b -> a) along a -> b to b */
+  ck_assert(at[0] == 0 && at[1] == 2 && cov[0] == 0 && cov[1] == 1);
+  free(cov), free(at);
+  twill_joint_params p = tf_tiny_params(1, 1, 128);
+  twill_solve_opts o;
+  twill_solve_opts_default(&o);
+  o.budget = 0;
+  o.time_limit = 60;
+  o.certify = true;
+  long budgets[2] = {128, 140};
+  for (int i = 0; i < 2; i++) {
+    p.regs = budgets[i];
+    twill_solve_result r;
+    ck_assert_int_eq(twill_solve(g, NULL, &p, &o, &r), 0);
+    ck_assert_int_eq(r.phase1_ii, 2);
+    if (i == 0) {
+      ck_assert_int_eq(r.status, 2);
+      ck_assert_ptr_nonnull(strstr(r.why_never, "loop-carried values keep live"));
+      ck_assert_int_eq(relaxation(g, &p, RELAX_FLOORS), 10);
+      ck_assert_int_eq(relaxation(g, &p, RELAX_FULL), 20);
+      for (long ii = 2; ii <= 6; ii++) /* enumeration agrees where it reaches */
+        for (long L = 2; L <= 6; L++) ck_assert(!brute(g, &p, ii, L));
+    } else {
+      ck_assert_int_eq(r.status, 0);
+      ck_assert_int_eq(r.ii, 2);
+      ck_assert_int_eq(r.length, 2);
+      ck_assert(brute(g, &p, 2, 2));
+    }
+    size_t len;
+    char *c = write_cert(&r, &len), msg[2000];
+    ck_assert_msg(check_p(g, &p, 0, c, len, msg) == 0, "budget %ld: %s", budgets[i], msg);
+    if (i == 0) ck_assert_ptr_nonnull(strstr(msg, "holding the copies they keep live"));
+    free(c);
+    twill_solve_result_clear(&r);
+  }
+  twill_graph_free(g);
+}
+END_TEST
+
+/* The checker derives the covers from the kernel: a refutation of the
+ * relaxation without them is not the problem it states.  The chain of
+ * never_with_a_chain (10 registers each) beside x -> y -> z and x -> z
+ * (x, y 100 registers each, on one warp with 128): x lives while y does,
+ * so the relaxation fails with or without the covers, but its text
+ * differs. */
+START_TEST(never_checker_derives_covers) {
+  twill_graph *g = chain_kernel(0);
+  g->ops[0].regs = g->ops[1].regs = 10;
+  int x = twill_graph_add_op(g, "x", 1), y = twill_graph_add_op(g, "y", 1),
+      z = twill_graph_add_op(g, "z", 1);
+  twill_graph_add_edge(g, x, y, 1, 0);
+  twill_graph_add_edge(g, y, z, 1, 0);
+  twill_graph_add_edge(g, x, z, 1, 0);
+  g->ops[x].regs = g->ops[y].regs = 100;
+  twill_joint_params p = tf_tiny_params(1, 1, 128);
+  twill_solve_opts o;
+  twill_solve_opts_default(&o);
+  o.budget = 0;
+  o.certify = true;
+  twill_solve_result r;
+  ck_assert_int_eq(twill_solve(g, NULL, &p, &o, &r), 0);
+  ck_assert_int_eq(r.status, 2);
+  size_t n;
+  char *c = write_cert(&r, &n), msg[2000];
+  ck_assert_msg(check_p(g, &p, 0, c, n, msg) == 0, "%s", msg);
+  /* the same relaxation with its floors but no covers, refuted */
+  twill_joint_rel keep[1];
+  twill_joint_params q = twill_never_params(&r.p, keep);
+  twill_graph *gn = twill_never_graph(r.g);
+  int k[6];
+  ck_assert_int_eq(twill_never_live(r.g, k), 0);
+  q.min_live = k;
+  long ii, L;
+  twill_never_size(gn, &q, &ii, &L);
+  ck_assert_int_eq(ii, r.never_ii);
   twill_joint *j = twill_joint_new(gn, &q, ii, L, true);
   ck_assert_ptr_nonnull(j);
   ck_assert_int_eq(twill_joint_refute(j, 30), 20);
@@ -1614,6 +1791,8 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, never_live_by_hand);
   tcase_add_test(tc, never_with_live_copies);
   tcase_add_test(tc, never_checker_derives_floors);
+  tcase_add_test(tc, never_with_a_chain);
+  tcase_add_test(tc, never_checker_derives_covers);
   tcase_add_test(tc, floors_vs_brute_force);
   tcase_add_test(tc, gemm_hopper_structure);
   tcase_add_test(tc, fa3_fwd_structure);

@@ -197,6 +197,15 @@ static int never_block(cert_rd *r, const twill_graph *g, const twill_joint_param
                          "kernel too large)");
   }
   q.min_live = kf;
+  int *cov = NULL, *cov_at = NULL;
+  if (twill_never_derive_covers(g, kf, &cov, &cov_at, &q.ncovers)) {
+    twill_graph_free(gn);
+    free(kf);
+    return twill_cr_fail(r, "cannot derive the single-iteration relaxation (memory, or a "
+                         "kernel too large)");
+  }
+  q.cover_ops = cov;
+  q.cover_at = cov_at;
   long ii, L;
   const char *blk;
   size_t n;
@@ -209,7 +218,7 @@ static int never_block(cert_rd *r, const twill_graph *g, const twill_joint_param
   if (!bad) bad = twill_cr_block(r, 3, &blk, &n, NULL);
   if (!bad) bad = check_refutation(r, gn, &q, ii, L, blk, n);
   twill_graph_free(gn);
-  free(kf);
+  free(kf), free(cov), free(cov_at);
   *ii_out = ii;
   *L_out = L;
   return bad ? -1 : 0;
@@ -366,8 +375,9 @@ int twill_check_solve(const twill_check_subject *s, const char *cert, size_t len
   cert_rd r;
   twill_cr_init(&r, cert, len, 0, msg, msglen);
   if (!s->p) return twill_cr_fail(&r, "a solve certificate needs the joint parameters"), 1;
-  if (s->p->min_live) /* floors belong to the "no I at all" relaxation only */
-    return twill_cr_fail(&r, "the parameters set floors of live copies: not a claim"), 1;
+  if (s->p->min_live || s->p->ncovers) /* the "no I at all" relaxation's only */
+    return twill_cr_fail(&r, "the parameters set floors or covers of live copies: not a "
+                         "claim"), 1;
   if (twill_check_header(&r, s, "solve")) return 1;
   cnorm nm;
   twill_graph *g = NULL;

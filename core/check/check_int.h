@@ -185,6 +185,11 @@ int twill_phase1_read(cert_rd *r, const twill_graph *g, cphase1 *claim, long *ti
  * and the floors of live copies into k (g->nops entries). */
 int twill_never_derive(const twill_graph *g, const twill_joint_params *p,
                        twill_graph **gn, long *ii, long *L, int *k);
+/* The covers of g given its floors k (check_never.c states the rule):
+ * *ops and *at allocated, laid out as twill_joint_params.cover_ops and
+ * cover_at; 0, or -1 out of memory or a kernel too large. */
+int twill_never_derive_covers(const twill_graph *g, const int *k, int **ops, int **at,
+                              int *n);
 
 /* ---- the certificates (cert_check.c, cert_solve.c) --------------------- */
 

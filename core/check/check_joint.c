@@ -50,9 +50,11 @@
  *                k_min(v) >= 1 (only the "no I at all" relaxation) gets no
  *                grid: it is refused unless H(v) <= k*I, and then n_v(s) =
  *                k at every slot, a constant below
- *   registers    z(v, w, tau) forced by on(v,w) and live(v,tau); per warp
- *                and slot sum regs(v) z (+ k regs(v) on(v,w) for a floored
- *                v) <= LO + STEP q(g) (or R), and the register file;
+ *   registers    z(v, w, tau) forced by on(v,w) and live(v,tau); with
+ *                covers, the phantoms of fam_phantoms; per warp and slot
+ *                sum regs(v) z (+ k regs(v) on(v,w) for a floored v, +
+ *                regs(v) ph for each phantom of v on w's block) <= LO +
+ *                STEP q(g) (or R), and the register file;
  *                witness z = on and live, q(g) = (r_g - LO) / STEP with r_g
  *                the group's least legal budget
  *   memories     per slot, sum footprint * live <= capacity - the floored
@@ -115,7 +117,8 @@ enum {
   A_SW,    /* (o, v) */
   A_RUN,   /* (o, slot) */
   A_EQ,    /* (v, a) */
-  A_ORD    /* (x, k) */
+  A_ORD,   /* (x, k) */
+  A_PH     /* (cover entry e, first warp of its op's block, slot k) */
 };
 
 /* family kinds (the selector's meaning; the argument distinguishes) */
@@ -175,6 +178,7 @@ typedef struct jt {
   int *zbase;      /* zbase[(v*W + w0)] -> index into zlit, or -1 */
   int **z;         /* z[v*W + w0][tau] */
   int *pw;         /* pw[e*W + w], 0 when edge e has none */
+  int *ph;         /* phantoms, at ph_index(e, w0, k) */
   /* items */
   item *it;
   size_t nit, capit;
@@ -747,6 +751,80 @@ static void fam_liveness(jt *j) {
   }
 }
 
+/* Covers (twill/joint.h, "lifetimes"; only the "no I at all" relaxation,
+ * check_never.c, derives any): cover c is the ops cover_ops[cover_at[c]
+ * ..], each holding registers, without a floor, once.  Refused otherwise:
+ * the phantoms below read the ops' lifetime grids. */
+static int bad_covers(const twill_graph *g, const twill_joint_params *p, jt *j) {
+  if (p->ncovers < 0 || (p->ncovers > 0 && (!p->cover_ops || !p->cover_at || p->cover_at[0])))
+    return jfail(j, "malformed covers"), 1;
+  for (int c = 0; c < p->ncovers; c++) {
+    if (p->cover_at[c + 1] <= p->cover_at[c]) return jfail(j, "cover %d is empty", c), 1;
+    for (int e = p->cover_at[c]; e < p->cover_at[c + 1]; e++) {
+      int v = p->cover_ops[e];
+      if (v < 0 || v >= g->nops || g->ops[v].regs <= 0 ||
+          (p->min_live && p->min_live[v] > 0))
+        return jfail(j, "cover %d names op %d, which holds no registers or has a floor", c, v),
+               1;
+      for (int f = p->cover_at[c]; f < e; f++)
+        if (p->cover_ops[f] == v) return jfail(j, "cover %d names op %d twice", c, v), 1;
+    }
+  }
+  return 0;
+}
+
+/* Phantom ph(e, w0, k): the e-th op v of the covers, on the block of v at
+ * warp w0 (w0 a multiple of span(v)), slot k; laid out by e, then block,
+ * then slot. */
+/* blocks of v: multiples of its span below W (at least one: an op wider
+ * than the machine keeps one z grid) */
+static size_t nblocks(const jt *j, int v) {
+  return (size_t)((j->W + span(j, v) - 1) / span(j, v));
+}
+
+static size_t ph_index(const jt *j, int e, int w0, long k) {
+  size_t x = 0;
+  for (int f = 0; f < e; f++) x += nblocks(j, j->p->cover_ops[f]) * (size_t)j->I;
+  return x + (size_t)(w0 / span(j, j->p->cover_ops[e])) * (size_t)j->I + (size_t)k;
+}
+
+/* ph(e, w0, k) -> on(v, w0), then per cover and slot k the clause "some op
+ * of the cover has a live copy at k, or a phantom".  Witness (the schedule
+ * of a single iteration that check_never.c's argument builds): at a slot
+ * where no op of the cover is live, ph = 1 for the op whose other
+ * iteration's copy the steady state holds there, on that op's block; every
+ * other ph = 0.  The register rows count a phantom like a copy. */
+static void fam_phantoms(jt *j) {
+  const twill_joint_params *p = j->p;
+  if (p->ncovers <= 0 || j->err) return;
+  int ne = p->cover_at[p->ncovers];
+  size_t n = ph_index(j, ne - 1, 0, 0) + nblocks(j, p->cover_ops[ne - 1]) * (size_t)j->I;
+  j->ph = malloc(n * sizeof *j->ph);
+  if (!j->ph) {
+    jfail(j, "out of memory");
+    return;
+  }
+  for (int e = 0; e < ne && !j->err; e++) {
+    int v = p->cover_ops[e], sp = span(j, v);
+    for (int w0 = 0; w0 < j->W; w0 += sp)
+      for (long k = 0; k < j->I; k++) {
+        int x = j->ph[ph_index(j, e, w0, k)] = new_bool(j, A_PH, e, w0, k);
+        clause2(j, -x, on(j, v, w0));
+      }
+  }
+  for (int c = 0; c < p->ncovers && !j->err; c++)
+    for (long k = 0; k < j->I && !j->err; k++) {
+      cl_start(j);
+      for (int e = p->cover_at[c]; e < p->cover_at[c + 1]; e++)
+        for (long tau = k; tau < j->H[p->cover_ops[e]]; tau += j->I)
+          cl_lit(j, j->live[p->cover_ops[e]][tau]);
+      for (int e = p->cover_at[c]; e < p->cover_at[c + 1]; e++)
+        for (int w0 = 0; w0 < j->W; w0 += span(j, p->cover_ops[e]))
+          cl_lit(j, j->ph[ph_index(j, e, w0, k)]);
+      cl_end(j);
+    }
+}
+
 static void fam_registers(jt *j) {
   const twill_graph *g = j->g;
   const twill_joint_params *p = j->p;
@@ -772,6 +850,7 @@ static void fam_registers(jt *j) {
       }
     }
   }
+  fam_phantoms(j);
   term *t = NULL;
   size_t tcap = 0;
   for (int gr = 0; gr < G && !j->err; gr++) {
@@ -814,6 +893,21 @@ static void fam_registers(jt *j) {
             t[nt++] = (term){g->ops[v].regs, -1, j->z[(size_t)v * W + w0][tau]};
             sum += g->ops[v].regs;
           }
+        }
+        for (int e = 0; j->ph && e < p->cover_at[p->ncovers]; e++) {
+          int v = p->cover_ops[e];
+          if (nt + 2 > tcap) {
+            tcap = tcap ? 2 * tcap : 256;
+            term *nt2 = realloc(t, tcap * sizeof *t);
+            if (!nt2) {
+              free(t);
+              jfail(j, "out of memory");
+              return;
+            }
+            t = nt2;
+          }
+          t[nt++] = (term){g->ops[v].regs, -1, j->ph[ph_index(j, e, w - w % span(j, v), k)]};
+          sum += g->ops[v].regs;
         }
         if (step) {
           if (nt + 1 > tcap) {
@@ -1005,7 +1099,7 @@ static int graph_auto(const jt *j, const int *s) {
 static void fam_subtiles(jt *j) {
   const twill_graph *g = j->g;
   int n = j->n;
-  if (n < 2 || j->p->nrels > 0) return;
+  if (n < 2 || j->p->nrels > 0 || j->p->ncovers > 0) return;
   int *lab = malloc((size_t)n * sizeof *lab), *stack = malloc((size_t)n * sizeof *stack);
   int *shared = calloc((size_t)n, sizeof *shared), *s = malloc((size_t)n * sizeof *s);
   int *head = malloc((size_t)n * sizeof *head), *cls = malloc((size_t)n * sizeof *cls);
@@ -1214,6 +1308,16 @@ static int images(const jt *j, const int *perm, int *ml, int *mx) {
         if (perm[w] < m || perm[w] >= e1) ok = 0;
       if (!ok) break;
       ml[s] = a->kind == A_ON ? on(j, v, m) : j->z[(size_t)v * W + m][a->c];
+    } else if (a->kind == A_PH) { /* the same, for the op of cover entry a */
+      int sp = span(j, j->p->cover_ops[a->a]), w0 = a->b, m = W;
+      int e0 = w0 + sp < W ? w0 + sp : W;
+      for (int w = w0; w < e0; w++) m = perm[w] < m ? perm[w] : m;
+      int e1 = m + sp < W ? m + sp : W;
+      if (m % sp || e1 - m != e0 - w0) ok = 0;
+      for (int w = w0; w < e0 && ok; w++)
+        if (perm[w] < m || perm[w] >= e1) ok = 0;
+      if (!ok) break;
+      ml[s] = j->ph[ph_index(j, a->a, m, a->c)];
     } else if (a->kind == A_PW) {
       ml[s] = j->pw[a->a * W + perm[a->b]];
     } else if (a->kind == A_SEL && a->a == F_REGS) {
@@ -1277,6 +1381,9 @@ static atom atom_image(const jt *j, const int *s, const atom *a) {
     if (a->a == F_CROSS) r.b = edge_image(j->g, s, a->b);
     else if (a->a == F_BLOCK) r.b = s[a->b];
     else if (a->a == F_REL) r.kind = -1; /* never with relations */
+    break;
+  case A_PH: /* never: covers turn the sub-tile order off */
+    r.kind = -1;
     break;
   default:
     break;
@@ -1407,7 +1514,7 @@ static void jt_free(jt *j) {
   free(j->ub), free(j->on), free(j->H), free(j->sw), free(j->cw);
   free(j->cw_dst), free(j->cw_sel), free(j->cw_edge), free(j->qx), free(j->regsel);
   free(j->pw), free(j->it), free(j->lits), free(j->terms), free(j->cl);
-  free(j->tsig);
+  free(j->tsig), free(j->ph);
 }
 
 char *twill_check_joint_text(const twill_graph *g, const twill_joint_params *p,
@@ -1441,6 +1548,7 @@ char *twill_check_joint_text_sb(const twill_graph *g, const twill_joint_params *
       jfail(&j, "L %ld is shorter than op '%s'", L, g->ops[v].name);
       return NULL;
     }
+  if (bad_covers(g, p, &j)) return NULL;
   j.g = g;
   j.p = p;
   j.I = ii;

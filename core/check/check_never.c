@@ -39,6 +39,24 @@
  *     >= 1, as check_joint.c states a floor).
  * Relations over warps (same, apart, own) are kept; "lead" speaks of the
  * next iteration and is dropped (dropping keeps a relaxation).
+ *
+ * Covers (twill/joint.h, "lifetimes").  For an edge (u, v, d, delta >= 1)
+ * and a path v = p_0 -> ... -> p_m = u of dist-0 edges, latencies >= 0 give
+ * t(p_0) <= ... <= t(u) <= t(v) + I*delta, and each p_i's result lives at
+ * least until t(p_{i+1}) (u's until t(v) + I*delta): the lifetimes join
+ * into [t(v), t(v) + I*delta), at least I cycles, so at every slot at every
+ * I some op of the path holds a copy.  In step 2 a slot where this
+ * iteration shows none of them gets one phantom copy of the op the steady
+ * state holds there (on that op's warps, the same in every iteration), so
+ * the single iteration still uses at most the steady state's registers;
+ * step 3 keeps each remaining cycle's live values and phantoms.  The
+ * paths taken, the rule both sides state: an op is eligible when it holds
+ * registers and has no floor; for each edge in order with delta >= 1, u !=
+ * v and both ends eligible, a breadth-first search from v along dist-0
+ * edges into eligible ops (the queue in the order reached, a node's
+ * out-edges in edge order, a node reached once); when it reaches u, the
+ * path found from v to u, v first, is a cover unless an equal list is one
+ * already.
  */
 #include "check_int.h"
 
@@ -116,5 +134,62 @@ int twill_never_derive(const twill_graph *g, const twill_joint_params *p, twill_
   *gn = c;
   *L = sum;
   *ii = sum + umax;
+  return 0;
+}
+
+int twill_never_derive_covers(const twill_graph *g, const int *k, int **ops_out, int **at_out,
+                              int *n_out) {
+  int n = g->nops, m = g->nedges;
+  *ops_out = NULL, *at_out = NULL, *n_out = 0;
+  if (n > 4096 || (size_t)m * (size_t)n > ((size_t)1 << 24)) return -1;
+  size_t nn = n > 0 ? (size_t)n : 1, mm = m > 0 ? (size_t)m : 1;
+  int *from = malloc(nn * sizeof *from), *order = malloc(nn * sizeof *order);
+  /* a cover is a simple path: at most n ops, at most one per edge */
+  int *ops = malloc(mm * nn * sizeof *ops), *at = malloc((mm + 1) * sizeof *at);
+  if (!from || !order || !ops || !at) {
+    free(from), free(order), free(ops), free(at);
+    return -1;
+  }
+  int ncov = 0;
+  at[0] = 0;
+  for (int i = 0; i < m; i++) {
+    const twill_edge *e = &g->edges[i];
+    int ok_u = g->ops[e->src].regs > 0 && !k[e->src];
+    int ok_v = g->ops[e->dst].regs > 0 && !k[e->dst];
+    if (e->dist < 1 || e->src == e->dst || !ok_u || !ok_v) continue;
+    for (int x = 0; x < n; x++) from[x] = -1;
+    from[e->dst] = e->dst; /* the root points at itself */
+    int len = 0, at_q = 0;
+    order[len++] = e->dst;
+    while (at_q < len && from[e->src] < 0) {
+      int x = order[at_q++];
+      for (int a = 0; a < m; a++) {
+        const twill_edge *f = &g->edges[a];
+        if (f->src != x || f->dist || from[f->dst] >= 0) continue;
+        if (g->ops[f->dst].regs <= 0 || k[f->dst]) continue;
+        from[f->dst] = x;
+        order[len++] = f->dst;
+      }
+    }
+    if (from[e->src] < 0) continue;
+    /* the path, v first: walk back from u, then reverse */
+    int *c = ops + at[ncov], cn = 0;
+    for (int x = e->src;; x = from[x]) {
+      c[cn++] = x;
+      if (x == e->dst) break;
+    }
+    for (int a = 0, b = cn - 1; a < b; a++, b--) {
+      int tmp = c[a];
+      c[a] = c[b], c[b] = tmp;
+    }
+    int seen = 0;
+    for (int q = 0; q < ncov && !seen; q++) {
+      seen = at[q + 1] - at[q] == cn;
+      for (int r = 0; seen && r < cn; r++) seen = ops[at[q] + r] == c[r];
+    }
+    if (!seen) at[ncov + 1] = at[ncov] + cn, ncov++;
+  }
+  free(from), free(order);
+  *ops_out = ops, *at_out = at, *n_out = ncov;
   return 0;
 }

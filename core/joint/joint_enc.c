@@ -22,6 +22,7 @@
  *   registers    z(v, w, tau) >= on(v, w) & live(v, tau);
  *                per warp w, slot s: sum regs(v) z(v, w, tau = s mod I)
  *                  + sum over floored v of k*regs(v) on(v, w)
+ *                  + sum over phantoms ph(v, w, s) of regs(v) (covers)
  *                  - STEP*q(g) <= LO       (r_g = LO + STEP*q_g <= R)
  *                register file: sum_g 32*WG*STEP*q_g <= regs_per_sm - G*32*WG*LO
  *   memories     per slot: sum smem(v) live(v, tau = s mod I)
@@ -528,6 +529,63 @@ static void enc_memory(twill_joint *j, const char *name, long cap, int which) {
   free(b.t);
 }
 
+/* Phantom copies of the covers ("lifetimes" in twill/joint.h): for the
+ * e-th op v of the covers (cover_ops[e]), each span-aligned warp w0 and
+ * slot k, ph(e, w0, k) -> on(v, w0) ("a copy of v held on v's warps at k
+ * that the lifetime grid does not show"), and per cover C and slot k
+ *   OR over v in C, tau = k (mod I) of live(v, tau)  |  OR of C's ph(., ., k)
+ * A phantom weighs regs(v) in the register rows of its warps.  Index of
+ * ph(e, w0, k) in the array phantoms() returns: phantom_at(). */
+/* The blocks of op v: one per multiple of its span below W (an op wider
+ * than the machine still has one, as its z grid does). */
+static size_t blocks(const twill_joint *j, int v) {
+  int sp = span_of(j, &j->g->ops[v]);
+  return (size_t)((j->W + sp - 1) / sp);
+}
+
+static size_t phantom_at(const twill_joint *j, int e, int w0, long k) {
+  size_t x = 0;
+  for (int f = 0; f < e; f++)
+    x += blocks(j, j->p.cover_ops[f]) * (size_t)j->I;
+  int sp = span_of(j, &j->g->ops[j->p.cover_ops[e]]);
+  return x + (size_t)(w0 / sp) * (size_t)j->I + (size_t)k;
+}
+
+static int *phantoms(twill_joint *j) {
+  const twill_joint_params *p = &j->p;
+  if (p->ncovers <= 0 || j->err) return NULL;
+  int ne = p->cover_at[p->ncovers];
+  size_t n = phantom_at(j, ne - 1, 0, 0) +
+             blocks(j, p->cover_ops[ne - 1]) * (size_t)j->I;
+  int *ph = malloc(n * sizeof *ph);
+  if (!ph) {
+    j->err = 1;
+    return NULL;
+  }
+  for (int e = 0; e < ne; e++) {
+    int v = p->cover_ops[e], sp = span_of(j, &j->g->ops[v]);
+    for (int w0 = 0; w0 < j->W; w0 += sp)
+      for (long k = 0; k < j->I; k++) {
+        int x = ph[phantom_at(j, e, w0, k)] = new_bool(j);
+        clause2(j, -x, on(j, v, w0));
+      }
+  }
+  for (int c = 0; c < p->ncovers && !j->err; c++)
+    for (long k = 0; k < j->I && !j->err; k++) {
+      cl_start(j);
+      for (int e = p->cover_at[c]; e < p->cover_at[c + 1]; e++) {
+        int v = p->cover_ops[e];
+        for (long tau = k; tau < j->H[v]; tau += j->I) cl_lit(j, j->live[v][tau]);
+      }
+      for (int e = p->cover_at[c]; e < p->cover_at[c + 1]; e++) {
+        int sp = span_of(j, &j->g->ops[p->cover_ops[e]]);
+        for (int w0 = 0; w0 < j->W; w0 += sp) cl_lit(j, ph[phantom_at(j, e, w0, k)]);
+      }
+      cl_end(j);
+    }
+  return ph;
+}
+
 static void enc_registers(twill_joint *j) {
   const twill_graph *g = j->g;
   int W = j->W, WG = j->WG, G = j->G;
@@ -568,6 +626,7 @@ static void enc_registers(twill_joint *j) {
       }
     }
   }
+  int *ph = phantoms(j);
   for (int gr = 0; gr < G && !j->err; gr++) {
     int s = G > 1 || WG > 1
                 ? family(j, "registers of warpgroup %ld", NULL, NULL, gr)
@@ -588,6 +647,11 @@ static void enc_registers(twill_joint *j) {
             sum += g->ops[v].regs;
           }
         }
+        for (int e = 0; ph && e < p->cover_at[p->ncovers]; e++) {
+          int v = p->cover_ops[e], sp = span_of(j, &g->ops[v]);
+          tb_push(j, &b, g->ops[v].regs, -1, ph[phantom_at(j, e, w - w % sp, k)]);
+          sum += g->ops[v].regs;
+        }
         if (step) tb_push(j, &b, -step, q[gr], 0);
         if ((step || sum > base) && !j->err &&
             twill_smt_linear(j->m, b.t, b.n, base, s) < 0)
@@ -606,6 +670,7 @@ static void enc_registers(twill_joint *j) {
       if (!(w % span_of(j, &g->ops[v]))) free(z[(size_t)v * W + w]);
   free(z);
   free(q);
+  free(ph);
   free(b.t);
 }
 
@@ -699,6 +764,24 @@ void twill_joint_free(twill_joint *j) {
   free(j);
 }
 
+/* Covers name ops that hold registers, have no floor (their grids carry
+ * the copies the cover clause reads) and appear once in their cover. */
+static bool bad_covers(const twill_joint *j) {
+  const twill_joint_params *p = &j->p;
+  if (p->ncovers < 0 || (p->ncovers > 0 && (!p->cover_ops || !p->cover_at))) return true;
+  if (p->ncovers > 0 && p->cover_at[0] != 0) return true;
+  for (int c = 0; c < p->ncovers; c++) {
+    if (p->cover_at[c + 1] <= p->cover_at[c]) return true;
+    for (int e = p->cover_at[c]; e < p->cover_at[c + 1]; e++) {
+      int v = p->cover_ops[e];
+      if (v < 0 || v >= j->g->nops || j->g->ops[v].regs <= 0 || floored(j, v)) return true;
+      for (int f = p->cover_at[c]; f < e; f++)
+        if (p->cover_ops[f] == v) return true;
+    }
+  }
+  return false;
+}
+
 static twill_joint *build(const twill_graph *g, const twill_joint_params *p,
                           long ii, long L, bool proof) {
   if (ii < 1 || p->warps < 1 || p->warpgroup < 1 || p->warps % p->warpgroup ||
@@ -747,6 +830,7 @@ static twill_joint *build(const twill_graph *g, const twill_joint_params *p,
   for (int v = 0; v < g->nops && !j->err; v++)
     if (floored(j, v) && holds(j, &g->ops[v]) && grid_len(j, v) > floor_of(j, v) * ii)
       j->err = 1;
+  if (!j->err && bad_covers(j)) j->err = 1;
   if (!j->err) enc_times(j);
   if (!j->err) enc_capacity(j);
   if (!j->err) enc_warps(j);

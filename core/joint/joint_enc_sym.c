@@ -34,7 +34,9 @@
  * The transpositions (C_1 C_i) generate every permutation of the class
  * (twins of C_1 and of each other: (C_i C_j) = (C_1 C_i)(C_1 C_j)(C_1 C_i)),
  * so the sorting permutation is a symmetry.  Relations (--same, --lead ...)
- * name ops, so with relations no order is imposed.  It composes with the
+ * name ops, so with relations no order is imposed, nor with covers (the
+ * "no I at all" relaxation's: a cover is a path its rule picks, which a
+ * swap of sub-tiles need not map onto another cover).  It composes with the
  * warp symmetry breaking: a warp renaming leaves every start time alone.
  */
 #include <stdlib.h>
@@ -87,7 +89,7 @@ static int find(int *par, int x) {
 int twill_joint_subtile_order(const twill_graph *g, const twill_joint_params *p, int *pairs,
                               int max_pairs) {
   int n = g->nops;
-  if (p->nrels > 0 || n < 2) return 0;
+  if (p->nrels > 0 || p->ncovers > 0 || n < 2) return 0;
   size_t sz = (size_t)n;
   char *adj = calloc(sz * sz, 1);
   char *shared = calloc(sz, 1);

@@ -387,6 +387,9 @@ int twill_joint_validate(const twill_graph *g, const twill_joint_params *p,
                          long L, const twill_schedule *s, char *why,
                          size_t whylen) {
   if (!s->warp) return fail(why, whylen, "the schedule has no warps");
+  if (p->ncovers)
+    return fail(why, whylen, "covers belong to the single-iteration relaxation, whose "
+                "phantom copies a schedule does not state");
   if (p->warps < 1 || p->warpgroup < 1 || p->warps % p->warpgroup)
     return fail(why, whylen, "%d warps do not form warpgroups of %d",
                 p->warps, p->warpgroup);

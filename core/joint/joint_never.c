@@ -64,6 +64,7 @@
  * from the kernel, so a certificate cannot choose them. */
 #include <limits.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "twill/joint.h"
@@ -208,4 +209,85 @@ int twill_never_live(const twill_graph *g, int *k) {
   }
   free(first), free(adj), free(dist), free(h.key), free(h.node);
   return 0;
+}
+
+/* ---- the covers ----------------------------------------------------------
+ * The floors see one value at a time.  An accumulator is a chain: in FA3,
+ * rescale_s -> PV_s in the iteration and PV_s -> rescale_s (delta 1) to the
+ * next; each value dies where the next is born, so neither has a floor,
+ * yet at every slot one of them is live.  Generally, for an edge
+ * (u, v, d, delta >= 1) and a path v = p_0 -> p_1 -> ... -> p_m = u of
+ * dist-0 edges: latencies are >= 0, so t(p_0) <= t(p_1) <= ... <= t(u)
+ * <= t(v) + I*delta, and each p_i's lifetime runs from t(p_i) at least to
+ * t(p_{i+1}) (u's to t(v) + I*delta).  Their union is [t(v), t(v) +
+ * I*delta), at least I consecutive cycles: every slot holds a copy of some
+ * op of C = {p_0 .. p_m}.  One iteration alone shows only its own copies;
+ * where none of C's is live, the steady state still holds another
+ * iteration's copy of some v in C, on v's warps (warps are the same in
+ * every iteration): the phantom copy of twill/joint.h.  Counting it keeps
+ * step 2 of the argument above a relaxation (at each slot, this
+ * iteration's copies plus one phantom are at most the steady state's), and
+ * step 3's compaction keeps it legal (each remaining cycle keeps the live
+ * values and phantoms it had), so the claim holds with the covers.
+ *
+ * Which (the checker, core/check/check_never.c, states the rule again):
+ * an op is eligible when regs(v) > 0 and k(v) = 0; for each edge
+ * (u, v, d, delta) in order with delta >= 1, u != v, both eligible: a
+ * breadth-first search from v over dist-0 edges between eligible ops
+ * (nodes in the order reached, each node's out-edges in edge order, each
+ * node reached once); if it reaches u, the cover is the path from v to u
+ * it found, v first, unless the same list is already a cover. */
+int twill_never_covers(const twill_graph *g, const int *k, int **ops_out,
+                       int **at_out, int *n_out) {
+  int n = g->nops, m = g->nedges;
+  size_t nn = n > 0 ? (size_t)n : 1;
+  int *par = malloc(nn * sizeof *par), *queue = malloc(nn * sizeof *queue);
+  int *ops = NULL, *at = malloc(sizeof *at), nc = 0, nops = 0;
+  if (!par || !queue || !at) goto oom;
+  at[0] = 0;
+  for (int i = 0; i < m; i++) {
+    const twill_edge *e = &g->edges[i];
+    int u = e->src, v = e->dst;
+    if (e->dist < 1 || u == v || g->ops[u].regs <= 0 || g->ops[v].regs <= 0 || k[u] ||
+        k[v])
+      continue;
+    for (int x = 0; x < n; x++) par[x] = -2; /* -2: not reached */
+    int head = 0, tail = 0;
+    par[v] = -1;
+    queue[tail++] = v;
+    while (head < tail && par[u] == -2) {
+      int x = queue[head++];
+      for (int a = 0; a < m; a++) {
+        const twill_edge *f = &g->edges[a];
+        int y = f->dst;
+        if (f->src != x || f->dist != 0 || par[y] != -2 || g->ops[y].regs <= 0 || k[y])
+          continue;
+        par[y] = x;
+        queue[tail++] = y;
+      }
+    }
+    if (par[u] == -2) continue;
+    int len = 0;
+    for (int x = u; x >= 0; x = par[x]) len++;
+    int *no = realloc(ops, (size_t)(nops + len) * sizeof *no);
+    int *na = realloc(at, (size_t)(nc + 2) * sizeof *na);
+    if (no) ops = no;
+    if (na) at = na;
+    if (!no || !na) goto oom;
+    int y = u;
+    for (int q = len - 1; q >= 0; q--, y = par[y]) ops[nops + q] = y;
+    bool dup = false;
+    for (int c = 0; c < nc && !dup; c++)
+      dup = at[c + 1] - at[c] == len &&
+            !memcmp(ops + at[c], ops + nops, (size_t)len * sizeof *ops);
+    if (dup) continue;
+    nops += len;
+    at[++nc] = nops;
+  }
+  free(par), free(queue);
+  *ops_out = ops, *at_out = at, *n_out = nc;
+  return 0;
+oom:
+  free(par), free(queue), free(ops), free(at);
+  return -1;
 }

@@ -414,11 +414,19 @@ static int never(twill_solve_result *r, const twill_solve_opts *o, double t0) {
     return -1;
   }
   q.min_live = k;
+  int *cov = NULL, *cov_at = NULL;
+  if (twill_never_covers(r->g, k, &cov, &cov_at, &q.ncovers)) {
+    twill_graph_free(gn);
+    free(k);
+    return -1;
+  }
+  q.cover_ops = cov;
+  q.cover_at = cov_at;
   long ii, L;
   twill_never_size(gn, &q, &ii, &L);
   if (L > NEVER_MAX_LENGTH) {
     twill_graph_free(gn);
-    free(k);
+    free(k), free(cov), free(cov_at);
     return 0;
   }
   twill_joint *j = twill_joint_new(gn, &q, ii, L, false);
@@ -431,8 +439,8 @@ static int never(twill_solve_result *r, const twill_solve_opts *o, double t0) {
     for (int v = 0; v < r->g->nops; v++) floors = floors || k[v] > 0;
     snprintf(r->why_never, sizeof r->why_never,
              "not even one iteration has a joint schedule%s%s%s",
-             floors ? " (holding the copies its loop-carried values keep "
-                      "live at every I)" : "",
+             floors || q.ncovers ? " (holding the copies its loop-carried values keep "
+                                   "live at every I)" : "",
              why ? ": " : "", why ? why : "");
     free(why);
   }
@@ -444,7 +452,7 @@ static int never(twill_solve_result *r, const twill_solve_opts *o, double t0) {
     if (rr != 20) st = rr == 0 ? 0 : -1;
   }
   twill_graph_free(gn);
-  free(k);
+  free(k), free(cov), free(cov_at);
   r->never_ii = ii;
   r->never_L = L;
   return st;

@@ -25,6 +25,12 @@
  *                copies are live at slot s, where k_min(v) =
  *                p->min_live[v], or 0 when p->min_live is NULL (only the
  *                "no I at all" relaxation sets it: see core/joint/joint_never.c)
+ *                and, per cover C of p (ops; again only the "no I at all"
+ *                relaxation has any): at every slot s where no op of C has
+ *                a live copy, one op v of C, of the schedule's choice,
+ *                holds one more copy than n_v(s) says ("a phantom copy",
+ *                counted in need(w, s) below, not in the memories;
+ *                joint_never.c says why)
  *  registers     per warp w and slot s: need(w, s) = sum over v with w in
  *                S(v) of regs(v) * n_v(s) (registers per thread); warpgroup
  *                g runs with a budget r_g >= need of each of its warps.
@@ -170,6 +176,11 @@ typedef struct twill_joint_params {
                           NULL: none.  Only the "no I at all" relaxation
                           sets it; it is never written to a certificate
                           (the checker derives it from the kernel) */
+  /* covers (see "lifetimes"), not owned: cover c is the ops
+   * cover_ops[cover_at[c] .. cover_at[c+1]-1]; ncovers 0: none.  Like
+   * min_live, only the "no I at all" relaxation sets them. */
+  const int *cover_ops, *cover_at;
+  int ncovers;
   const twill_joint_rel *rels; /* not owned; NULL when nrels == 0 */
   int nrels;
 } twill_joint_params;
@@ -282,7 +293,7 @@ char *twill_joint_preamble(const twill_graph *g, const twill_joint_params *p,
  *          G' of lat(e) + X(v));  L' = sum_v w(v);  U = max end of any
  *          op's unit uses;  I' = L' + U (twill_never_size);
  *   the parameters of G without its "lead" relations (twill_never_params),
- *          with min_live = k.
+ *          with min_live = k and the covers of twill_never_covers.
  * If the joint problem of G' at (I', L') under those parameters is
  * unsatisfiable, G has no joint schedule at any I and L (the argument is
  * in core/joint/joint_never.c).  Algorithm 1 tries it once, when phase 1's I
@@ -293,6 +304,12 @@ void twill_never_size(const twill_graph *gn, const twill_joint_params *p,
 /* k(v) for every op of g (with its loop-carried edges) into k (g->nops
  * entries).  0, or -1 out of memory. */
 int twill_never_live(const twill_graph *g, int *k);
+/* The covers of g given its floors k (twill_never_live): lists of ops of
+ * which one holds a copy at every slot at every I (the rule and why are
+ * in core/joint/joint_never.c), into *ops and *at (allocated, the layout
+ * of twill_joint_params.cover_ops and cover_at) and *n.  0, or -1 out of
+ * memory. */
+int twill_never_covers(const twill_graph *g, const int *k, int **ops, int **at, int *n);
 /* p without its "lead" relations (about the next iteration); keep holds
  * p->nrels entries and backs the result's rels. */
 twill_joint_params twill_never_params(const twill_joint_params *p,
