@@ -139,7 +139,9 @@ START_TEST(translation_matches_encoder) {
   ck_assert_int_gt(compared, trials / 2);
   ck_assert_int_gt(floors, trials / 10);
   ck_assert_int_gt(sym, trials / 4);
-  ck_assert_int_gt(covers, trials / 40); /* phantoms through the warp symmetry check */
+  /* phantoms through the warp symmetry check; valgrind's 20 trials may
+   * have none */
+  if (!tu_under_valgrind()) ck_assert_int_gt(covers, trials / 40);
 }
 END_TEST
 

@@ -170,6 +170,8 @@ static void print_text(const opts *o, const twill_arch *m,
            r->phase1_ii_proven ? "proven" : "not proven", r->phase1_length,
            r->phase1_length_proven ? "proven minimal" : "not proven minimal");
   printf("search:\n");
+  if (r->ntries == 0 && r->status == 2)
+    printf("  no I tried: the single-iteration relaxation, tried first, settles every I\n");
   for (int i = 0; i < r->ntries; i++) {
     const twill_solve_try *t = &r->tries[i];
     char nb[96] = "";
@@ -460,7 +462,7 @@ int twill_cmd_solve(int argc, char **argv) {
   /* the answer's run, or with none the largest W's (its "why never") */
   twill_solve_result *r = &lr.pt[lr.best >= 0 ? lr.best : lr.n - 1].r;
   const twill_launch_result *lp = wmax > 0 ? &lr : NULL;
-  if (lr.status == 2 && r->ntries == 0 && !lp) { /* settled before any search */
+  if (lr.status == 2 && r->ntries == 0 && !lp && !r->never_proof) { /* settled before any search */
     if (o.json) print_json(&o, g, m, r, NULL); /* --json: JSON, whatever the answer */
     else printf("infeasible at every I: %s\n", r->why_never);
     twill_launch_result_clear(&lr);
