@@ -1116,6 +1116,7 @@ START_TEST(never_with_a_chain) {
     ck_assert_int_eq(r.phase1_ii, 2);
     if (i == 0) {
       ck_assert_int_eq(r.status, 2);
+      ck_assert(r.never_covers); /* the floors alone have a schedule */
       ck_assert_ptr_nonnull(strstr(r.why_never, "loop-carried values keep live"));
       ck_assert_int_eq(relaxation(g, &p, RELAX_FLOORS), 10);
       ck_assert_int_eq(relaxation(g, &p, RELAX_FULL), 20);
@@ -1138,12 +1139,29 @@ START_TEST(never_with_a_chain) {
 }
 END_TEST
 
-/* The checker derives the covers from the kernel: a refutation of the
- * relaxation without them is not the problem it states.  The chain of
- * never_with_a_chain (10 registers each) beside x -> y -> z and x -> z
- * (x, y 100 registers each, on one warp with 128): x lives while y does,
- * so the relaxation fails with or without the covers, but its text
- * differs. */
+/* The checker derives the covers from the kernel, and the keyword says
+ * which relaxation a refutation is of: "never" the floors alone,
+ * "never-covers" the floors and the covers.  Kernel: the chain of
+ * never_with_a_chain (10 registers each) beside x -> y -> z and x -> z (x,
+ * y 100 registers each) on one warp with 128: x lives while y does, so
+ * both relaxations fail, and their texts differ.  The solver refutes the
+ * floors alone ("never"); a refutation of the relaxation with covers is
+ * accepted under "never-covers" and refused under "never", and the
+ * solver's under "never-covers". */
+static char *with_never(const char *c, const char *key, long ii, long L, const char *pf,
+                        size_t pn, size_t *en) {
+  const char *nv = strstr(c, "\nnever");
+  ck_assert_ptr_nonnull(nv);
+  char *e = NULL;
+  FILE *f = open_memstream(&e, en);
+  fwrite(c, 1, (size_t)(nv + 1 - c), f);
+  fprintf(f, "%s %ld %ld %zu\n", key, ii, L, pn);
+  fwrite(pf, 1, pn, f);
+  fputs("\nend\n", f);
+  fclose(f);
+  return e;
+}
+
 START_TEST(never_checker_derives_covers) {
   twill_graph *g = chain_kernel(0);
   g->ops[0].regs = g->ops[1].regs = 10;
@@ -1161,16 +1179,20 @@ START_TEST(never_checker_derives_covers) {
   twill_solve_result r;
   ck_assert_int_eq(twill_solve(g, NULL, &p, &o, &r), 0);
   ck_assert_int_eq(r.status, 2);
+  ck_assert(!r.never_covers);
   size_t n;
   char *c = write_cert(&r, &n), msg[2000];
   ck_assert_msg(check_p(g, &p, 0, c, n, msg) == 0, "%s", msg);
-  /* the same relaxation with its floors but no covers, refuted */
+  ck_assert_ptr_nonnull(strstr(c, "\nnever "));
+  /* the relaxation with its covers, refuted */
   twill_joint_rel keep[1];
   twill_joint_params q = twill_never_params(&r.p, keep);
   twill_graph *gn = twill_never_graph(r.g);
-  int k[6];
+  int k[6], *cov, *cat;
   ck_assert_int_eq(twill_never_live(r.g, k), 0);
-  q.min_live = k;
+  ck_assert_int_eq(twill_never_covers(r.g, k, &cov, &cat, &q.ncovers), 0);
+  ck_assert_int_eq(q.ncovers, 1);
+  q.min_live = k, q.cover_ops = cov, q.cover_at = cat;
   long ii, L;
   twill_never_size(gn, &q, &ii, &L);
   ck_assert_int_eq(ii, r.never_ii);
@@ -1178,22 +1200,24 @@ START_TEST(never_checker_derives_covers) {
   ck_assert_ptr_nonnull(j);
   ck_assert_int_eq(twill_joint_refute(j, 30), 20);
   char *pf = NULL;
-  size_t pn = 0;
+  size_t pn = 0, en;
   FILE *f = open_memstream(&pf, &pn);
   ck_assert_int_eq(twill_joint_write_proof(j, f), 0);
   fclose(f);
   twill_joint_free(j);
   twill_graph_free(gn);
-  const char *nv = strstr(c, "never ");
-  ck_assert_ptr_nonnull(nv);
-  char *e = NULL;
-  size_t en = 0;
-  f = open_memstream(&e, &en);
-  fwrite(c, 1, (size_t)(nv - c), f);
-  fprintf(f, "never %ld %ld %zu\n", ii, L, pn);
-  fwrite(pf, 1, pn, f);
-  fputs("\nend\n", f);
-  fclose(f);
+  free(cov), free(cat);
+  char *e = with_never(c, "never-covers", ii, L, pf, pn, &en);
+  ck_assert_msg(check_p(g, &p, 0, e, en, msg) == 0, "never-covers: %s", msg);
+  free(e);
+  e = with_never(c, "never", ii, L, pf, pn, &en);
+  ck_assert_int_ne(check_p(g, &p, 0, e, en, msg), 0);
+  ck_assert_msg(strstr(msg, "is not of the joint problem") != NULL, "%s", msg);
+  free(e);
+  /* the solver's own refutation (the floors alone) under never-covers */
+  const char *nv = strstr(c, "\nnever ");
+  const char *blk = strchr(nv + 1, '\n') + 1;
+  e = with_never(c, "never-covers", ii, L, blk, r.never_proof_len, &en);
   ck_assert_int_ne(check_p(g, &p, 0, e, en, msg), 0);
   ck_assert_msg(strstr(msg, "is not of the joint problem") != NULL, "%s", msg);
   free(e), free(pf), free(c);

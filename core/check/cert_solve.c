@@ -18,6 +18,8 @@
  * then either "no I at all":
  *   never I' L' BYTES            a refutation of the single-iteration
  *   end                            relaxation (check_never.c) at (I', L')
+ *                                  with its floors; "never-covers" in
+ *                                  place of "never": with its covers too
  * or an optimum:
  *   ii I*
  *   length L*
@@ -37,6 +39,7 @@
  *                                  searched, ascending (also after a
  *                                  "never" answer, KIND never there):
  *     never I' L' BYTES            KIND never: W has no schedule at any I
+ *                                  (or never-covers I' L' BYTES)
  *     refute I L BYTES             KIND refuted: at W's parameters, every I
  *                                  in [I1, I*) within the copies above,
  *                                  and I* at L >= L* (W below the answer's:
@@ -177,8 +180,10 @@ static void describe_params(const twill_joint_params *p, long x_real, char *buf,
                           twill_rel_name(p->rels[i].kind), p->rels[i].nops);
 }
 
-/* "never I' L' BYTES": the single-iteration relaxation of g under pn
- * (check_never.c), derived here, refuted by the block. */
+/* "never I' L' BYTES" or "never-covers I' L' BYTES": the single-iteration
+ * relaxation of g under pn (check_never.c), with its floors, and with its
+ * covers for the second, derived here, refuted by the block.  Both are
+ * relaxations (check_never.c says why), so either keyword proves "no I". */
 static int never_block(cert_rd *r, const twill_graph *g, const twill_joint_params *pn,
                        long *ii_out, long *L_out) {
   twill_joint_rel keep[TWILL_JOINT_MAX_RELS];
@@ -198,7 +203,10 @@ static int never_block(cert_rd *r, const twill_graph *g, const twill_joint_param
   }
   q.min_live = kf;
   int *cov = NULL, *cov_at = NULL;
-  if (twill_never_derive_covers(g, kf, &cov, &cov_at, &q.ncovers)) {
+  bool with_covers = twill_cr_is(r, 0, "never-covers");
+  const char *key = with_covers ? "never-covers" : "never";
+  q.ncovers = 0;
+  if (with_covers && twill_never_derive_covers(g, kf, &cov, &cov_at, &q.ncovers)) {
     twill_graph_free(gn);
     free(kf);
     return twill_cr_fail(r, "cannot derive the single-iteration relaxation (memory, or a "
@@ -209,7 +217,7 @@ static int never_block(cert_rd *r, const twill_graph *g, const twill_joint_param
   long ii, L;
   const char *blk;
   size_t n;
-  int bad = twill_cr_key(r, "never", 4) ||
+  int bad = twill_cr_key(r, key, 4) ||
             twill_cr_long(r, 1, 1, TWILL_CHECK_MAX_TIME, &ii, "never I") ||
             twill_cr_long(r, 2, 1, TWILL_CHECK_MAX_TIME, &L, "never L");
   if (!bad && (ii != wi || L != wl))
@@ -395,7 +403,7 @@ int twill_check_solve(const twill_check_subject *s, const char *cert, size_t len
   const twill_joint_params *sp = lc.on ? &lc.qa : s->p;
   if (read_params(&r, sp, X, &pn) || read_rels(&r, s->g, s->p) || twill_cr_line(&r))
     goto out;
-  if (twill_cr_is(&r, 0, "never")) {
+  if (twill_cr_is(&r, 0, "never") || twill_cr_is(&r, 0, "never-covers")) {
     rc = check_never(&r, s, g, &pn, costs, &lc, X, cl, msg, msglen) ? 1 : 0;
     goto out;
   }

@@ -1086,9 +1086,24 @@ static int edge_image(const twill_graph *g, const int *s, int e) {
 }
 
 /* Is the op involution s an automorphism of the kernel (sig and edges)? */
+/* The cover whose ops are cover c's mapped one by one through s, in the
+ * same order, or -1 (the checker's own search; covers are few). */
+static int cover_image(const jt *j, const int *s, int c) {
+  const twill_joint_params *p = j->p;
+  int a = p->cover_at[c], len = p->cover_at[c + 1] - a;
+  for (int d = 0; d < p->ncovers; d++) {
+    int b = p->cover_at[d], same = p->cover_at[d + 1] - b == len;
+    for (int i = 0; same && i < len; i++) same = p->cover_ops[b + i] == s[p->cover_ops[a + i]];
+    if (same) return d;
+  }
+  return -1;
+}
+
 static int graph_auto(const jt *j, const int *s) {
   for (int v = 0; v < j->n; v++)
     if (!sig_eq(j, v, s[v])) return 0;
+  for (int c = 0; c < j->p->ncovers; c++) /* covers onto covers */
+    if (cover_image(j, s, c) < 0) return 0;
   for (int e = 0; e < j->g->nedges; e++) {
     int f = edge_image(j->g, s, e);
     if (f < 0 || edge_image(j->g, s, f) != e) return 0;
@@ -1099,7 +1114,7 @@ static int graph_auto(const jt *j, const int *s) {
 static void fam_subtiles(jt *j) {
   const twill_graph *g = j->g;
   int n = j->n;
-  if (n < 2 || j->p->nrels > 0 || j->p->ncovers > 0) return;
+  if (n < 2 || j->p->nrels > 0) return;
   int *lab = malloc((size_t)n * sizeof *lab), *stack = malloc((size_t)n * sizeof *stack);
   int *shared = calloc((size_t)n, sizeof *shared), *s = malloc((size_t)n * sizeof *s);
   int *head = malloc((size_t)n * sizeof *head), *cls = malloc((size_t)n * sizeof *cls);
@@ -1382,9 +1397,14 @@ static atom atom_image(const jt *j, const int *s, const atom *a) {
     else if (a->a == F_BLOCK) r.b = s[a->b];
     else if (a->a == F_REL) r.kind = -1; /* never with relations */
     break;
-  case A_PH: /* never: covers turn the sub-tile order off */
-    r.kind = -1;
+  case A_PH: { /* entry e = position i of cover c -> position i of c's image */
+    const twill_joint_params *p = j->p;
+    int c = 0;
+    while (c + 1 < p->ncovers && p->cover_at[c + 1] <= a->a) c++;
+    int d = cover_image(j, s, c);
+    r.a = d < 0 ? -1 : p->cover_at[d] + (a->a - p->cover_at[c]);
     break;
+  }
   default:
     break;
   }

@@ -26,7 +26,8 @@
  *              involution swapping A[i] and B[i] for every i and fixing
  *              every other op, is an automorphism of the kernel: sig(v) =
  *              sig(sigma v) for every op, and the edges map onto the edges
- *              (same lat, dist and blocking, with multiplicity);
+ *              (same lat, dist and blocking, with multiplicity), and with
+ *              covers every cover's op list, mapped op by op, is a cover's;
  *   classes    each component, in order, joins the first class whose first
  *              component it is a twin of, else starts a class;
  *   order      per class (in order of creation) with members C_1 .. C_m:
@@ -34,9 +35,9 @@
  * The transpositions (C_1 C_i) generate every permutation of the class
  * (twins of C_1 and of each other: (C_i C_j) = (C_1 C_i)(C_1 C_j)(C_1 C_i)),
  * so the sorting permutation is a symmetry.  Relations (--same, --lead ...)
- * name ops, so with relations no order is imposed, nor with covers (the
- * "no I at all" relaxation's: a cover is a path its rule picks, which a
- * swap of sub-tiles need not map onto another cover).  It composes with the
+ * name ops, so with relations no order is imposed.  Covers (the "no I at
+ * all" relaxation's) name ops too: with covers, twins must also map every
+ * cover, op by op in its order, onto a cover.  It composes with the
  * warp symmetry breaking: a warp renaming leaves every start time alone.
  */
 #include <stdlib.h>
@@ -69,10 +70,25 @@ static int edge_count(const twill_graph *g, int s, int d, const twill_edge *like
   return n;
 }
 
-/* Is the involution sig (sig[v] = image of v) an automorphism of g? */
+/* The cover whose op list is cover c's mapped op by op through sig, or -1. */
+int twill_joint_cover_image(const twill_joint_params *p, const int *sig, int c) {
+  int n = p->cover_at[c + 1] - p->cover_at[c];
+  for (int d = 0; d < p->ncovers; d++) {
+    if (p->cover_at[d + 1] - p->cover_at[d] != n) continue;
+    int i = 0;
+    while (i < n && p->cover_ops[p->cover_at[d] + i] == sig[p->cover_ops[p->cover_at[c] + i]]) i++;
+    if (i == n) return d;
+  }
+  return -1;
+}
+
+/* Is the involution sig (sig[v] = image of v) an automorphism of g, and
+ * with covers, of the covers too (each one's image a cover)? */
 static int automorphism(const twill_graph *g, const twill_joint_params *p, const int *sig) {
   for (int v = 0; v < g->nops; v++)
     if (!same_sig(g, p, v, sig[v])) return 0;
+  for (int c = 0; c < p->ncovers; c++)
+    if (twill_joint_cover_image(p, sig, c) < 0) return 0;
   for (int i = 0; i < g->nedges; i++) {
     const twill_edge *e = &g->edges[i];
     if (edge_count(g, sig[e->src], sig[e->dst], e) != edge_count(g, e->src, e->dst, e))
@@ -89,7 +105,7 @@ static int find(int *par, int x) {
 int twill_joint_subtile_order(const twill_graph *g, const twill_joint_params *p, int *pairs,
                               int max_pairs) {
   int n = g->nops;
-  if (p->nrels > 0 || p->ncovers > 0 || n < 2) return 0;
+  if (p->nrels > 0 || n < 2) return 0;
   size_t sz = (size_t)n;
   char *adj = calloc(sz * sz, 1);
   char *shared = calloc(sz, 1);

@@ -193,7 +193,8 @@ static int write_other(FILE *f, const twill_launch_point *pt, const twill_launch
           r->status == 2 ? "never" : "refuted");
   if (r->status == 2) {
     if (!r->never_proof) return -1;
-    fprintf(f, "never %ld %ld %zu\n", r->never_ii, r->never_L, r->never_proof_len);
+    fprintf(f, "%s %ld %ld %zu\n", r->never_covers ? "never-covers" : "never", r->never_ii,
+            r->never_L, r->never_proof_len);
     fwrite(r->never_proof, 1, r->never_proof_len, f);
     fputc('\n', f);
     return 0;

@@ -106,7 +106,7 @@
  * signature: lat, uses, regs, smem, tmem, spill, issue, groups, varlat and
  * k_min); two equal-size components are twins when swapping them op for op
  * in index order is an automorphism of the kernel (signatures kept, edges
- * onto edges); each component joins the first earlier class whose first
+ * onto edges, and covers, if any, onto covers); each component joins the first earlier class whose first
  * component it is a twin of.  Per class C_1..C_m the encoding adds
  * t(C_i[0]) <= t(C_i+1[0]) (first ops in index order): one schedule of every
  * orbit of the sub-tile permutations survives.  The checker derives the
@@ -237,6 +237,9 @@ void twill_joint_usage(const twill_graph *g, const twill_joint_params *p,
  * relations, or -1 out of memory. */
 int twill_joint_subtile_order(const twill_graph *g, const twill_joint_params *p,
                               int *pairs, int max_pairs);
+/* The cover of p whose op list is cover c's mapped op by op through the
+ * op involution sig (sig[v]: v's image), or -1 when none is. */
+int twill_joint_cover_image(const twill_joint_params *p, const int *sig, int c);
 
 /* ---- the SAT encoding at fixed (I, L) --------------------------------- */
 
@@ -390,6 +393,7 @@ typedef struct twill_solve_result {
   char *never_proof;     /* status 2 with certify: the single-iteration */
   size_t never_proof_len; /* relaxation refuted at (never_ii, never_L) */
   long never_ii, never_L;
+  bool never_covers;     /* the relaxation refuted had its covers */
   double seconds;
 } twill_solve_result;
 
