@@ -1009,6 +1009,71 @@ START_TEST(never_with_live_copies) {
 }
 END_TEST
 
+/* x -> y -> z and x -> z, x and y 100 registers each, added to g; x. */
+static int add_overlap(twill_graph *g) {
+  int x = twill_graph_add_op(g, "x", 1), y = twill_graph_add_op(g, "y", 1),
+      z = twill_graph_add_op(g, "z", 1);
+  twill_graph_add_edge(g, x, y, 1, 0);
+  twill_graph_add_edge(g, y, z, 1, 0);
+  twill_graph_add_edge(g, x, z, 1, 0);
+  g->ops[x].regs = g->ops[y].regs = 100;
+  return x;
+}
+
+/* Solve g on one warp with 128 registers, certified: "infeasible at every
+ * I", and its certificate checks. */
+static char *solve_never(const twill_graph *g, const twill_joint_params *p,
+                         twill_solve_result *r, size_t *n) {
+  twill_solve_opts o;
+  twill_solve_opts_default(&o);
+  o.budget = 0;
+  o.certify = true;
+  ck_assert_int_eq(twill_solve(g, NULL, p, &o, r), 0);
+  ck_assert_int_eq(r->status, 2);
+  char *c = write_cert(r, n), msg[2000];
+  ck_assert_msg(check_p(g, p, 0, c, *n, msg) == 0, "%s", msg);
+  return c;
+}
+
+/* c with its never block replaced: KEY I' L' and the proof pf. */
+static char *with_never(const char *c, const char *key, long ii, long L, const char *pf,
+                        size_t pn, size_t *en) {
+  const char *nv = strstr(c, "\nnever");
+  ck_assert_ptr_nonnull(nv);
+  char *e = NULL;
+  FILE *f = open_memstream(&e, en);
+  fwrite(c, 1, (size_t)(nv + 1 - c), f);
+  fprintf(f, "%s %ld %ld %zu\n", key, ii, L, pn);
+  fwrite(pf, 1, pn, f);
+  fputs("\nend\n", f);
+  fclose(f);
+  return e;
+}
+
+/* The checker refuses e (then freed): its refutation is of another problem
+ * than the one it states. */
+static void refused_as_another(const twill_graph *g, const twill_joint_params *p, char *e,
+                               size_t en) {
+  char msg[2000];
+  ck_assert_int_ne(check_p(g, p, 0, e, en, msg), 0);
+  ck_assert_msg(strstr(msg, "is not of the joint problem") != NULL, "%s", msg);
+  free(e);
+}
+
+/* A certified refutation of the joint problem of gn under q at (ii, L). */
+static char *refutation(const twill_graph *gn, const twill_joint_params *q, long ii, long L,
+                        size_t *pn) {
+  twill_joint *j = twill_joint_new(gn, q, ii, L, true);
+  ck_assert_ptr_nonnull(j);
+  ck_assert_int_eq(twill_joint_refute(j, 30), 20);
+  char *pf = NULL;
+  FILE *f = open_memstream(&pf, pn);
+  ck_assert_int_eq(twill_joint_write_proof(j, f), 0);
+  fclose(f);
+  twill_joint_free(j);
+  return pf;
+}
+
 /* The checker derives the floors from the kernel: a refutation of the
  * relaxation without them is not the encoding it rebuilds.  Kernel: x
  * (lat 1, 100 registers) -> y (lat 1, 100 registers) -> z, and x -> z,
@@ -1017,25 +1082,13 @@ END_TEST
  * gives x a floor of 1, which changes its encoding. */
 START_TEST(never_checker_derives_floors) {
   twill_graph *g = twill_graph_new("xyz");
-  int x = twill_graph_add_op(g, "x", 1), y = twill_graph_add_op(g, "y", 1),
-      z = twill_graph_add_op(g, "z", 1);
-  twill_graph_add_edge(g, x, y, 1, 0);
-  twill_graph_add_edge(g, y, z, 1, 0);
-  twill_graph_add_edge(g, x, z, 1, 0);
+  int x = add_overlap(g);
   twill_graph_add_edge(g, x, x, 1, 1);
-  g->ops[x].regs = g->ops[y].regs = 100;
   twill_joint_params p = tf_tiny_params(1, 1, 128);
-  twill_solve_opts o;
-  twill_solve_opts_default(&o);
-  o.budget = 0;
-  o.certify = true;
   twill_solve_result r;
-  ck_assert_int_eq(twill_solve(g, NULL, &p, &o, &r), 0);
-  ck_assert_int_eq(r.status, 2);
-  ck_assert_int_eq(relaxation(g, &p, RELAX_PLAIN), 20);
   size_t n;
-  char *c = write_cert(&r, &n), msg[2000];
-  ck_assert_msg(check_p(g, &p, 0, c, n, msg) == 0, "%s", msg);
+  char *c = solve_never(g, &p, &r, &n);
+  ck_assert_int_eq(relaxation(g, &p, RELAX_PLAIN), 20);
   /* the floor-less relaxation's refutation, at the same I' and L' */
   twill_joint_rel keep[1];
   twill_joint_params q = twill_never_params(&r.p, keep);
@@ -1044,29 +1097,11 @@ START_TEST(never_checker_derives_floors) {
   twill_never_size(gn, &q, &ii, &L);
   ck_assert_int_eq(ii, r.never_ii);
   ck_assert_int_eq(L, r.never_L);
-  twill_joint *j = twill_joint_new(gn, &q, ii, L, true);
-  ck_assert_ptr_nonnull(j);
-  ck_assert_int_eq(twill_joint_refute(j, 30), 20);
-  char *pf = NULL;
-  size_t pn = 0;
-  FILE *f = open_memstream(&pf, &pn);
-  ck_assert_int_eq(twill_joint_write_proof(j, f), 0);
-  fclose(f);
-  twill_joint_free(j);
+  size_t pn, en;
+  char *pf = refutation(gn, &q, ii, L, &pn);
   twill_graph_free(gn);
-  const char *nv = strstr(c, "never ");
-  ck_assert_ptr_nonnull(nv);
-  char *e = NULL;
-  size_t en = 0;
-  f = open_memstream(&e, &en);
-  fwrite(c, 1, (size_t)(nv - c), f);
-  fprintf(f, "never %ld %ld %zu\n", ii, L, pn);
-  fwrite(pf, 1, pn, f);
-  fputs("\nend\n", f);
-  fclose(f);
-  ck_assert_int_ne(check_p(g, &p, 0, e, en, msg), 0);
-  ck_assert_msg(strstr(msg, "is not of the joint problem") != NULL, "%s", msg);
-  free(e), free(pf), free(c);
+  refused_as_another(g, &p, with_never(c, "never", ii, L, pf, pn, &en), en);
+  free(pf), free(c);
   twill_solve_result_clear(&r);
   twill_graph_free(g);
 }
@@ -1148,41 +1183,16 @@ END_TEST
  * floors alone ("never"); a refutation of the relaxation with covers is
  * accepted under "never-covers" and refused under "never", and the
  * solver's under "never-covers". */
-static char *with_never(const char *c, const char *key, long ii, long L, const char *pf,
-                        size_t pn, size_t *en) {
-  const char *nv = strstr(c, "\nnever");
-  ck_assert_ptr_nonnull(nv);
-  char *e = NULL;
-  FILE *f = open_memstream(&e, en);
-  fwrite(c, 1, (size_t)(nv + 1 - c), f);
-  fprintf(f, "%s %ld %ld %zu\n", key, ii, L, pn);
-  fwrite(pf, 1, pn, f);
-  fputs("\nend\n", f);
-  fclose(f);
-  return e;
-}
 
 START_TEST(never_checker_derives_covers) {
   twill_graph *g = chain_kernel(0);
   g->ops[0].regs = g->ops[1].regs = 10;
-  int x = twill_graph_add_op(g, "x", 1), y = twill_graph_add_op(g, "y", 1),
-      z = twill_graph_add_op(g, "z", 1);
-  twill_graph_add_edge(g, x, y, 1, 0);
-  twill_graph_add_edge(g, y, z, 1, 0);
-  twill_graph_add_edge(g, x, z, 1, 0);
-  g->ops[x].regs = g->ops[y].regs = 100;
+  add_overlap(g);
   twill_joint_params p = tf_tiny_params(1, 1, 128);
-  twill_solve_opts o;
-  twill_solve_opts_default(&o);
-  o.budget = 0;
-  o.certify = true;
   twill_solve_result r;
-  ck_assert_int_eq(twill_solve(g, NULL, &p, &o, &r), 0);
-  ck_assert_int_eq(r.status, 2);
-  ck_assert(!r.never_covers);
   size_t n;
-  char *c = write_cert(&r, &n), msg[2000];
-  ck_assert_msg(check_p(g, &p, 0, c, n, msg) == 0, "%s", msg);
+  char *c = solve_never(g, &p, &r, &n), msg[2000];
+  ck_assert(!r.never_covers);
   ck_assert_ptr_nonnull(strstr(c, "\nnever "));
   /* the relaxation with its covers, refuted */
   twill_joint_rel keep[1];
@@ -1196,31 +1206,20 @@ START_TEST(never_checker_derives_covers) {
   long ii, L;
   twill_never_size(gn, &q, &ii, &L);
   ck_assert_int_eq(ii, r.never_ii);
-  twill_joint *j = twill_joint_new(gn, &q, ii, L, true);
-  ck_assert_ptr_nonnull(j);
-  ck_assert_int_eq(twill_joint_refute(j, 30), 20);
-  char *pf = NULL;
-  size_t pn = 0, en;
-  FILE *f = open_memstream(&pf, &pn);
-  ck_assert_int_eq(twill_joint_write_proof(j, f), 0);
-  fclose(f);
-  twill_joint_free(j);
+  size_t pn, en;
+  char *pf = refutation(gn, &q, ii, L, &pn);
   twill_graph_free(gn);
   free(cov), free(cat);
   char *e = with_never(c, "never-covers", ii, L, pf, pn, &en);
   ck_assert_msg(check_p(g, &p, 0, e, en, msg) == 0, "never-covers: %s", msg);
   free(e);
-  e = with_never(c, "never", ii, L, pf, pn, &en);
-  ck_assert_int_ne(check_p(g, &p, 0, e, en, msg), 0);
-  ck_assert_msg(strstr(msg, "is not of the joint problem") != NULL, "%s", msg);
-  free(e);
+  refused_as_another(g, &p, with_never(c, "never", ii, L, pf, pn, &en), en);
   /* the solver's own refutation (the floors alone) under never-covers */
   const char *nv = strstr(c, "\nnever ");
   const char *blk = strchr(nv + 1, '\n') + 1;
-  e = with_never(c, "never-covers", ii, L, blk, r.never_proof_len, &en);
-  ck_assert_int_ne(check_p(g, &p, 0, e, en, msg), 0);
-  ck_assert_msg(strstr(msg, "is not of the joint problem") != NULL, "%s", msg);
-  free(e), free(pf), free(c);
+  refused_as_another(g, &p, with_never(c, "never-covers", ii, L, blk, r.never_proof_len, &en),
+                     en);
+  free(pf), free(c);
   twill_solve_result_clear(&r);
   twill_graph_free(g);
 }

@@ -751,6 +751,25 @@ static void fam_liveness(jt *j) {
   }
 }
 
+/* Append x to the term list *t (*n used, *cap allocated); out of memory,
+ * the list is freed (*t NULL) and the translation fails: -1. */
+static int tpush(jt *j, term **t, size_t *n, size_t *cap, term x) {
+  if (*n + 1 > *cap) {
+    size_t nc = *cap ? 2 * *cap : 256;
+    term *grown = realloc(*t, nc * sizeof **t);
+    if (!grown) {
+      free(*t);
+      *t = NULL;
+      jfail(j, "out of memory");
+      return -1;
+    }
+    *t = grown;
+    *cap = nc;
+  }
+  (*t)[(*n)++] = x;
+  return 0;
+}
+
 /* Covers (twill/joint.h, "lifetimes"; only the "no I at all" relaxation,
  * check_never.c, derives any): cover c is the ops cover_ops[cover_at[c]
  * ..], each holding registers, without a floor, once.  Refused otherwise:
@@ -864,64 +883,26 @@ static void fam_registers(jt *j) {
           if (floor_of(j, v)) { /* k copies whenever v is on w */
             long a = g->ops[v].regs * floor_of(j, v);
             if (on(j, v, w) == -j->T) continue;
-            if (nt + 2 > tcap) {
-              tcap = tcap ? 2 * tcap : 256;
-              term *nt2 = realloc(t, tcap * sizeof *t);
-              if (!nt2) {
-                free(t);
-                jfail(j, "out of memory");
-                return;
-              }
-              t = nt2;
-            }
-            t[nt++] = (term){a, -1, on(j, v, w)};
+            if (tpush(j, &t, &nt, &tcap, (term){a, -1, on(j, v, w)})) return;
             sum += a;
             continue;
           }
           int w0 = w - w % span(j, v);
           for (long tau = k; tau < j->H[v]; tau += j->I) {
-            if (nt + 2 > tcap) {
-              tcap = tcap ? 2 * tcap : 256;
-              term *nt2 = realloc(t, tcap * sizeof *t);
-              if (!nt2) {
-                free(t);
-                jfail(j, "out of memory");
-                return;
-              }
-              t = nt2;
-            }
-            t[nt++] = (term){g->ops[v].regs, -1, j->z[(size_t)v * W + w0][tau]};
+            if (tpush(j, &t, &nt, &tcap,
+                      (term){g->ops[v].regs, -1, j->z[(size_t)v * W + w0][tau]}))
+              return;
             sum += g->ops[v].regs;
           }
         }
         for (int e = 0; j->ph && e < p->cover_at[p->ncovers]; e++) {
           int v = p->cover_ops[e];
-          if (nt + 2 > tcap) {
-            tcap = tcap ? 2 * tcap : 256;
-            term *nt2 = realloc(t, tcap * sizeof *t);
-            if (!nt2) {
-              free(t);
-              jfail(j, "out of memory");
-              return;
-            }
-            t = nt2;
-          }
-          t[nt++] = (term){g->ops[v].regs, -1, j->ph[ph_index(j, e, w - w % span(j, v), k)]};
+          if (tpush(j, &t, &nt, &tcap,
+                    (term){g->ops[v].regs, -1, j->ph[ph_index(j, e, w - w % span(j, v), k)]}))
+            return;
           sum += g->ops[v].regs;
         }
-        if (step) {
-          if (nt + 1 > tcap) {
-            tcap = tcap ? 2 * tcap : 256;
-            term *nt2 = realloc(t, tcap * sizeof *t);
-            if (!nt2) {
-              free(t);
-              jfail(j, "out of memory");
-              return;
-            }
-            t = nt2;
-          }
-          t[nt++] = (term){-step, j->qx[gr], 0};
-        }
+        if (step && tpush(j, &t, &nt, &tcap, (term){-step, j->qx[gr], 0})) return;
         if (step || sum > base) linear(j, s, t, (int)nt, base);
       }
   }
@@ -1287,6 +1268,21 @@ static int canon_has(const canon *c, const int64_t *q) {
   return 0;
 }
 
+/* The image under perm of the block of span sp at warp w0, clipped to the
+ * machine (an op wider than the warps left keeps a grid for the warps it
+ * would cover): the first warp of the block of the same span it maps
+ * onto, or -1 when it maps onto no such block. */
+static int block_image(const jt *j, const int *perm, int w0, int sp) {
+  int W = j->W, m = W;
+  int e0 = w0 + sp < W ? w0 + sp : W;
+  for (int w = w0; w < e0; w++) m = perm[w] < m ? perm[w] : m;
+  int e1 = m + sp < W ? m + sp : W;
+  if (m % sp || e1 - m != e0 - w0) return -1;
+  for (int w = w0; w < e0; w++)
+    if (perm[w] < m || perm[w] >= e1) return -1;
+  return m;
+}
+
 /* The image of every SAT variable and int var under the warp permutation
  * perm; 0 when a block or group is not mapped onto a block or group of the
  * same kind (then perm is no symmetry of the list at all). */
@@ -1310,27 +1306,14 @@ static int images(const jt *j, const int *perm, int *ml, int *mx) {
     const atom *a = &j->sat[s];
     ml[s] = s;
     if (a->kind == A_ON || a->kind == A_Z) {
-      /* a block of span sp, clipped to the machine (an op wider than the
-       * warps left keeps a z grid for the warps it would cover): its image
-       * must be the block of the same span at the image's first warp */
       int v = a->a, sp = span(j, v);
-      int w0 = a->kind == A_ON ? a->b * sp : a->b, m = W;
-      int e0 = w0 + sp < W ? w0 + sp : W;
-      for (int w = w0; w < e0; w++) m = perm[w] < m ? perm[w] : m;
-      int e1 = m + sp < W ? m + sp : W;
-      if (m % sp || e1 - m != e0 - w0) ok = 0;
-      for (int w = w0; w < e0 && ok; w++)
-        if (perm[w] < m || perm[w] >= e1) ok = 0;
+      int m = block_image(j, perm, a->kind == A_ON ? a->b * sp : a->b, sp);
+      if (m < 0) ok = 0;
       if (!ok) break;
       ml[s] = a->kind == A_ON ? on(j, v, m) : j->z[(size_t)v * W + m][a->c];
     } else if (a->kind == A_PH) { /* the same, for the op of cover entry a */
-      int sp = span(j, j->p->cover_ops[a->a]), w0 = a->b, m = W;
-      int e0 = w0 + sp < W ? w0 + sp : W;
-      for (int w = w0; w < e0; w++) m = perm[w] < m ? perm[w] : m;
-      int e1 = m + sp < W ? m + sp : W;
-      if (m % sp || e1 - m != e0 - w0) ok = 0;
-      for (int w = w0; w < e0 && ok; w++)
-        if (perm[w] < m || perm[w] >= e1) ok = 0;
+      int m = block_image(j, perm, a->b, span(j, j->p->cover_ops[a->a]));
+      if (m < 0) ok = 0;
       if (!ok) break;
       ml[s] = j->ph[ph_index(j, a->a, m, a->c)];
     } else if (a->kind == A_PW) {
