@@ -1100,7 +1100,8 @@ START_TEST(never_checker_derives_floors) {
   size_t pn, en;
   char *pf = refutation(gn, &q, ii, L, &pn);
   twill_graph_free(gn);
-  refused_as_another(g, &p, with_never(c, "never", ii, L, pf, pn, &en), en);
+  char *e = with_never(c, "never", ii, L, pf, pn, &en);
+  refused_as_another(g, &p, e, en);
   free(pf), free(c);
   twill_solve_result_clear(&r);
   twill_graph_free(g);
@@ -1213,12 +1214,13 @@ START_TEST(never_checker_derives_covers) {
   char *e = with_never(c, "never-covers", ii, L, pf, pn, &en);
   ck_assert_msg(check_p(g, &p, 0, e, en, msg) == 0, "never-covers: %s", msg);
   free(e);
-  refused_as_another(g, &p, with_never(c, "never", ii, L, pf, pn, &en), en);
+  e = with_never(c, "never", ii, L, pf, pn, &en);
+  refused_as_another(g, &p, e, en);
   /* the solver's own refutation (the floors alone) under never-covers */
   const char *nv = strstr(c, "\nnever ");
   const char *blk = strchr(nv + 1, '\n') + 1;
-  refused_as_another(g, &p, with_never(c, "never-covers", ii, L, blk, r.never_proof_len, &en),
-                     en);
+  e = with_never(c, "never-covers", ii, L, blk, r.never_proof_len, &en);
+  refused_as_another(g, &p, e, en);
   free(pf), free(c);
   twill_solve_result_clear(&r);
   twill_graph_free(g);

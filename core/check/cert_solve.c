@@ -221,8 +221,8 @@ static int never_block(cert_rd *r, const twill_graph *g, const twill_joint_param
             twill_cr_long(r, 1, 1, TWILL_CHECK_MAX_TIME, &ii, "never I") ||
             twill_cr_long(r, 2, 1, TWILL_CHECK_MAX_TIME, &L, "never L");
   if (!bad && (ii != wi || L != wl))
-    bad = twill_cr_fail(r, "'never %ld %ld': the kernel's single-iteration relaxation is at "
-                        "I %ld, L %ld", ii, L, wi, wl);
+    bad = twill_cr_fail(r, "'%s %ld %ld': the kernel's single-iteration relaxation is at "
+                        "I %ld, L %ld", key, ii, L, wi, wl);
   if (!bad) bad = twill_cr_block(r, 3, &blk, &n, NULL);
   if (!bad) bad = check_refutation(r, gn, &q, ii, L, blk, n);
   twill_graph_free(gn);
