@@ -9,9 +9,11 @@
 #   no-windows  --off windows     (no slot fixed by the op's time window)
 #   no-slots    --off slots       (the SMT engine's unit rows over start
 #                                  times, no coverage of full units)
+#   no-times    --off times       (with slots, no unit rows over the start
+#                                  times: the window rule sees nothing)
 #   ilp-only    --engine ilp      (no SMT engine racing the ILP)
 #   smt-only    --engine smt      (no ILP)
-# Environment: CONFIGS (comma list of the names above; default all seven),
+# Environment: CONFIGS (comma list of the names above; default all eight),
 # PAR (configurations run at once, default 1; with taskset each gets its
 # own 2 CPUs), JOBS (loops at once per configuration, default 2),
 # TIME_LIMIT (10), CHECK_TIMEOUT (60), ONLY (hls_twill.py --only),
@@ -21,7 +23,7 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 OUT=${OUT:-$ROOT/build/bench/levers}
 SUITE=${TWILL_SUITES:-}/modulo
-CONFIGS=${CONFIGS:-all,no-reduce,no-struct,no-windows,no-slots,ilp-only,smt-only}
+CONFIGS=${CONFIGS:-all,no-reduce,no-struct,no-windows,no-slots,no-times,ilp-only,smt-only}
 PAR=${PAR:-1}
 if [ ! -f "$SUITE/instances.csv" ]; then
   echo "bench/modulo_levers.sh: skipped: set TWILL_SUITES to a tree with modulo/instances.csv"
@@ -37,6 +39,7 @@ args_of() {
     no-struct) echo "--off structured" ;;
     no-windows) echo "--off windows" ;;
     no-slots) echo "--off slots" ;;
+    no-times) echo "--off times" ;;
     ilp-only) echo "--engine ilp" ;;
     smt-only) echo "--engine smt" ;;
     *) echo "bench/modulo_levers.sh: unknown configuration $1" >&2; exit 1 ;;

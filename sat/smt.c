@@ -158,6 +158,13 @@ struct twill_smt {
   int64_t *mtmp;
   int *mtmpi;
   int mtcap;
+  /* the window rule of prop_modulo (overload): the narrow uses, the
+   * distinct earliest times, and a mark per int var for the explanation */
+  struct owin *ow;
+  int64_t *oe;
+  int owcap;
+  unsigned *omark, ocur;
+  int omcap;
 };
 
 static int lit_val(const twill_smt *m, int lit) { return twill_sat_current_value(m->s, lit); }
@@ -264,6 +271,9 @@ void twill_smt_free(twill_smt *m) {
   free(m->tmp2.a);
   free(m->mtmp);
   free(m->mtmpi);
+  free(m->ow);
+  free(m->oe);
+  free(m->omark);
   free(m);
 }
 
@@ -828,6 +838,102 @@ static int find_group(const twill_smt *m, int nf, int64_t r, int *lo) {
   return e - a;
 }
 
+/* ---- the window rule of a modulo constraint -------------------------------
+ * Uses whose times x_j + off_j the bounds confine to [a, b], w = b - a + 1
+ * slots: when w < period those slots are w distinct residues, which hold
+ * at most cap * w uses, so more than cap * w such uses is a conflict,
+ * whatever residues they would take (when w >= period the count is at
+ * most n <= cap * period <= cap * w: no conflict to find).  The residue
+ * check below sees a full residue only once starts are fixed; this sees a
+ * crowded stretch of time while they are still free: for instance 28
+ * writes of one port (cap 1) that the deps hold at or after time 52 and a
+ * length bound holds at or before 76 (ChStone adpcm/graph2 at I = 50, L
+ * <= 78).  Explained by the bounds of the uses in the window.  Only uses
+ * narrower than the period can be in such a window; the candidates a are
+ * their earliest times, the b their latest: O(u log u + a * u) for u
+ * narrow uses and a distinct earliest times. */
+typedef struct owin {
+  int64_t e, l; /* earliest and latest time of the use */
+  int x;        /* its variable */
+} owin;
+
+static int cmp_owin(const void *p, const void *q) {
+  const owin *a = p, *b = q;
+  if (a->l != b->l) return a->l < b->l ? -1 : 1;
+  if (a->e != b->e) return a->e < b->e ? -1 : 1;
+  return (a->x > b->x) - (a->x < b->x);
+}
+
+static int ensure_ow(twill_smt *m, int n) {
+  if (n > m->owcap) {
+    owin *w = realloc(m->ow, sizeof(owin) * (size_t)n);
+    if (w) m->ow = w;
+    int64_t *e = realloc(m->oe, sizeof(int64_t) * (size_t)n);
+    if (e) m->oe = e;
+    if (!w || !e) return -1;
+    m->owcap = n;
+  }
+  if (m->niv > m->omcap) {
+    unsigned *k = realloc(m->omark, sizeof(unsigned) * (size_t)m->niv);
+    if (!k) return -1;
+    memset(k + m->omcap, 0, sizeof(unsigned) * (size_t)(m->niv - m->omcap));
+    m->omark = k;
+    m->omcap = m->niv;
+  }
+  return 0;
+}
+
+/* The conflict of the window [a, ow[k].l]: the bounds of the variables of
+ * the uses ow[0..k] that start at or after a. */
+static void overload_conflict(twill_smt *m, int cid, int64_t a, int k) {
+  ivec *cl = &m->tmp2;
+  cl->n = 0;
+  if (++m->ocur == 0) {
+    memset(m->omark, 0, sizeof(unsigned) * (size_t)m->omcap);
+    m->ocur = 1;
+  }
+  for (int i = 0; i <= k; i++) {
+    int x = m->ow[i].x;
+    if (m->ow[i].e < a || m->omark[x] == m->ocur) continue;
+    m->omark[x] = m->ocur;
+    if (push_fix(m, cl, x)) return;
+  }
+  conflict(m, cid, cl->a, cl->n);
+}
+
+static int overload(twill_smt *m, int ci) {
+  const cons *c = &m->c[ci];
+  int n = c->n, nw = 0, ne = 0;
+  if (ensure_ow(m, n)) {
+    m->err = 1;
+    return -1;
+  }
+  for (int j = 0; j < n; j++) {
+    const ivar *v = &m->iv[c->var[j]];
+    if (v->ub - v->lb + 1 >= c->period) continue;
+    m->ow[nw++] = (owin){v->lb + c->a[j], v->ub + c->a[j], c->var[j]};
+    m->oe[ne++] = v->lb + c->a[j];
+  }
+  if (nw <= c->cap) return 0;
+  qsort(m->ow, (size_t)nw, sizeof(owin), cmp_owin);
+  qsort(m->oe, (size_t)ne, sizeof(int64_t), cmp_i64);
+  for (int s = 0; s < ne; s++) {
+    int64_t a = m->oe[s];
+    if (s > 0 && m->oe[s - 1] == a) continue;
+    int64_t cnt = 0;
+    for (int k = 0; k < nw; k++) {
+      if (m->ow[k].e < a) continue;
+      int64_t w = m->ow[k].l - a + 1;
+      if (w >= c->period) break;
+      if (++cnt > (i128)c->cap * w) {
+        overload_conflict(m, ci + 1, a, k);
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
 static int prop_modulo(twill_smt *m, int ci) {
   cons *c = &m->c[ci];
   int cid = ci + 1, n = c->n;
@@ -868,6 +974,7 @@ static int prop_modulo(twill_smt *m, int ci) {
     }
     g += cnt;
   }
+  if (overload(m, ci)) return -1;
   /* bound pruning of unfixed variables (uses grouped by variable) */
   for (int j = 0; j < n;) {
     int x = c->var[j], e = j;

@@ -582,6 +582,44 @@ static int64_t cmod(int64_t a, int64_t p) {
 
 static int theory_valid2(checker *k, const ccons *c, const int *l, int n);
 
+static int cmp_i64(const void *p, const void *q) {
+  int64_t a = *(const int64_t *)p, b = *(const int64_t *)q;
+  return (a > b) - (a < b);
+}
+
+/* The window rule of a modulo constraint, under the bounds of a lemma's
+ * negation: uses whose times x + off lie in [a, b], w = b - a + 1 <
+ * period, take w distinct residues, so at most cap * w of them fit; if
+ * more are confined there, no assignment within the bounds exists.  Tried
+ * at every a that is some use's earliest time: the latest times of the
+ * uses that start at or after a and end before a + period, ascending; the
+ * i-th of them (from 1) closes a window [a, b] that holds i uses.
+ * 1: crowded (the lemma holds), 0: not, -1: out of memory. */
+static int crowded(const checker *k, const ccons *c) {
+  size_t sz = (size_t)(c->n > 0 ? c->n : 1) * sizeof(int64_t);
+  int64_t *e = malloc(sz), *l = malloc(sz), *b = malloc(sz);
+  int m = 0, r = 0;
+  if (!e || !l || !b) r = -1;
+  for (int i = 0; r == 0 && i < c->n; i++) {
+    int64_t lo = k->lb[c->x[i]] + c->a[i], hi = k->ub[c->x[i]] + c->a[i];
+    if (hi - lo + 1 >= c->period) continue; /* in no window shorter than the period */
+    e[m] = lo;
+    l[m++] = hi;
+  }
+  for (int s = 0; r == 0 && s < m; s++) {
+    int nb = 0;
+    for (int i = 0; i < m; i++)
+      if (e[i] >= e[s] && l[i] - e[s] + 1 < c->period) b[nb++] = l[i];
+    qsort(b, (size_t)nb, sizeof *b, cmp_i64);
+    for (int i = 0; i < nb && !r; i++)
+      if ((wide)(i + 1) > (wide)c->cap * (b[i] - e[s] + 1)) r = 1;
+  }
+  free(e);
+  free(l);
+  free(b);
+  return r;
+}
+
 /* c == NULL: a domain lemma (constraint 0), valid iff its negation alone
  * empties a domain */
 static int theory_valid(checker *k, const ccons *c, const int *l, int n) {
@@ -679,7 +717,7 @@ static int theory_valid2(checker *k, const ccons *c, const int *l, int n) {
     }
     if (cnt > c->cap) return 1;
   }
-  return 0;
+  return crowded(k, c) == 1;
 }
 
 /* ----------------------------------------------------------------- lines */

@@ -769,6 +769,86 @@ START_TEST(modulo_pigeonhole) {
 }
 END_TEST
 
+/* The window rule of the modulo propagator (sat/smt.c): uses that the
+ * bounds confine to w < period consecutive times take w distinct residues,
+ * so at most cap * w of them fit.  Three uses of a unit of capacity 1,
+ * period 3, all in [0, 1]: three uses, two times, whatever the residues.
+ * The propagator sees it before any search (the empty lemma of constraint
+ * 1, nothing else), and the checker accepts that lemma. */
+START_TEST(window_rule_at_the_root) {
+  twill_smt *m = twill_smt_new();
+  ck_assert_int_eq(twill_smt_enable_proof(m), 0);
+  int v[3];
+  int64_t off[3] = {0, 0, 0};
+  for (int i = 0; i < 3; i++) v[i] = twill_smt_int(m, 0, 1);
+  ck_assert_int_eq(twill_smt_modulo(m, 1, 3, v, off, 3), 1);
+  ck_assert_int_eq(twill_smt_solve(m), 20);
+  size_t len;
+  char *text = proof_text(m, &len);
+  ck_assert_msg(strstr(text, "\nt 1 0\n") != NULL, "%s", text);
+  ck_assert_ptr_null(strstr(text, "\no ")); /* no order literal was needed */
+  char msg[256];
+  ck_assert_msg(twill_smt_check_proof(text, len, msg, sizeof msg) == 1, "%s", msg);
+  free(text);
+  twill_smt_free(m);
+  /* the same with a multi-cycle use: x holds the unit at x and x + 1, y
+   * at y; x in [0, 1], y in [1, 2]: three uses in [0, 2] under period 4 */
+  m = twill_smt_new();
+  ck_assert_int_eq(twill_smt_enable_proof(m), 0);
+  int x = twill_smt_int(m, 0, 1), y = twill_smt_int(m, 1, 2);
+  int vv[3] = {x, x, y};
+  int64_t oo[3] = {0, 1, 0};
+  ck_assert_int_eq(twill_smt_modulo(m, 1, 4, vv, oo, 3), 1);
+  /* feasible: x = 0 takes 0 and 1, y = 2 */
+  ck_assert_int_eq(twill_smt_solve(m), 10);
+  ck_assert_int_eq(twill_smt_value(m, x), 0);
+  ck_assert_int_eq(twill_smt_value(m, y), 2);
+  twill_smt_free(m);
+}
+END_TEST
+
+/* Claims of the window rule that are false, each refused, beside true
+ * ones accepted.  The header declares a, b, c in [0, HI] and one modulo
+ * constraint (capacity CAP, period P, each variable at offset 0), with
+ * order literals 2 = [a <= 1], 3 = [b <= 1], 4 = [c <= 1] when HI >= 2;
+ * then the
+ * lemma line and the empty clause.  1: verified; 0: the lemma accepted,
+ * the empty clause not derived; -1: the lemma refused.  Which claims are
+ * true is derived by hand beside each. */
+static int check_window(int64_t hi, int cap, int64_t period, const char *lemma) {
+  char text[512], msg[256];
+  snprintf(text, sizeof text,
+           "p twill-smt 2\nT 1\na 1 0\ni 0 0 %lld\ni 1 0 %lld\ni 2 0 %lld\n%s"
+           "k 1 mod %d %lld 3 0 0 1 0 2 0\n%s\n0\n",
+           (long long)hi, (long long)hi, (long long)hi,
+           hi >= 2 ? "o 0 1 2\no 1 1 3\no 2 1 4\n" : "", /* [x <= 1] needs 1 < HI */
+           cap, (long long)period, lemma);
+  int r = twill_smt_check_proof(text, strlen(text), msg, sizeof msg);
+  if (r == 1) return 1;
+  return strstr(msg, "theory lemma does not follow") ? -1 : 0;
+}
+
+START_TEST(window_rule_false_claims) {
+  /* the same three uses of the test above in [0, 1] (w 2 < period 3): no
+   * schedule, so the empty lemma is true */
+  ck_assert_int_eq(check_window(1, 1, 3, "t 1 0"), 1);
+  /* [0, 2], period 3: times 0, 1, 2 are three residues, a schedule */
+  ck_assert_int_eq(check_window(2, 1, 3, "t 1 0"), -1);
+  /* [0, 1] with capacity 2: two per residue, a = b = 0, c = 1 */
+  ck_assert_int_eq(check_window(1, 2, 3, "t 1 0"), -1);
+  /* [0, 3], period 3: a window of 4 >= the period counts nothing; a = 0,
+   * b = 1, c = 2 */
+  ck_assert_int_eq(check_window(3, 1, 3, "t 1 0"), -1);
+  /* [0, 9], period 10: the lemma says a <= 1 and b <= 1 cannot both hold,
+   * false (a = 0, b = 1, c anywhere else); with c <= 1 as well it is true
+   * (literal 2 is [a <= 1], 3 [b <= 1], 4 [c <= 1]) */
+  ck_assert_int_eq(check_window(9, 1, 10, "t 1 -2 -3 0"), -1);
+  ck_assert_int_eq(check_window(9, 1, 10, "t 1 -2 -3 -4 0"), 0);
+  /* with capacity 2 the three in [0, 1] fit (two at 0, one at 1) */
+  ck_assert_int_eq(check_window(9, 2, 10, "t 1 -2 -3 -4 0"), -1);
+}
+END_TEST
+
 /* ------------------------------------------------------------ front end */
 
 static const struct {
@@ -932,6 +1012,8 @@ static Suite *make_suite(void) {
   tcase_add_test(u, checker_by_hand);
   tcase_add_test(u, checker_root_and_deletions);
   tcase_add_test(u, modulo_pigeonhole);
+  tcase_add_test(u, window_rule_at_the_root);
+  tcase_add_test(u, window_rule_false_claims);
   tcase_add_test(u, front_end_errors);
   tcase_add_test(u, front_end_run);
   tcase_add_test(u, cycle_stops_at_the_limit);

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
 static char *join(const char *env, const char *dflt, const char *rel) {
@@ -247,26 +248,38 @@ int tu_run_twill_tty(char **out, char **tty, const char *const *args) {
     execv(bin, argv);
     _exit(127);
   }
-  close(slave);
-  /* read until the child's end of the terminal closes (EIO on Linux) */
+  /* Read until the child has exited and the terminal holds nothing more.
+   * The parent keeps its own end of the slave open: when the child's
+   * close was the last, Linux may hang the terminal up (EIO) before the
+   * child's last lines reach the master, and they were lost under load
+   * (make check's two builds at once: "twill: I 2" missing once). */
   size_t cap = 4096, n = 0;
   char *t = malloc(cap + 1);
+  int st = 0, exited = 0;
   for (;;) {
     if (t && n == cap) {
       char *nt = realloc(t, 2 * cap + 1);
       if (!nt) { free(t); t = NULL; }
       else { t = nt; cap *= 2; }
     }
-    char sink[256];
-    ssize_t got = t ? read(master, t + n, cap - n) : read(master, sink, sizeof sink);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    if (t) n += (size_t)got;
+    struct pollfd pf = {master, POLLIN, 0};
+    int ready = poll(&pf, 1, exited ? 200 : 50);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready > 0) {
+      char sink[256];
+      ssize_t got = t ? read(master, t + n, cap - n) : read(master, sink, sizeof sink);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) break;
+      if (t) n += (size_t)got;
+      continue;
+    }
+    if (exited) break; /* exited and 200 ms of quiet: all read */
+    if (waitpid(pid, &st, WNOHANG) == pid) exited = 1;
   }
   if (t) t[n] = 0;
+  close(slave);
   close(master);
-  int st = 0;
-  waitpid(pid, &st, 0);
+  if (!exited) waitpid(pid, &st, 0);
   lseek(fo, 0, SEEK_SET);
   char *o = slurp_fd(fo);
   close(fo);

@@ -28,7 +28,8 @@
  *   heuristic IH LH              a schedule the program at IH may stop at
  *                                  (its L caps the program there)
  *   form F                       how a twill-smt block's problem is stated:
- *                                  none, reduce, slots or reduce,slots
+ *                                  none, reduce, slots, reduce,slots,
+ *                                  slots,times or reduce,slots,times
  *   length-proof none            (optional) L is not proven least
  *   time OP T                    one line per op, in the kernel's order
  *   vipr I infeasible BYTES      for each I in [MII, I*): no schedule, a

@@ -156,9 +156,17 @@ void twill_cred_clear(cred *r);
 /* A twill-smt refutation of the reduced problem r with L <= lmax
  * (check_phase1_smt.c): rotate = 1 with lmax = r->horizon for "no
  * schedule at I", rotate = 0 with lmax = L - 1 for "none shorter than L";
- * slots: the form's slot variables.  0, or -1 with why (twill_cr_fail). */
+ * form: the certificate's form (CP1_FORM_SLOTS: slot variables,
+ * CP1_FORM_TIMES: with them, the units' rows over the times as well).  0,
+ * or -1 with why (twill_cr_fail). */
+/* The form line of a phase-1 certificate: how its twill-smt refutations
+ * state the problem at I (core/modulo/modulo_cert.c writes it). */
+#define CP1_FORM_REDUCE 1 /* only the ops on units that can be over-subscribed */
+#define CP1_FORM_SLOTS 2  /* the units' rows over slot variables */
+#define CP1_FORM_TIMES 4  /* with slots: the rows over the start times too */
+
 int twill_phase1_smt_check(cert_rd *rd, const twill_graph *g, const cred *r, long lmax,
-                           int rotate, int slots, const char *blk, size_t n);
+                           int rotate, int form, const char *blk, size_t n);
 
 /* A phase-1 body (ii, length, heuristic, form, [length-proof none], time
  * lines, proof blocks, end) read from r and verified against g, already in
@@ -173,7 +181,7 @@ typedef struct cphase1 {
   int length_proven;
   int length_by;   /* CP1_BY_* when length_proven */
   int nvipr, nsmt; /* the proofs of the I in [MII, I*) */
-  int form;        /* 1 reduce, 2 slots */
+  int form;        /* CP1_FORM_* */
   cbounds b;
 } cphase1;
 int twill_phase1_read(cert_rd *r, const twill_graph *g, cphase1 *claim, long *times);

@@ -301,14 +301,21 @@ int twill_phase1_read(cert_rd *r, const twill_graph *g, cphase1 *c, long *times)
                          "claimed one (I %ld, L %ld)", hii, hlen, c->ii, c->length);
   /* form: how the reduced problem of a twill-smt refutation is stated
    * (reduce: the ops on units that can be over-subscribed only; slots: the
-   * units' rows over slot variables) */
-  static const char *const forms[4] = {"none", "reduce", "slots", "reduce,slots"};
+   * units' rows over slot variables; times, only with slots: the rows over
+   * the start times as well): "none" or the words in this order */
+  static const char *const forms[6] = {"none", "reduce", "slots", "reduce,slots",
+                                       "slots,times", "reduce,slots,times"};
+  static const int bits[6] = {0, CP1_FORM_REDUCE, CP1_FORM_SLOTS,
+                              CP1_FORM_REDUCE | CP1_FORM_SLOTS,
+                              CP1_FORM_SLOTS | CP1_FORM_TIMES,
+                              CP1_FORM_REDUCE | CP1_FORM_SLOTS | CP1_FORM_TIMES};
   if (twill_cr_line(r) || twill_cr_key(r, "form", 2)) return -1;
   c->form = -1;
-  for (int k = 0; k < 4; k++)
-    if (twill_cr_is(r, 1, forms[k])) c->form = k;
+  for (int k = 0; k < 6; k++)
+    if (twill_cr_is(r, 1, forms[k])) c->form = bits[k];
   if (c->form < 0)
-    return twill_cr_fail(r, "form: expected none, reduce, slots or reduce,slots");
+    return twill_cr_fail(r, "form: expected none, reduce, slots, reduce,slots, slots,times "
+                         "or reduce,slots,times");
   if (twill_cr_line(r)) return -1;
   c->length_proven = 1;
   if (twill_cr_is(r, 0, "length-proof")) {
@@ -386,10 +393,10 @@ int twill_phase1_read(cert_rd *r, const twill_graph *g, cphase1 *c, long *times)
     if (twill_cr_block(r, 3, &blk, &n, NULL)) return -1;
     if (smt) {
       cred red;
-      if (twill_cred_derive(g, ii, c->form & 1, &red))
+      if (twill_cred_derive(g, ii, (c->form & CP1_FORM_REDUCE) != 0, &red))
         return twill_cr_fail(r, "cannot derive the reduced problem at I = %ld", ii);
       int bad = twill_phase1_smt_check(r, g, &red, last ? c->length - 1 : red.horizon, !last,
-                                       (c->form & 2) != 0, blk, n);
+                                       c->form, blk, n);
       twill_cred_clear(&red);
       if (bad) return -1;
     } else if (check_block(r, g, ii, last && hii == ii ? hlen : 0, !last, c->length, blk, n)) {

@@ -21,7 +21,9 @@
  *                                        for t_i with slots); with slots
  *                                        and cap(U) * I uses, per residue
  *                                        q the clause OR of [s = (q - o)
- *                                        mod I] over the uses
+ *                                        mod I] over the uses; with
+ *                                        slots and times, then the same
+ *                                        row over the t_i
  *   the support of each strongly connected set S of two or more kept ops
  *     (unless an op of S has hi <= lo + I - 1): OR over y in S of [t_y <=
  *     lo_y + I - 1], OR over deps (x, y, w) into S from outside of a new
@@ -39,7 +41,8 @@
  * check_reduce.c, D being a longest path).  The slot variables: s = t mod
  * I, k = t div I lie in their domains (lo >= 0); a full unit's uses hold
  * at most cap per residue and cap * I of them, so every residue holds
- * exactly cap >= 1.  The support: in the least times with given slots,
+ * exactly cap >= 1; the row over the times states the same rows again
+ * (t_i and s_i share their residue).  The support: in the least times with given slots,
  * follow from any op y of S the dep or bound that holds it within I - 1
  * below; the chain cannot cycle (a cycle would add nothing), so it ends at
  * an op at its own bound, in S or entered from outside S.  So a
@@ -299,8 +302,9 @@ out:
 }
 
 /* The statement's text (with its "p" and "T" header), or NULL with why. */
-static char *statement(const twill_graph *g, const cred *r, long lmax, int rotate, int slots,
+static char *statement(const twill_graph *g, const cred *r, long lmax, int rotate, int form,
                        size_t *len, char *why, size_t whylen) {
+  int slots = (form & CP1_FORM_SLOTS) != 0, times = slots && (form & CP1_FORM_TIMES);
   int n = r->n;
   size_t nn = (size_t)n + 1;
   stw w;
@@ -393,22 +397,23 @@ static char *statement(const twill_graph *g, const cred *r, long lmax, int rotat
       snprintf(why, whylen, "unit %s: %ld uses", g->units[u].name, cnt);
       goto out;
     }
-    int *vars = malloc((size_t)cnt * sizeof *vars);
+    int *vars = malloc((size_t)cnt * sizeof *vars), *ops = malloc((size_t)cnt * sizeof *ops);
     int64_t *offs = malloc((size_t)cnt * sizeof *offs);
     long k = 0;
-    for (int i = 0; vars && offs && i < n; i++) {
+    for (int i = 0; vars && ops && offs && i < n; i++) {
       const twill_op *op = &g->ops[r->op[i]];
       for (int x = 0; x < op->nuses; x++) {
         const twill_use *us = &op->uses[x];
         if (us->unit != u) continue;
         for (int j = 0; j < us->cycles; j++)
           for (int c = 0; c < us->count; c++) {
+            ops[k] = i; /* t_i is int var i */
             vars[k] = var[i];
             offs[k++] = (int64_t)us->offset + j;
           }
       }
     }
-    if (!vars || !offs) w.err = 1;
+    if (!vars || !ops || !offs) w.err = 1;
     else w_mod(&w, g->units[u].capacity, r->ii, vars, offs, (int)cnt);
     if (!w.err && slots && cnt == (long)g->units[u].capacity * r->ii) {
       int *lits = malloc((size_t)cnt * sizeof *lits);
@@ -423,7 +428,9 @@ static char *statement(const twill_graph *g, const cred *r, long lmax, int rotat
       }
       free(lits);
     }
+    if (!w.err && times) w_mod(&w, g->units[u].capacity, r->ii, ops, offs, (int)cnt);
     free(vars);
+    free(ops);
     free(offs);
   }
   for (int s0 = 0; s0 < n && !w.err; s0++) {
@@ -478,13 +485,13 @@ out:
 }
 
 int twill_phase1_smt_check(cert_rd *rd, const twill_graph *g, const cred *r, long lmax,
-                           int rotate, int slots, const char *blk, size_t n) {
+                           int rotate, int form, const char *blk, size_t n) {
   if (lmax < r->lfloor)
     return twill_cr_fail(rd, "a twill-smt refutation at I = %ld of L <= %ld: that is below "
                          "the critical path %ld, nothing to refute", r->ii, lmax, r->lfloor);
   char why[200];
   size_t tl;
-  char *txt = statement(g, r, lmax, rotate, slots, &tl, why, sizeof why);
+  char *txt = statement(g, r, lmax, rotate, form, &tl, why, sizeof why);
   if (!txt)
     return twill_cr_fail(rd, "cannot state phase 1 at I = %ld, L <= %ld: %s", r->ii, lmax, why);
   if (tl > n || memcmp(txt, blk, tl)) {

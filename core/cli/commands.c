@@ -116,7 +116,10 @@ static const twill_cli_opt modulo_opts[] = {
                         "dependence rows), windows (slots outside an op's\n"
                         "time window fixed), slots (the SMT engine's unit\n"
                         "rows over slot variables, every residue of a full\n"
-                        "unit covered) (default: none)"},
+                        "unit covered), times (with slots, the unit rows\n"
+                        "over the start times too, where a stretch of time\n"
+                        "too short for the uses it must hold is a\n"
+                        "conflict) (default: none)"},
     {NULL, NULL, NULL}};
 
 static const twill_cli_opt gaus_opts[] = {

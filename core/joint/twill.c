@@ -531,6 +531,12 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
    * or not) only sets the copies, and at_ii finds and proves the least L */
   mo.time_limit = o->time_limit > 0 ? o->time_limit / 4 : 0;
   mo.skip_length = 1;
+  /* LEN(M) sets the copies C, and a first schedule's length is whatever
+   * the search meets first: the times rows (twill modulo's default) meet
+   * longer ones here (FA4 forward: 71 against 64 normalized cycles, FA3
+   * backward k = 3 on 16 warps: C 4 against 2), so solve keeps the form
+   * its copies were measured with; I* is the same either way */
+  mo.form &= ~(unsigned)TWILL_MODULO_FORM_TIMES;
   mo.certify = o->certify;
   mo.gaus_min_ops = o->gaus_min_ops;
   if (o->log) { /* phase 1's progress too, marked as such */

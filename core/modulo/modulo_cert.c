@@ -46,9 +46,12 @@ int twill_modulo_write_body(const twill_graph *g, const twill_modulo_result *r, 
   fprintf(f, "ii %ld\nlength %ld\nheuristic %ld %ld\n", r->ii, r->length, hii, hlen);
   /* the form of the twill-smt refutations' problem (the checker states it
    * again); the VIPR proofs are about the plain program whatever the form */
-  static const char *const forms[4] = {"none", "reduce", "slots", "reduce,slots"};
-  fprintf(f, "form %s\n", forms[((r->form & TWILL_MODULO_FORM_REDUCE) ? 1 : 0) |
-                                ((r->form & TWILL_MODULO_FORM_SLOTS) ? 2 : 0)]);
+  static const char *const forms[6] = {"none", "reduce", "slots", "reduce,slots",
+                                       "slots,times", "reduce,slots,times"};
+  int slots = (r->form & TWILL_MODULO_FORM_SLOTS) != 0;
+  int times = slots && (r->form & TWILL_MODULO_FORM_TIMES);
+  fprintf(f, "form %s\n", forms[((r->form & TWILL_MODULO_FORM_REDUCE) ? 1 : 0) + (slots ? 2 : 0) +
+                                (times ? 2 : 0)]);
   if (!len_proven) fprintf(f, "length-proof none\n");
   for (int v = 0; v < g->nops; v++) fprintf(f, "time %s %ld\n", g->ops[v].name, r->sched->start[v]);
   for (int i = 0; i < r->ntries; i++) {

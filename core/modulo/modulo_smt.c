@@ -31,6 +31,12 @@
  *      e <-> [s_x = (q - o_x) mod I] (twill_smt_eq_lit): N uses, at most
  *      cap(U) per residue and cap(U) * I of them, so every residue holds
  *      exactly cap(U) >= 1;
+ *   4c. with the form's slots and times, after 4 (and 4b) of U: the same
+ *      row over the start times, mod cap(U) I over t_i @ o + j, where the
+ *      modulo propagator's window rule (sat/smt.c) sees a stretch of time
+ *      too short for the uses the bounds confine to it before their slots
+ *      are decided (ChStone adpcm/graph2 at I = 50: L >= 85 at the root;
+ *      MachSuite aes2/graph4: I = 30 and 31 refuted);
  *   5. support, per strongly connected set S of two or more kept ops (the
  *      deps' graph; sets in order of their smallest op), unless some op of
  *      S has hi' <= lo' + I - 1: the clause
@@ -218,9 +224,11 @@ out:
 }
 
 /* The modulo rows of kept unit u (its uses in op, use, cycle, instance
- * order).  0, or -1 on allocation failure. */
+ * order): over the slots when slot != NULL (then 4b), and over the start
+ * times when times (4c) or there are no slots.  0, or -1 on allocation
+ * failure. */
 static int unit_rows(twill_smt *m, const twill_graph *g, const twill_modulo_red *r,
-                     int u, const int *slot) {
+                     int u, const int *slot, int times) {
   long n = 0;
   for (int i = 0; i < r->n; i++) {
     const twill_op *op = &g->ops[r->op[i]];
@@ -229,22 +237,23 @@ static int unit_rows(twill_smt *m, const twill_graph *g, const twill_modulo_red 
   }
   if (n == 0) return 0;
   if (n > 100000000L) return -1;
-  int *vars = malloc((size_t)n * sizeof *vars);
+  int *vars = malloc((size_t)n * sizeof *vars), *tv = malloc((size_t)n * sizeof *tv);
   int64_t *offs = malloc((size_t)n * sizeof *offs);
   long k = 0;
-  for (int i = 0; vars && offs && i < r->n; i++) {
+  for (int i = 0; vars && tv && offs && i < r->n; i++) {
     const twill_op *op = &g->ops[r->op[i]];
     for (int x = 0; x < op->nuses; x++) {
       const twill_use *us = &op->uses[x];
       if (us->unit != u) continue;
       for (int j = 0; j < us->cycles; j++)
         for (int c = 0; c < us->count; c++) {
+          tv[k] = i;
           vars[k] = slot ? slot[i] : i;
           offs[k++] = (int64_t)us->offset + j;
         }
     }
   }
-  int rc = vars && offs &&
+  int rc = vars && tv && offs &&
                    twill_smt_modulo(m, g->units[u].capacity, r->ii, vars, offs, (int)n) >= 0
                ? 0
                : -1;
@@ -260,7 +269,12 @@ static int unit_rows(twill_smt *m, const twill_graph *g, const twill_modulo_red 
     }
     free(cl);
   }
+  /* 4c. the same row over the start times */
+  if (rc == 0 && slot && times &&
+      twill_smt_modulo(m, g->units[u].capacity, r->ii, tv, offs, (int)n) < 0)
+    rc = -1;
   free(vars);
+  free(tv);
   free(offs);
   return rc;
 }
@@ -269,7 +283,7 @@ static int unit_rows(twill_smt *m, const twill_graph *g, const twill_modulo_red 
  * the normal form when rotate; the int var of kept op i is i.  NULL on
  * allocation failure. */
 static twill_smt *encode(const twill_graph *g, const twill_modulo_red *r,
-                         long lmax, int rotate, int slots, int proof) {
+                         long lmax, int rotate, int slots, int times, int proof) {
   twill_smt *m = twill_smt_new();
   size_t nn = (size_t)r->n + 1;
   long *lo = malloc(nn * sizeof *lo), *hi = malloc(nn * sizeof *hi);
@@ -311,7 +325,7 @@ static twill_smt *encode(const twill_graph *g, const twill_modulo_red *r,
       slot[i] = sv;
     }
   }
-  for (int ku = 0; ku < r->nunits && ok; ku++) ok = !unit_rows(m, g, r, r->unit[ku], slot);
+  for (int ku = 0; ku < r->nunits && ok; ku++) ok = !unit_rows(m, g, r, r->unit[ku], slot, times);
   free(slot);
   /* 5. support of the strongly connected sets of deps: one of S's ops
    * within I - 1 of its lower bound, or of a dep into S from outside (the
@@ -363,7 +377,8 @@ static int ask(probe *p, long lmax, int rotate, long *kt, char **proof,
                size_t *plen) {
   const twill_modulo_job *job = p->job;
   twill_smt *m = encode(p->g, p->r, lmax, rotate,
-                        (job->form & TWILL_MODULO_FORM_SLOTS) != 0, job->certify);
+                        (job->form & TWILL_MODULO_FORM_SLOTS) != 0,
+                        (job->form & TWILL_MODULO_FORM_TIMES) != 0, job->certify);
   if (!m) return -1;
   if (job->smt_conflicts >= 0) {
     long left = job->smt_conflicts - p->used;

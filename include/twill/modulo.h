@@ -88,7 +88,11 @@ int twill_modulo_ims_at(const twill_graph *g, long ii, int budget_ratio,
 #define TWILL_MODULO_FORM_WINDOWS 4    /* ILP: slots outside an op's window fixed to 0 */
 #define TWILL_MODULO_FORM_SLOTS 8      /* SMT: units' rows over slot variables,
                                           full units' residues covered */
-#define TWILL_MODULO_FORM_ALL 15
+#define TWILL_MODULO_FORM_TIMES 16     /* SMT, with SLOTS: the units' rows over
+                                          the start times as well, where the
+                                          modulo propagator's window rule
+                                          sees crowded stretches of time */
+#define TWILL_MODULO_FORM_ALL 31
 
 typedef enum twill_modulo_status {
   TWILL_MODULO_OPTIMAL = 0, /* I* and L* proven */

@@ -26,7 +26,11 @@
  *   pb          sum a_i * l_i <= b over literals (a linear constraint)
  *   modulo      at most cap of the uses (x_j + off_j) fall in one residue
  *               class mod period; propagated and explained with the start
- *               times that are fixed, never by expanding the period's slots.
+ *               times that are fixed, never by expanding the period's
+ *               slots, and by the window rule: uses that the bounds
+ *               confine to w < period consecutive times take w distinct
+ *               residues, so more than cap * w of them is a conflict,
+ *               explained by their bounds.
  * Propagation is bounds propagation in __int128 (coefficients and bounds are
  * limited to |v| <= 2^40 so that every sum fits); a constraint is revisited
  * only when one of its variables changes.  Long propagation loops (a cycle
@@ -58,7 +62,9 @@
  * twill_smt_check_proof() (sat/smt_check.c, no code shared with the
  * propagators) accepts a t line iff the constraint together with the
  * negation of the lemma, read as bounds, is infeasible by bound reasoning
- * (ID 0: iff the negation alone empties a domain), and a DRAT addition iff
+ * (linear: the least sum exceeds b; modulo: more than cap fixed uses in
+ * one residue, more uses than cap * period, or the window rule; ID 0: iff
+ * the negation alone empties a domain), and a DRAT addition iff
  * it is RUP or a checked theory lemma; the certificate refutes the input
  * iff the empty clause is derived.
  *
