@@ -23,7 +23,10 @@
  *                                        q the clause OR of [s = (q - o)
  *                                        mod I] over the uses; with
  *                                        slots and times, then the same
- *                                        row over the t_i
+ *                                        row over the t_i (a refutation
+ *                                        may also state the problem
+ *                                        without these rows: fewer
+ *                                        constraints, refuted all the same)
  *   the support of each strongly connected set S of two or more kept ops
  *     (unless an op of S has hi <= lo + I - 1): OR over y in S of [t_y <=
  *     lo_y + I - 1], OR over deps (x, y, w) into S from outside of a new
@@ -494,6 +497,20 @@ int twill_phase1_smt_check(cert_rd *rd, const twill_graph *g, const cred *r, lon
   char *txt = statement(g, r, lmax, rotate, form, &tl, why, sizeof why);
   if (!txt)
     return twill_cr_fail(rd, "cannot state phase 1 at I = %ld, L <= %ld: %s", r->ii, lmax, why);
+  if ((tl > n || memcmp(txt, blk, tl)) && (form & CP1_FORM_SLOTS) && (form & CP1_FORM_TIMES)) {
+    /* the engine's rounds take turns with and without the times rows
+     * (core/modulo/modulo_smt.c, ask()): a refutation of the rows without
+     * them refutes a subset of the same constraints, so it proves as much */
+    size_t t0l;
+    char *t0 = statement(g, r, lmax, rotate, form & ~CP1_FORM_TIMES, &t0l, why, sizeof why);
+    if (t0 && t0l <= n && !memcmp(t0, blk, t0l)) {
+      free(txt);
+      txt = t0;
+      tl = t0l;
+    } else {
+      free(t0);
+    }
+  }
   if (tl > n || memcmp(txt, blk, tl)) {
     size_t i = 0;
     int line = 1;

@@ -142,6 +142,13 @@ int twill_smt_diff(twill_smt *m, int x, int y, int64_t c);
 int twill_smt_pb(twill_smt *m, const int64_t *a, const int *lits, int n, int64_t b);
 int twill_smt_modulo(twill_smt *m, int cap, int64_t period, const int *vars,
                      const int64_t *offsets, int n);
+/* Switch the window rule of modulo constraint id (its return value) off
+ * or on (default on).  The rule sorts the uses at every fixpoint; over
+ * variables whose windows are the whole period (slot variables) it finds
+ * little, and a search without it can be the faster (core/modulo/
+ * modulo_smt.c states each unit's rows over the slots without it and over
+ * the times with it).  What the checker accepts does not change. */
+int twill_smt_modulo_windows(twill_smt *m, int id, int on);
 /* A clause over SAT literals: 1 ok, 0 the input became UNSAT, -1 error. */
 int twill_smt_clause(twill_smt *m, const int *lits, int n);
 
