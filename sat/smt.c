@@ -130,9 +130,6 @@ struct twill_smt {
   int *queue;       /* a ring of the constraints to visit: qh its head, nq */
   int nq, qh;       /* its length; stamp[ci] == cur_stamp while ci is in it */
   unsigned *stamp;
-  int *oq, noq;       /* modulo constraints whose window rule is due at the
-                         fixpoint (ostamp[ci] == cur_stamp while queued) */
-  unsigned *ostamp;
   unsigned cur_stamp;
   int all_pending;
   int proof;
@@ -166,8 +163,6 @@ struct twill_smt {
    * distinct earliest times, and a mark per int var for the explanation */
   struct owin *ow;
   int64_t *oe;
-  i128 *otmax, *otadd; /* the segment tree over the distinct earliest times */
-  int *otarg;
   int owcap;
   unsigned *omark, ocur;
   int omcap;
@@ -268,8 +263,6 @@ void twill_smt_free(twill_smt *m) {
   free(m->tr);
   free(m->queue);
   free(m->stamp);
-  free(m->oq);
-  free(m->ostamp);
   if (m->drat) fclose(m->drat);
   free(m->ax.s);
   free(m->tl.s);
@@ -281,9 +274,6 @@ void twill_smt_free(twill_smt *m) {
   free(m->mtmpi);
   free(m->ow);
   free(m->oe);
-  free(m->otmax);
-  free(m->otadd);
-  free(m->otarg);
   free(m->omark);
   free(m);
 }
@@ -466,12 +456,6 @@ static int new_cons(twill_smt *m, int n) {
     int *nq = realloc(m->queue, sizeof(int) * (size_t)nc);
     if (!nq) return -1;
     m->queue = nq;
-    unsigned *os = realloc(m->ostamp, sizeof(unsigned) * (size_t)nc);
-    if (!os) return -1;
-    m->ostamp = os;
-    int *oq = realloc(m->oq, sizeof(int) * (size_t)nc);
-    if (!oq) return -1;
-    m->oq = oq;
   }
   cons *c = &m->c[m->nc];
   memset(c, 0, sizeof *c);
@@ -486,7 +470,6 @@ static int new_cons(twill_smt *m, int n) {
     return -1;
   }
   m->stamp[m->nc] = 0;
-  m->ostamp[m->nc] = 0;
   c->n = n;
   return m->nc++;
 }
@@ -894,13 +877,7 @@ static int ensure_ow(twill_smt *m, int n) {
     if (w) m->ow = w;
     int64_t *e = realloc(m->oe, sizeof(int64_t) * (size_t)n);
     if (e) m->oe = e;
-    i128 *tm = realloc(m->otmax, sizeof(i128) * 4 * (size_t)n);
-    if (tm) m->otmax = tm;
-    i128 *ta = realloc(m->otadd, sizeof(i128) * 4 * (size_t)n);
-    if (ta) m->otadd = ta;
-    int *tg = realloc(m->otarg, sizeof(int) * 4 * (size_t)n);
-    if (tg) m->otarg = tg;
-    if (!w || !e || !tm || !ta || !tg) return -1;
+    if (!w || !e) return -1;
     m->owcap = n;
   }
   if (m->niv > m->omcap) {
@@ -931,76 +908,6 @@ static void overload_conflict(twill_smt *m, int cid, int64_t a, int k) {
   conflict(m, cid, cl->a, cl->n);
 }
 
-/* A segment tree over the distinct earliest times oe[0..ne) holds, for
- * each candidate start a = oe[i], cap * a + (uses inserted so far that
- * start at or after a), with its maximum and where it is over each node's
- * range (otadd: an addition not yet pushed to the children). */
-static void ot_build(twill_smt *m, int node, int lo, int hi, int cap) {
-  m->otadd[node] = 0;
-  if (lo == hi) {
-    m->otmax[node] = (i128)cap * m->oe[lo];
-    m->otarg[node] = lo;
-    return;
-  }
-  int mid = (lo + hi) / 2;
-  ot_build(m, 2 * node, lo, mid, cap);
-  ot_build(m, 2 * node + 1, mid + 1, hi, cap);
-  int b = m->otmax[2 * node + 1] > m->otmax[2 * node] ? 2 * node + 1 : 2 * node;
-  m->otmax[node] = m->otmax[b];
-  m->otarg[node] = m->otarg[b];
-}
-
-/* add 1 over [0, to] */
-static void ot_add(twill_smt *m, int node, int lo, int hi, int to) {
-  if (lo > to) return;
-  if (hi <= to) {
-    m->otmax[node]++;
-    m->otadd[node]++;
-    return;
-  }
-  int mid = (lo + hi) / 2;
-  ot_add(m, 2 * node, lo, mid, to);
-  ot_add(m, 2 * node + 1, mid + 1, hi, to);
-  int b = m->otmax[2 * node + 1] > m->otmax[2 * node] ? 2 * node + 1 : 2 * node;
-  m->otmax[node] = m->otmax[b] + m->otadd[node];
-  m->otarg[node] = m->otarg[b];
-}
-
-/* the maximum over [from, to] (its index into *arg) */
-static i128 ot_max(const twill_smt *m, int node, int lo, int hi, int from, int to, int *arg) {
-  if (from <= lo && hi <= to) {
-    *arg = m->otarg[node];
-    return m->otmax[node];
-  }
-  int mid = (lo + hi) / 2, a1 = -1, a2 = -1;
-  i128 best = 0;
-  int have = 0;
-  if (from <= mid) best = ot_max(m, 2 * node, lo, mid, from, to, &a1), have = 1;
-  if (to > mid) {
-    i128 v = ot_max(m, 2 * node + 1, mid + 1, hi, from, to, &a2);
-    if (!have || v > best) best = v, a1 = a2;
-  }
-  *arg = a1;
-  return best + m->otadd[node];
-}
-
-/* position of the first of oe[0..ne) that is >= k */
-static int oe_pos(const int64_t *oe, int ne, int64_t k) {
-  int a = 0, b = ne;
-  while (a < b) {
-    int mid = (a + b) / 2;
-    if (oe[mid] < k)
-      a = mid + 1;
-    else
-      b = mid;
-  }
-  return a;
-}
-
-/* The uses in time order of their latest times l: after inserting each,
- * a window [a, l] (a an earliest time, l - a + 1 < period) is crowded iff
- * cap * a + count(e >= a) > cap * (l + 1), the tree's maximum over those a
- * (O(u log u) for u narrow uses). */
 static int overload(twill_smt *m, int ci) {
   const cons *c = &m->c[ci];
   int n = c->n, nw = 0, ne = 0;
@@ -1017,18 +924,19 @@ static int overload(twill_smt *m, int ci) {
   if (nw <= c->cap) return 0;
   qsort(m->ow, (size_t)nw, sizeof(owin), cmp_owin);
   qsort(m->oe, (size_t)ne, sizeof(int64_t), cmp_i64);
-  int d = 0;
-  for (int s = 0; s < ne; s++)
-    if (s == 0 || m->oe[s] != m->oe[d - 1]) m->oe[d++] = m->oe[s];
-  ne = d;
-  ot_build(m, 1, 0, ne - 1, c->cap);
-  for (int k = 0; k < nw; k++) {
-    int64_t l = m->ow[k].l;
-    ot_add(m, 1, 0, ne - 1, oe_pos(m->oe, ne, m->ow[k].e));
-    int from = oe_pos(m->oe, ne, l - c->period + 2), to = oe_pos(m->oe, ne, l + 1) - 1, at;
-    if (from > to || ot_max(m, 1, 0, ne - 1, from, to, &at) <= (i128)c->cap * (l + 1)) continue;
-    overload_conflict(m, ci + 1, m->oe[at], k);
-    return -1;
+  for (int s = 0; s < ne; s++) {
+    int64_t a = m->oe[s];
+    if (s > 0 && m->oe[s - 1] == a) continue;
+    int64_t cnt = 0;
+    for (int k = 0; k < nw; k++) {
+      if (m->ow[k].e < a) continue;
+      int64_t w = m->ow[k].l - a + 1;
+      if (w >= c->period) break;
+      if (++cnt > (i128)c->cap * w) {
+        overload_conflict(m, ci + 1, a, k);
+        return -1;
+      }
+    }
   }
   return 0;
 }
@@ -1073,14 +981,7 @@ static int prop_modulo(twill_smt *m, int ci) {
     }
     g += cnt;
   }
-  /* the window rule costs a sort and a tree: it waits for the fixpoint of
-   * the other propagators (th_propagate), once per call however often the
-   * bounds moved on the way (Origami r2_FFT: 2.5 times the conflicts per
-   * second against checking it here) */
-  if (!c->nowin && m->ostamp[ci] != m->cur_stamp) {
-    m->ostamp[ci] = m->cur_stamp;
-    m->oq[m->noq++] = ci;
-  }
+  if (!c->nowin && overload(m, ci)) return -1;
   /* bound pruning of unfixed variables (uses grouped by variable) */
   for (int j = 0; j < n;) {
     int x = c->var[j], e = j;
@@ -1414,10 +1315,8 @@ static int th_propagate(void *ctx, twill_sat *s, const int *lits, int n) {
   m->cur_stamp++;
   if (m->cur_stamp == 0) {
     memset(m->stamp, 0, sizeof(unsigned) * (size_t)m->nc);
-    memset(m->ostamp, 0, sizeof(unsigned) * (size_t)m->nc);
     m->cur_stamp = 1;
   }
-  m->noq = 0;
   m->tstamp++;
   if (m->tstamp == 0) {
     for (int x = 0; x < m->niv; x++) m->iv[x].touched = 0;
@@ -1491,9 +1390,6 @@ static int th_propagate(void *ctx, twill_sat *s, const int *lits, int n) {
     else
       prop_modulo(m, ci);
   }
-  /* the window rule of the modulo constraints visited, at the fixpoint */
-  for (int i = 0; i < m->noq && !m->conflicted && !m->err; i++) overload(m, m->oq[i]);
-  m->noq = 0;
   /* a decision literal for every unfixed variable that has none inside
    * its bounds */
   for (int i = 0; i < m->touched.n && !m->conflicted && !m->err; i++) {

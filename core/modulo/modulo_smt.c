@@ -255,9 +255,10 @@ static int unit_rows(twill_smt *m, const twill_graph *g, const twill_modulo_red 
   }
   int id = vars && tv && offs ? twill_smt_modulo(m, g->units[u].capacity, r->ii, vars, offs, (int)n)
                               : -1;
-  /* over the slots the window rule stays off (twill/smt.h): the search
-   * without the times rows is then the one measured before the rule */
-  int rc = id > 0 && (!slot || twill_smt_modulo_windows(m, id, 0) == 0) ? 0 : -1;
+  /* without the times rows the window rule stays off over the slots too
+   * (twill/smt.h): that statement's search is then the one before the
+   * rule, which meets some schedules far sooner (see ask()) */
+  int rc = id > 0 && (!slot || times || twill_smt_modulo_windows(m, id, 0) == 0) ? 0 : -1;
   /* 4b. a full unit (cap * I uses): every residue q holds cap >= 1 uses */
   if (rc == 0 && slot && n == (long)g->units[u].capacity * r->ii) {
     int *cl = malloc((size_t)n * sizeof *cl);
@@ -413,16 +414,17 @@ static int answer(const probe *p, const twill_smt *m, int st, long *kt, char **p
   return -1;
 }
 
-/* The first round's conflicts of ask(): most questions of the HLS suite
- * settle within it on the statement with the times rows */
-#define TIMES_FIRST_ROUND 1000
+/* The first rounds' conflicts of ask(), with the times rows and without:
+ * most questions of the HLS suite settle within the first */
+#define TIMES_FIRST_ROUND 3000
+#define PLAIN_FIRST_ROUND 1000
 
 /* Is there a schedule with L <= lmax?  10: yes, times in kt; 20: no, the
  * refutation in *proof (with certify); 0: unknown; -1: error.
  * With the form's times, two solvers of the question take turns, one
- * with the times rows and one without, each resumed where it stopped, a
- * round's conflicts twice those of the one before the last (1000, 1000,
- * 2000, 2000, ...).  With the rows the window rule settles a bound at the
+ * with the times rows and one without, each resumed where it stopped,
+ * each round twice the solver's round before (3000 with the rows, 1000
+ * without, 6000, 2000, ...).  With the rows the window rule settles a bound at the
  * root (ChStone adpcm/graph2: L >= 85 at I = 50) and shortens many
  * refutations; without them the search meets some schedules far sooner
  * (Origami r2_FFT at I = 192, L <= 213: no verdict in 7487 conflicts with
@@ -437,7 +439,9 @@ static int ask(probe *p, long lmax, int rotate, long *kt, char **proof, size_t *
   int rc = 0;
   for (int round = 0;; round++) {
     int k = both ? round % 2 : 1;
-    long cap = both ? (long)TIMES_FIRST_ROUND << (round / 2 < 20 ? round / 2 : 20) : -1;
+    long cap = both ? (long)(k == 0 ? TIMES_FIRST_ROUND : PLAIN_FIRST_ROUND)
+                          << (round / 2 < 20 ? round / 2 : 20)
+                    : -1;
     if (!m[k] && !(m[k] = encode(p->g, p->r, lmax, rotate, slots, k == 0, job->certify))) {
       rc = -1;
       break;
