@@ -1402,7 +1402,12 @@ END_TEST
 /* fa4-fwd-blackwell: I equals phase 1's, the TMA loads alone on warp 0;
  * two of the paper's three ablations (6.2.2) are unsatisfiable at phase
  * 1's I: fewer warps (8: one producer and one consumer warpgroup) and no
- * cross-warp communication.  (The third, no sub-tiling, needs a different
+ * cross-warp communication.  With 8 warps, by hand, no I works at all:
+ * warp 0 is the TMA loads' (variable latency), so every warpgroup op runs
+ * on group 1, within R = 128 registers; max_s and sum_s keep a copy (2
+ * registers each, their distance-1 self edges) at every slot, so where
+ * ldS_0 holds its 128 the group needs 136 (the packing rule,
+ * core/joint/joint_never.c).  (The third, no sub-tiling, needs a different
  * kernel; see the closing note of issue 8.) */
 START_TEST(fa4_fwd_structure_and_ablations) {
   if (tu_under_valgrind()) return; /* 40 s limits: a limit under valgrind, not an answer */
@@ -1418,6 +1423,13 @@ START_TEST(fa4_fwd_structure_and_ablations) {
   const char *const abl[2][2] = {{"warps8", NULL}, {"nocross", NULL}};
   for (int k = 0; k < 2; k++) {
     builtin("fa4-fwd-blackwell", abl[k], &r, &g, false);
+    if (k == 0) {
+      ck_assert_int_eq(r.status, 2);
+      ck_assert_int_eq(r.never_pack, 1 + twill_graph_find_op(r.g, "ldS_0"));
+      twill_solve_result_clear(&r);
+      twill_graph_free(g);
+      continue;
+    }
     ck_assert_int_ge(r.ntries, 1);
     ck_assert_int_eq(r.tries[0].ii, p1);
     ck_assert_int_eq(r.tries[0].status, 20);

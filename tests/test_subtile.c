@@ -237,10 +237,11 @@ static void istar(const char *out, char *buf, size_t n) {
   snprintf(buf, n, "%.*s", (int)k, s);
 }
 
-/* "Infeasible at every I" where only the covers and the early relaxation
- * say so (twill/joint.h "lifetimes", core/joint/joint_never.c), each
- * certified.  By hand:
- *  - fa3-fwd-k3 on 8 warps: warp 0 holds the variable-latency loads alone,
+/* "Infeasible at every I" where only the covers, the packing rule and the
+ * early relaxation say so (twill/joint.h "lifetimes", core/joint/
+ * joint_never.c), each certified.  By hand:
+ *  - fa3-fwd-k3 on 8 warps (the packing rule, no I tried): warp 0 holds
+ *    the variable-latency loads alone,
  *    so the 18 warpgroup ops all run on warpgroup 1 (budget at most 240
  *    with setmaxnreg).  Each sub-tile's accumulator hands over between
  *    rescale_s and PV_s (64 registers each: rescale -> PV, then PV ->
@@ -248,18 +249,23 @@ static void istar(const char *out, char *buf, size_t n) {
  *    sum_s feed themselves at distance 1 (2 + 2 each, always live); while
  *    S_0's result (64) waits for max_0, 192 + 12 + 64 = 268 > 240.  The
  *    floors alone see 12 of those registers.
- *  - gemm-epi-k8 on 16 warps: store_s feeds itself at distance 1, so its
- *    16384 bytes of shared memory are live at every slot (8 x 16384 =
- *    131072); loadA (98304) and loadB (32768) both feed every mma_s and
- *    stay live until the last of them starts, at least 7 x 512 cycles
- *    after the first (one tensor core): 262144 > 232448, Hopper's
- *    capacity.  Phase 1's I alone (64 normalized) found no verdict in 20 s
- *    before the relaxation was tried first; now no I is tried. */
+ *  - gemm-epi-k7 on 16 warps: store_s feeds itself at distance 1, so its
+ *    16384 bytes of shared memory are live at every slot (7 x 16384 =
+ *    114688); loadA (131072) and loadB (32768) both feed every mma_s and
+ *    stay live until the last of them starts, at least 6 x 512 cycles
+ *    after the first (one tensor core): 278528 > 232448, Hopper's
+ *    capacity.  The relaxation, tried first, says so; no I is tried.  (Its
+ *    registers alone fit: mma_0's 64 and six more 64-register accumulators
+ *    (bias_s -> mma_s at distance 1) go 3, 2, 2 on groups 1-3, 24 + 192 +
+ *    128 + 128 = 472 <= 512 for the file.  With 8 accumulators, k = 8,
+ *    they do not: 24 + 8 x 64 = 536.) */
 START_TEST(covers_and_the_early_relaxation) {
   const char *files[] = {"tests/data/scale/fa3-fwd-k3-hopper.twill",
-                         "tests/data/scale/gemm-epi-k8-hopper.twill"};
+                         "tests/data/scale/gemm-epi-k7-hopper.twill"};
   const char *warps[] = {"8", "16"};
-  const char *why[] = {"registers of warpgroup 1", "shared-memory capacity"};
+  const char *why[] = {"op 'S_0' holds its 64 registers per thread, the values live at "
+                       "every slot (3 accumulator chains, 6 ops with live copies) fit no "
+                       "assignment", "shared-memory capacity"};
   for (int f = 0; f < 2; f++) {
     char cert[64];
     char *kernel = tu_src_path(files[f]);
@@ -270,8 +276,8 @@ START_TEST(covers_and_the_early_relaxation) {
     int rc = tu_run_twill(&out, &err, args);
     ck_assert_msg(rc == 2, "%s: rc %d: %s", files[f], rc, err ? err : "");
     ck_assert_msg(strstr(out, "infeasible at every I") && strstr(out, why[f]), "%s", out);
-    ck_assert_msg(strstr(out, "loop-carried values keep live"), "%s", out);
-    if (f == 1) ck_assert_msg(strstr(out, "no I tried"), "%s", out);
+    ck_assert_msg(strstr(out, "no I tried"), "%s", out);
+    if (f == 1) ck_assert_msg(strstr(out, "loop-carried values keep live"), "%s", out);
     free(out), free(err);
     out = NULL;
     const char *cargs[] = {"check", kernel, cert, "--warps", warps[f], NULL};
@@ -359,6 +365,113 @@ START_TEST(certificates_with_the_order) {
 }
 END_TEST
 
+/* cert (a solve certificate) cut after its params and rel lines, then
+ * "never-pack X" and "end", with its kernel line naming kname when given;
+ * written to path. */
+static void forge_pack(const char *cert, const char *kname, const char *x, const char *path) {
+  const char *ii = strstr(cert, "\nii ");
+  if (!ii) ii = strstr(cert, "\nnever");
+  ck_assert_ptr_nonnull(ii);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  const char *k = strstr(cert, "\nkernel ");
+  ck_assert_ptr_nonnull(k);
+  if (kname) {
+    fwrite(cert, 1, (size_t)(k + 1 - cert), f);
+    fprintf(f, "kernel %s", kname);
+    k = strchr(k + 1, '\n');
+    fwrite(k, 1, (size_t)(ii + 1 - k), f);
+  } else {
+    fwrite(cert, 1, (size_t)(ii + 1 - cert), f);
+  }
+  fprintf(f, "never-pack %s\nend\n", x);
+  fclose(f);
+}
+
+/* The packing rule (core/joint/joint_never.c; check_never.c counts again),
+ * by hand on FA3 forward with k sub-tiles on 12 warps: warp 0 is the
+ * loads' (variable latency), so the warpgroup ops run on groups 1 and 2,
+ * each within R = 240, and the launch's file holds 64512 / 128 = 504
+ * registers per thread, group 0 at least 24 of them.  At every slot each
+ * sub-tile keeps one 64-register accumulator (rescale_s or PV_s: a cover)
+ * and max_s, sum_s one copy each (2 + 2, their distance-1 self edges); at
+ * a slot where S_0 holds its 64:
+ *  - k = 6: 6 x 64 + 64 = 448 in blocks of 64 on two groups of 240: a group
+ *    takes at most 3 blocks (4 x 64 = 256 > 240), 6 < 7 blocks: no packing,
+ *    no I (the search before the rule walked I upward for 60 s, every I
+ *    refuted);
+ *  - k = 5: S_0 and two accumulators on group 1 (192 + 20 of the floors =
+ *    212 -> budget 216), three on group 2 (192): 24 + 216 + 192 = 432 <=
+ *    504, so the rule proves nothing (and the kernel has a schedule: I* =
+ *    5248 cycles, bench/results/scale-2026-11-27-5f38394-window.md).
+ * False claims refused: "never-pack" for k = 5 (the k = 6 certificate with
+ * the kernel line changed: the same costs and parameters), for a
+ * warpgroup op whose demands fit (exp_0: 32 registers), for a thread-issued
+ * op (loadK) and an unknown name; and for every warpgroup op of the
+ * built-in fa4-fwd-blackwell on 16 warps, which has a certified schedule. */
+START_TEST(packing_rule_by_hand_and_false_claims) {
+  char cert[64], forged[64];
+  snprintf(cert, sizeof cert, "/tmp/twill_test_pack_%d.cert", (int)getpid());
+  snprintf(forged, sizeof forged, "/tmp/twill_test_pack_%d.forged", (int)getpid());
+  char *k6 = tu_src_path("tests/data/scale/fa3-fwd-k6-hopper.twill");
+  char *k5 = tu_src_path("tests/data/scale/fa3-fwd-k5-hopper.twill");
+  const char *args[] = {"solve", k6, "--warps", "12", "--cert", cert, NULL};
+  char *out = NULL, *err = NULL;
+  ck_assert_int_eq(tu_run_twill(&out, &err, args), 2);
+  ck_assert_msg(strstr(out, "no I tried: the registers live at one slot settle every I") &&
+                    strstr(out, "op 'S_0' holds its 64 registers"), "%s", out);
+  free(out), free(err);
+  const char *cargs[] = {"check", k6, cert, "--warps", "12", NULL};
+  out = err = NULL;
+  ck_assert_int_eq(tu_run_twill(&out, &err, cargs), 0);
+  ck_assert_msg(strstr(out, "s VERIFIED") && strstr(out, "fit no assignment to the warpgroups"),
+                "%s", out);
+  free(out), free(err);
+  size_t len;
+  char *c = tu_read_file(cert, &len);
+  ck_assert_ptr_nonnull(c);
+  ck_assert_ptr_nonnull(strstr(c, "\nnever-pack S_0\nend\n"));
+  struct {
+    const char *kernel, *kname, *x, *why;
+  } bad[] = {
+      {k5, "fa3-fwd-k5-hopper", "S_0", "the 16 register demands fit"},
+      {k6, NULL, "exp_0", "the 19 register demands fit"},
+      {k6, NULL, "loadK", "not a warpgroup op"},
+      {k6, NULL, "S_9", "not an op of the kernel"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    forge_pack(c, bad[i].kname, bad[i].x, forged);
+    const char *fargs[] = {"check", bad[i].kernel, forged, "--warps", "12", NULL};
+    out = err = NULL;
+    ck_assert_int_ne(tu_run_twill(&out, &err, fargs), 0);
+    ck_assert_msg(err && strstr(err, bad[i].why), "%s: %s", bad[i].x, err ? err : "");
+    free(out), free(err);
+  }
+  free(c);
+  /* fa4-fwd-blackwell on 16 warps: a certified schedule, so no op's
+   * registers can prove "no I" */
+  const char *fa[] = {"solve", "fa4-fwd-blackwell", "--warps", "16", "--cert", cert, NULL};
+  out = err = NULL;
+  ck_assert_int_eq(tu_run_twill(&out, &err, fa), 0);
+  free(out), free(err);
+  c = tu_read_file(cert, &len);
+  ck_assert_ptr_nonnull(c);
+  const char *ops[] = {"ldS_0", "max_0", "exp_0", "sum_0", "ldO_0", "rescale_0", "ldS_1",
+                       "exp_1", "rescale_1"};
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+    forge_pack(c, NULL, ops[i], forged);
+    const char *fargs[] = {"check", "fa4-fwd-blackwell", forged, "--warps", "16", NULL};
+    out = err = NULL;
+    ck_assert_int_ne(tu_run_twill(&out, &err, fargs), 0);
+    ck_assert_msg(err && strstr(err, "register demands fit"), "%s: %s", ops[i], err ? err : "");
+    free(out), free(err);
+  }
+  free(c);
+  remove(cert), remove(forged);
+  free(k5), free(k6);
+}
+END_TEST
+
 static Suite *make_suite(void) {
   Suite *s = suite_create("subtile");
   TCase *tc = tcase_create("core");
@@ -368,6 +481,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, checker_refuses_a_false_sub_tile_symmetry);
   tcase_add_test(tc, certificates_with_the_order);
   tcase_add_test(tc, covers_and_the_early_relaxation);
+  tcase_add_test(tc, packing_rule_by_hand_and_false_claims);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -180,6 +180,30 @@ static void describe_params(const twill_joint_params *p, long x_real, char *buf,
                           twill_rel_name(p->rels[i].kind), p->rels[i].nops);
 }
 
+/* "never-pack OP": the registers live at OP's slot fit no assignment to the
+ * warpgroups (check_never.c derives the demands from the kernel; the line
+ * only names OP). */
+static int pack_block(cert_rd *r, const twill_graph *g, const twill_joint_params *q,
+                      const int *kf) {
+  if (twill_cr_key(r, "never-pack", 2)) return -1;
+  int x = -1;
+  for (int v = 0; v < g->nops && x < 0; v++)
+    if (twill_cr_is(r, 1, g->ops[v].name)) x = v;
+  if (x < 0)
+    return twill_cr_fail(r, "never-pack: '%.*s' is not an op of the kernel",
+                         (int)(r->toklen[1] > 40 ? 40 : r->toklen[1]), r->tok[1]);
+  int *cov = NULL, *cov_at = NULL, ncov = 0;
+  if (twill_never_derive_covers(g, kf, &cov, &cov_at, &ncov))
+    return twill_cr_fail(r, "cannot derive the covers (memory, or a kernel too large)");
+  char why[200];
+  int bad = twill_never_check_pack(g, q, kf, cov, cov_at, ncov, x, why, sizeof why);
+  free(cov), free(cov_at);
+  if (bad)
+    return twill_cr_fail(r, "never-pack %s: %s, so the registers do not prove \"no I\"",
+                         g->ops[x].name, why);
+  return 0;
+}
+
 /* "never I' L' BYTES" or "never-covers I' L' BYTES": the single-iteration
  * relaxation of g under pn (check_never.c), with its floors, and with its
  * covers for the second, derived here, refuted by the block.  Both are
@@ -203,6 +227,13 @@ static int never_block(cert_rd *r, const twill_graph *g, const twill_joint_param
   }
   q.min_live = kf;
   int *cov = NULL, *cov_at = NULL;
+  if (twill_cr_is(r, 0, "never-pack")) {
+    int bad = pack_block(r, g, &q, kf);
+    twill_graph_free(gn);
+    free(kf);
+    *ii_out = *L_out = 0;
+    return bad;
+  }
   bool with_covers = twill_cr_is(r, 0, "never-covers");
   const char *key = with_covers ? "never-covers" : "never";
   q.ncovers = 0;
@@ -368,13 +399,19 @@ static int check_never(cert_rd *r, const twill_check_subject *s, const twill_gra
   cl->warps = pn->warps;
   cl->launch_regs = lc->on ? lc->ra : 0;
   cl->nsearched = lc->on ? lc->nw : 0;
+  char how[200];
+  if (ii == 0) /* never-pack: no relaxation, a count */
+    snprintf(how, sizeof how, "the registers live at one slot fit no assignment to the "
+             "warpgroups (counted)");
+  else
+    snprintf(how, sizeof how, "one iteration without its loop-carried edges, holding the "
+             "copies they keep live at every I, has no joint schedule (refuted at I' %ld, "
+             "L' %ld)", ii, L);
   snprintf(msg, msglen,
-           "kernel %s, machine %s: infeasible at every I%s: one iteration without its "
-           "loop-carried edges, holding the copies they keep live at every I, has no "
-           "joint schedule (refuted at I' %ld, L' %ld%s); "
+           "kernel %s, machine %s: infeasible at every I%s: %s; "
            "parameters: %s; in normalized cycles, %s",
-           s->g->name, s->m->name, lc->on ? " and every warp count searched" : "", ii, L,
-           lc->on ? " at each" : "", par, costs);
+           s->g->name, s->m->name, lc->on ? " and every warp count searched" : "", how,
+           par, costs);
   return 0;
 }
 
@@ -403,7 +440,8 @@ int twill_check_solve(const twill_check_subject *s, const char *cert, size_t len
   const twill_joint_params *sp = lc.on ? &lc.qa : s->p;
   if (read_params(&r, sp, X, &pn) || read_rels(&r, s->g, s->p) || twill_cr_line(&r))
     goto out;
-  if (twill_cr_is(&r, 0, "never") || twill_cr_is(&r, 0, "never-covers")) {
+  if (twill_cr_is(&r, 0, "never") || twill_cr_is(&r, 0, "never-covers") ||
+      twill_cr_is(&r, 0, "never-pack")) {
     rc = check_never(&r, s, g, &pn, costs, &lc, X, cl, msg, msglen) ? 1 : 0;
     goto out;
   }

@@ -198,6 +198,12 @@ int twill_never_derive(const twill_graph *g, const twill_joint_params *p,
  * cover_at; 0, or -1 out of memory or a kernel too large. */
 int twill_never_derive_covers(const twill_graph *g, const int *k, int **ops, int **at,
                               int *n);
+/* The packing rule "never-pack X" (check_never.c): 0 when no assignment of
+ * the registers live at x's slot to the warpgroups fits their budgets (so
+ * no I has a schedule), else -1 with why. */
+int twill_never_check_pack(const twill_graph *g, const twill_joint_params *p, const int *k,
+                           const int *cov, const int *cov_at, int ncov, int x, char *why,
+                           size_t whylen);
 
 /* ---- the certificates (cert_check.c, cert_solve.c) --------------------- */
 

@@ -61,7 +61,9 @@
 #include "check_int.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static long use_end(const twill_op *o) {
   long e = 0;
@@ -192,4 +194,154 @@ int twill_never_derive_covers(const twill_graph *g, const int *k, int **ops_out,
   free(from), free(order);
   *ops_out = ops, *at_out = at, *n_out = ncov;
   return 0;
+}
+
+/* ---- the packing rule ------------------------------------------------------
+ * "never-pack X" (the solver's side and the argument: core/joint/
+ * joint_never.c).  Stated again here: an op is packable when it is
+ * warpgroup-issued on one group, not variable-latency, with registers.  At
+ * the slot t(x) mod I of any legal schedule, x holds a copy, every op v
+ * holds k(v) (its floor), and every cover holds a copy of one of its ops;
+ * the packable ones among these, counted once each (x; the floors of the
+ * other packable ops; the covers, in order, whose ops are all packable,
+ * floorless, not x and in no cover counted before, at their least
+ * registers), sit each on one whole warpgroup, not group 0 when the kernel
+ * has a variable-latency op.  A vector of per-group sums fits when every
+ * group gets a budget: the least r_g >= its sum in {LO, LO + STEP, ...}
+ * (R itself without setmaxnreg) with r_g <= R, and with setmaxnreg sum_g
+ * 32*WG*r_g <= regs_per_sm.  Sums only grow as demands are added and the
+ * least budget grows with the sum, so a vector that does not fit has no
+ * fitting extension.  The checker keeps the set of fitting vectors reached
+ * after each demand (each demand added to each group in turn), sorted
+ * within a vector (the groups a demand may take have the same budgets, so
+ * the order of their sums does not matter), and accepts only when the set
+ * runs empty. */
+
+#define PACK_GROUPS 8          /* warpgroups a demand may take, at most */
+#define PACK_STATES (1 << 16)  /* fitting vectors kept, at most (4 MiB each way) */
+
+typedef struct sums {
+  long g[PACK_GROUPS];
+} sums;
+
+static int warpgroup_op(const twill_op *o) {
+  return o->issue == TWILL_ISSUE_WARPGROUP && o->groups <= 1 && !o->varlat && o->regs > 0;
+}
+
+/* copies * regs, or cap when that is more (no overflow on any kernel) */
+static long demand(long copies, long regs, long cap) {
+  return regs > cap / copies ? cap : copies * regs;
+}
+
+/* the budget a group needs for a per-thread sum s, or -1 when none fits */
+static long budget_for(const twill_joint_params *p, long s) {
+  if (s > p->regs) return -1;
+  long r = p->regs;
+  if (p->reg_step > 0) {
+    r = p->reg_lo;
+    while (r < s) r += p->reg_step; /* s <= R: at most R / STEP steps */
+  }
+  return r <= p->regs ? r : -1;
+}
+
+/* Does the vector fit?  nb groups take demands; ng - nb more (group 0 with
+ * W_vl) hold none of them and need the least budget. */
+static int fits(const twill_joint_params *p, const sums *v, int nb, int ng) {
+  long file = (long)(ng - nb) * budget_for(p, 0);
+  for (int i = 0; i < nb; i++) {
+    long b = budget_for(p, v->g[i]);
+    if (b < 0) return 0;
+    file += b;
+  }
+  return p->reg_step <= 0 || 32L * p->warpgroup * file <= p->regs_per_sm;
+}
+
+static int cmp_sums(const void *a, const void *b) {
+  const sums *x = a, *y = b;
+  for (int i = 0; i < PACK_GROUPS; i++)
+    if (x->g[i] != y->g[i]) return x->g[i] < y->g[i] ? -1 : 1;
+  return 0;
+}
+
+/* The demands of x (see above) into dem (room for g->nops + ncov); their
+ * count, or -1 out of memory. */
+static int demands(const twill_graph *g, const twill_joint_params *p, const int *k,
+                   const int *cov, const int *cov_at, int ncov, int x, long *dem) {
+  long cap = p->regs + 1; /* a demand over R fits nowhere: R + 1 says as much */
+  int nd = 0;
+  dem[nd++] = demand(k[x] > 1 ? k[x] : 1, g->ops[x].regs, cap);
+  for (int v = 0; v < g->nops; v++)
+    if (v != x && k[v] >= 1 && warpgroup_op(&g->ops[v])) dem[nd++] = demand(k[v], g->ops[v].regs, cap);
+  char *used = calloc((size_t)(g->nops > 0 ? g->nops : 1), 1);
+  if (!used) return -1;
+  for (int c = 0; c < ncov; c++) {
+    int fine = 1;
+    long least = -1;
+    for (int i = cov_at[c]; i < cov_at[c + 1]; i++) {
+      const int v = cov[i];
+      if (v == x || used[v] || k[v] != 0 || !warpgroup_op(&g->ops[v])) fine = 0;
+      if (least < 0 || g->ops[v].regs < least) least = g->ops[v].regs;
+    }
+    if (!fine) continue;
+    for (int i = cov_at[c]; i < cov_at[c + 1]; i++) used[cov[i]] = 1;
+    dem[nd++] = demand(1, least, cap);
+  }
+  free(used);
+  return nd;
+}
+
+int twill_never_check_pack(const twill_graph *g, const twill_joint_params *p, const int *k,
+                           const int *cov, const int *cov_at, int ncov, int x, char *why,
+                           size_t whylen) {
+  if (x < 0 || x >= g->nops || !warpgroup_op(&g->ops[x])) {
+    snprintf(why, whylen, "the op is not a warpgroup op on one group that holds registers");
+    return -1;
+  }
+  int ng = p->warpgroup > 0 ? p->warps / p->warpgroup : 0, nb = ng;
+  for (int v = 0; v < g->nops; v++)
+    if (g->ops[v].varlat) nb = ng - 1; /* group 0 holds W_vl */
+  if (nb <= 0) return 0;               /* x itself has nowhere to run */
+  if (nb > PACK_GROUPS) {
+    snprintf(why, whylen, "more than %d warpgroups to check", PACK_GROUPS);
+    return -1;
+  }
+  long *dem = malloc(((size_t)g->nops + (size_t)ncov + 1) * sizeof *dem);
+  sums *cur = malloc(PACK_STATES * sizeof *cur), *next = malloc(PACK_STATES * sizeof *next);
+  int nd = dem ? demands(g, p, k, cov, cov_at, ncov, x, dem) : -1, rc = -1;
+  size_t n = 1;
+  if (nd < 0 || !cur || !next) {
+    snprintf(why, whylen, "out of memory");
+    goto out;
+  }
+  memset(&cur[0], 0, sizeof cur[0]);
+  for (int d = 0; d < nd && n > 0; d++) {
+    size_t m = 0;
+    for (size_t s = 0; s < n; s++)
+      for (int i = 0; i < nb; i++) {
+        sums v = cur[s];
+        v.g[i] += dem[d];
+        /* sorted, largest first, over the nb groups; zeros beyond */
+        for (int j = i; j > 0 && v.g[j] > v.g[j - 1]; j--) {
+          long t = v.g[j];
+          v.g[j] = v.g[j - 1], v.g[j - 1] = t;
+        }
+        if (!fits(p, &v, nb, ng)) continue;
+        if (m == PACK_STATES) {
+          snprintf(why, whylen, "more than %d fitting assignments to check", PACK_STATES);
+          goto out;
+        }
+        next[m++] = v;
+      }
+    qsort(next, m, sizeof *next, cmp_sums);
+    n = 0;
+    for (size_t s = 0; s < m; s++)
+      if (n == 0 || cmp_sums(&next[s], &cur[n - 1])) cur[n++] = next[s];
+  }
+  if (n > 0)
+    snprintf(why, whylen, "the %d register demands fit the warpgroups' budgets", nd);
+  else
+    rc = 0;
+out:
+  free(dem), free(cur), free(next);
+  return rc;
 }

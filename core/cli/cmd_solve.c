@@ -158,6 +158,12 @@ static void print_text(const opts *o, const twill_arch *m,
          r->p.no_cross_warp ? "forbidden" : "allowed", r->cross_warp_real);
   /* what phase 1 proved, in its own words: it stops once I* is proven, so
    * its L is often only an upper bound (twill modulo goes on to prove it) */
+  if (r->never_pack) {
+    /* settled by counting registers, before phase 1 */
+    printf("phase 1: not run\nsearch:\n  no I tried: the registers live at one slot settle every I\n");
+    printf("infeasible at every I: %s\n", r->why_never);
+    return;
+  }
   if (u.on)
     printf("phase 1: I* = %ld (normalized %ld, %s), L = %ld (normalized %ld, "
            "%s)\n",
@@ -462,7 +468,8 @@ int twill_cmd_solve(int argc, char **argv) {
   /* the answer's run, or with none the largest W's (its "why never") */
   twill_solve_result *r = &lr.pt[lr.best >= 0 ? lr.best : lr.n - 1].r;
   const twill_launch_result *lp = wmax > 0 ? &lr : NULL;
-  if (lr.status == 2 && r->ntries == 0 && !lp && !r->never_proof) { /* settled before any search */
+  if (lr.status == 2 && r->ntries == 0 && !lp && !r->never_proof && !r->never_pack) {
+    /* settled before any search, with nothing to certify: an op alone over the budget */
     if (o.json) print_json(&o, g, m, r, NULL); /* --json: JSON, whatever the answer */
     else printf("infeasible at every I: %s\n", r->why_never);
     twill_launch_result_clear(&lr);

@@ -291,3 +291,143 @@ oom:
   free(par), free(queue), free(ops), free(at);
   return -1;
 }
+
+/* ---- the packing rule ------------------------------------------------------
+ * Some kernels fail at every I for want of registers at one moment, not of
+ * time: FA3 forward with six sub-tiles on 12 warps keeps six O
+ * accumulators (64 registers per thread each, one cover each) live at every
+ * slot, warp 0 is the variable-latency warp, so only warpgroups 1 and 2 can
+ * run a warpgroup op, each within R = 240: three accumulators fill 192, and
+ * an S tile (64 more) fits beside none of the splits.  The relaxation above
+ * finds this too, but only by ruling out every slot's assignment one by one
+ * (20864 conflicts, 37 s, no verdict); the count below settles it at once.
+ *
+ * The rule (the checker, core/check/check_never.c, states it again).  An op
+ * is packable when it is warpgroup-issued on one group (groups <= 1), not
+ * variable-latency, and holds registers.  Given a packable op x, its items
+ * are:
+ *   x itself, of size max(1, k(x)) * regs(x);
+ *   every other packable op v with k(v) >= 1, of size k(v) * regs(v);
+ *   the covers in order whose ops are all packable, none x, none with a
+ *     floor, none in a cover taken before: size min over C of regs.
+ * The bins are the warpgroups a packable op may take: all of them, or all
+ * but group 0 when the kernel has a variable-latency op (warp 0 is W_vl and
+ * holds only those).  A packing puts each item in a bin; its need(g) is the
+ * sum of g's items, and it fits when every group's least budget r_g >= need
+ * (g) (r_g = R without setmaxnreg; with it the least LO + j*STEP >= need,
+ * LO for an empty or excluded group) is <= R and, with setmaxnreg, sum_g
+ * 32*WG*r_g <= regs_per_sm.  If no packing fits, no I has a schedule.
+ *
+ * Why.  In a legal schedule at any I, look at slot s = t(x) mod I: x has a
+ * copy there (lat1 >= 1), every v has at least k(v) at every slot (step 0
+ * above), and each cover holds a copy of one of its ops (covers, above).
+ * The ops are distinct, so need(w, s) of joint.h adds their registers, and
+ * a packable op's warps are one whole group, outside group 0 when warp 0 is
+ * W_vl ("0 in S(v) iff v is variable-latency").  So the groups of those ops
+ * are a packing, and the budgets r_g of the schedule fit it.  Dropping
+ * everything else (other live values, relations) only lowers the needs.
+ * The certificate names x; the checker derives the rest. */
+
+typedef struct pack {
+  long *size;              /* the items, largest first */
+  int n, first, nb;        /* items; bins first .. nb-1 of nb groups */
+  long R, lo, step, file;  /* budgets (file: per-thread sum; < 0 none) */
+  long *need;
+  long nodes;
+} pack;
+
+static long least_budget(const pack *k, long need) {
+  if (k->step <= 0) return k->R;
+  if (need <= k->lo) return k->lo;
+  return k->lo + (need - k->lo + k->step - 1) / k->step * k->step;
+}
+
+/* the per-thread register-file sum of the least budgets */
+static long file_sum(const pack *k) {
+  long s = 0;
+  for (int g = 0; g < k->nb; g++) s += least_budget(k, k->need[g]);
+  return s;
+}
+
+/* 1: item i on fits, 0: none, -1 too many nodes.  Bins are alike, so an
+ * item goes into a used bin or the first empty one. */
+static int place(pack *k, int i, int used) {
+  if (i == k->n) return 1;
+  if (++k->nodes > 1000000) return -1;
+  for (int g = k->first; g < k->nb && g <= used + 1; g++) {
+    k->need[g] += k->size[i];
+    int ok = k->need[g] <= k->R && least_budget(k, k->need[g]) <= k->R &&
+             (k->file < 0 || file_sum(k) <= k->file);
+    int r = ok ? place(k, i + 1, g > used ? g : used) : 0;
+    k->need[g] -= k->size[i];
+    if (r) return r;
+  }
+  return 0;
+}
+
+static bool packable(const twill_op *o) {
+  return o->issue == TWILL_ISSUE_WARPGROUP && o->groups <= 1 && !o->varlat && o->regs > 0;
+}
+
+static int cmp_desc(const void *a, const void *b) {
+  long x = *(const long *)a, y = *(const long *)b;
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The items of x into size[] (unsorted); their count. */
+static int items(const twill_graph *g, const int *k, const int *cov, const int *cov_at,
+                 int ncov, int x, char *taken, long *size, int *nfloors) {
+  int n = 0;
+  size[n++] = (k[x] > 1 ? k[x] : 1) * g->ops[x].regs;
+  for (int v = 0; v < g->nops; v++)
+    if (v != x && k[v] >= 1 && packable(&g->ops[v])) size[n++] = k[v] * g->ops[v].regs;
+  *nfloors = n - 1;
+  memset(taken, 0, (size_t)g->nops);
+  for (int c = 0; c < ncov; c++) {
+    bool ok = true;
+    long m = LONG_MAX;
+    for (int i = cov_at[c]; i < cov_at[c + 1] && ok; i++) {
+      int v = cov[i];
+      ok = v != x && !taken[v] && k[v] == 0 && packable(&g->ops[v]);
+      if (g->ops[v].regs < m) m = g->ops[v].regs;
+    }
+    if (!ok) continue;
+    for (int i = cov_at[c]; i < cov_at[c + 1]; i++) taken[cov[i]] = 1;
+    size[n++] = m;
+  }
+  return n;
+}
+
+int twill_never_pack(const twill_graph *g, const twill_joint_params *p, const int *k,
+                     const int *cov, const int *cov_at, int ncov, int *x_out, int counts[2]) {
+  *x_out = -1;
+  if (p->warpgroup <= 0 || p->warps < p->warpgroup) return 0;
+  size_t nn = (size_t)(g->nops > 0 ? g->nops : 1);
+  pack pk = {0};
+  pk.nb = p->warps / p->warpgroup;
+  for (int v = 0; v < g->nops; v++)
+    if (g->ops[v].varlat) pk.first = 1;
+  pk.R = p->regs;
+  pk.lo = p->reg_lo;
+  pk.step = p->reg_step;
+  pk.file = p->reg_step > 0 ? p->regs_per_sm / (32L * p->warpgroup) : -1;
+  pk.size = malloc((nn + (size_t)ncov + 1) * sizeof *pk.size);
+  pk.need = calloc((size_t)pk.nb, sizeof *pk.need);
+  char *taken = malloc(nn);
+  int rc = 0;
+  if (!pk.size || !pk.need || !taken) rc = -1;
+  for (int x = 0; rc == 0 && x < g->nops && *x_out < 0; x++) {
+    if (!packable(&g->ops[x])) continue;
+    int nf;
+    pk.n = items(g, k, cov, cov_at, ncov, x, taken, pk.size, &nf);
+    counts[0] = pk.n - 1 - nf; /* the covers taken */
+    counts[1] = nf;
+    qsort(pk.size, (size_t)pk.n, sizeof *pk.size, cmp_desc);
+    pk.nodes = 0;
+    /* with no group for a warpgroup op at all (4 warps and W_vl), the
+     * relaxation says so in the model's words: variable-latency warp */
+    if (pk.first < pk.nb && place(&pk, 0, pk.first - 1) == 0) *x_out = x;
+  }
+  free(pk.size), free(pk.need), free(taken);
+  return rc < 0 ? -1 : *x_out >= 0;
+}

@@ -191,14 +191,7 @@ static int write_other(FILE *f, const twill_launch_point *pt, const twill_launch
   const twill_solve_result *r = &pt->r;
   fprintf(f, "other %d %ld %s\n", pt->warps, pt->launch_regs,
           r->status == 2 ? "never" : "refuted");
-  if (r->status == 2) {
-    if (!r->never_proof) return -1;
-    fprintf(f, "%s %ld %ld %zu\n", r->never_covers ? "never-covers" : "never", r->never_ii,
-            r->never_L, r->never_proof_len);
-    fwrite(r->never_proof, 1, r->never_proof_len, f);
-    fputc('\n', f);
-    return 0;
-  }
+  if (r->status == 2) return twill_solve_write_never(r, f);
   if (all_never) return -1;
   long I = ans->r.ii, Ls = ans->r.length;
   for (long i = ans->r.phase1_ii; i < I; i++) {

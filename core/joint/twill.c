@@ -492,6 +492,27 @@ static int never(twill_solve_result *r, const twill_solve_opts *o, double t0,
   return sc == 10 ? st : sc;
 }
 
+/* The packing rule (core/joint/joint_never.c): no search, a count of the
+ * registers that are live together at one slot.  1: it proves "no I"
+ * (r->never_pack, r->why_never set), 0: it does not, -1: out of memory. */
+static int pack_never(twill_solve_result *r) {
+  const twill_graph *g = r->g;
+  int *k = malloc((size_t)(g->nops > 0 ? g->nops : 1) * sizeof *k);
+  int *cov = NULL, *cov_at = NULL, ncov = 0, x = -1, rc = -1, cnt[2] = {0, 0};
+  if (k && !twill_never_live(g, k) && !twill_never_covers(g, k, &cov, &cov_at, &ncov))
+    rc = twill_never_pack(g, &r->p, k, cov, cov_at, ncov, &x, cnt);
+  if (rc > 0) {
+    r->never_pack = x + 1;
+    snprintf(r->why_never, sizeof r->why_never,
+             "at a slot where op '%s' holds its %ld registers per thread, the values live at "
+             "every slot (%d accumulator chains, %d ops with live copies) fit no assignment "
+             "to the warpgroups within their register budgets",
+             g->ops[x].name, g->ops[x].regs, cnt[0], cnt[1]);
+  }
+  free(k), free(cov), free(cov_at);
+  return rc;
+}
+
 int twill_solve(const twill_graph *g, const twill_arch *m,
                 const twill_joint_params *p, const twill_solve_opts *o,
                 twill_solve_result *r) {
@@ -523,6 +544,12 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
       r->seconds = now() - t0;
       return 0;
     }
+  }
+  int pk = pack_never(r);
+  if (pk != 0) {
+    r->status = pk > 0 ? 2 : -1;
+    r->seconds = now() - t0;
+    return pk > 0 ? 0 : -1;
   }
   twill_modulo_opts mo;
   twill_modulo_opts_default(&mo);
@@ -722,13 +749,26 @@ static int write_header(FILE *f, const twill_solve_result *r, const char *machin
 
 /* "No I at all": the header and the refutation of the single-iteration
  * relaxation (core/joint/joint_never.c), which the checker derives. */
-static int write_never_cert(const twill_solve_result *r, const char *machine,
-                            const char *launch, const char *tail, FILE *f) {
-  if (!r->never_proof || write_header(f, r, machine, launch)) return -1;
+int twill_solve_write_never(const twill_solve_result *r, FILE *f) {
+  if (r->status != 2) return -1;
+  if (r->never_pack > 0) {
+    fprintf(f, "never-pack %s\n", r->g->ops[r->never_pack - 1].name);
+    return ferror(f) ? -1 : 0;
+  }
+  if (!r->never_proof) return -1;
   fprintf(f, "%s %ld %ld %zu\n", r->never_covers ? "never-covers" : "never", r->never_ii,
           r->never_L, r->never_proof_len);
   fwrite(r->never_proof, 1, r->never_proof_len, f);
-  fprintf(f, "\n%send\n", tail ? tail : "");
+  fputc('\n', f);
+  return ferror(f) ? -1 : 0;
+}
+
+static int write_never_cert(const twill_solve_result *r, const char *machine,
+                            const char *launch, const char *tail, FILE *f) {
+  if ((!r->never_proof && !r->never_pack) || write_header(f, r, machine, launch) ||
+      twill_solve_write_never(r, f))
+    return -1;
+  fprintf(f, "%send\n", tail ? tail : "");
   return ferror(f) ? -1 : 0;
 }
 

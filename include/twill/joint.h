@@ -313,6 +313,13 @@ int twill_never_live(const twill_graph *g, int *k);
  * of twill_joint_params.cover_ops and cover_at) and *n.  0, or -1 out of
  * memory. */
 int twill_never_covers(const twill_graph *g, const int *k, int **ops, int **at, int *n);
+/* The packing rule (core/joint/joint_never.c): with the floors k and the
+ * covers of g, is there an op x whose result, beside the copies that are
+ * live at every slot, fits no assignment to the warpgroups' register
+ * budgets of p?  1 with *x (then no I has a schedule) and counts[0], [1]
+ * the covers and floors counted beside it; 0 none; -1 out of memory. */
+int twill_never_pack(const twill_graph *g, const twill_joint_params *p, const int *k,
+                     const int *cov, const int *cov_at, int ncov, int *x, int counts[2]);
 /* p without its "lead" relations (about the next iteration); keep holds
  * p->nrels entries and backs the result's rels. */
 twill_joint_params twill_never_params(const twill_joint_params *p,
@@ -394,6 +401,8 @@ typedef struct twill_solve_result {
   size_t never_proof_len; /* relaxation refuted at (never_ii, never_L) */
   long never_ii, never_L;
   bool never_covers;     /* the relaxation refuted had its covers */
+  int never_pack;        /* status 2 by the packing rule: its op + 1 (then
+                            no never_proof: the checker counts again) */
   double seconds;
 } twill_solve_result;
 
@@ -424,5 +433,8 @@ int twill_solve_write_cert(const twill_solve_result *r, const char *machine,
  * (NULL: none) just before the final "end". */
 int twill_solve_write_cert_ext(const twill_solve_result *r, const char *machine,
                                const char *launch, const char *tail, FILE *f);
+/* A status-2 result's "no I at all" block (never, never-covers or
+ * never-pack) as the certificate states it.  0, or -1 when it has none. */
+int twill_solve_write_never(const twill_solve_result *r, FILE *f);
 
 #endif
