@@ -343,9 +343,11 @@ const twill_command twill_commands[] = {
      "with its (I*, L*) or why it fails.  KERNEL '-' is standard input.\n",
      solve_opts,
      "Exit 0 optimal, 3 limit (best schedule and proven bound printed),\n"
-     "2 infeasible at every I: an op alone over the budget, or (tried once,\n"
-     "when phase 1's I fails) not even one iteration without the\n"
-     "loop-carried edges has a joint schedule; --cert then certifies that.\n"},
+     "2 infeasible at every I: an op alone over the budget; the registers\n"
+     "live at one slot (a warpgroup op's, the values kept live at every\n"
+     "slot) fitting no assignment to the warpgroups; or (tried once, when\n"
+     "phase 1's I fails) not even one iteration without the loop-carried\n"
+     "edges has a joint schedule; --cert then certifies the last two.\n"},
     {"bounds", twill_cmd_bounds,
      "lower bounds on the initiation interval (ResMII, RecMII) with witnesses",
      "usage: twill bounds KERNEL [options]\n"
