@@ -458,6 +458,35 @@ START_TEST(numbers_have_one_spelling) {
 }
 END_TEST
 
+/* A bad number as the last token of the buffer: the message shows the
+ * token's own bytes, never past the end (the library gets the bytes with
+ * no terminating NUL; an exact-size copy lets the sanitizers and valgrind
+ * see a read past it).  Found by fuzz_solve_cert. */
+START_TEST(bad_number_at_the_end_of_the_buffer) {
+  static const char *const certs[] = {
+      "twill-certificate 2 solve\nkernel fig1\nmachine hopper\nnormalize 300\nnorm 1 1x\n",
+      "twill-certificate 2 solve\nkernel fig1\nmachine hopper\nnormalize "
+      "99999999999999999999999999\n"};
+  twill_graph *g;
+  twill_arch *m;
+  twill_diag d;
+  ck_assert_int_eq(twill_kernel_load("fig1", NULL, &g, &m, &d), 0);
+  twill_joint_params p;
+  twill_joint_params_default(&p, m);
+  twill_check_subject s = {g, m, 300, &p, 0};
+  for (size_t k = 0; k < sizeof certs / sizeof *certs; k++) {
+    size_t n = strlen(certs[k]);
+    char *b = malloc(n), msg[2000];
+    memcpy(b, certs[k], n);
+    ck_assert_int_ne(twill_check_cert(&s, b, n, NULL, msg, sizeof msg), 0);
+    ck_assert_msg(strstr(msg, k ? "too large" : "'1x' is not an integer"), "%s", msg);
+    free(b);
+  }
+  twill_graph_free(g);
+  twill_arch_free(m);
+}
+END_TEST
+
 /* The normalization verified, by hand: costs 1, 3 and 4 (a kernel's op and
  * edge latencies) have F = 0 only with C' proportional to them, and the
  * least sum there is 1 + 3 + 4 = 8 (gcd 1): the optimum is (1, 3, 4), of
@@ -520,6 +549,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, symmetry_rule_refuses_a_false_symmetry);
   tcase_add_test(tc, strict_grammar_on_every_line);
   tcase_add_test(tc, numbers_have_one_spelling);
+  tcase_add_test(tc, bad_number_at_the_end_of_the_buffer);
   tcase_add_test(tc, normalization_optimum_by_hand);
   suite_add_tcase(s, tc);
   return s;

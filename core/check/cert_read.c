@@ -116,11 +116,14 @@ int twill_cr_int(cert_rd *r, int i, int64_t lo, int64_t hi, int64_t *out, const 
   if (i >= r->ntok) return twill_cr_fail(r, "%s missing", what);
   int64_t v;
   int rc = twill_cr_parse_int(r->tok[i], r->toklen[i], &v);
+  /* a token is not NUL-terminated (the last one may end the buffer): print
+   * at most its own bytes */
+  int shown = r->toklen[i] > 40 ? 40 : (int)r->toklen[i];
   if (rc == -2)
-    return twill_cr_fail(r, "%s '%.40s%s' is too large", what, r->tok[i],
+    return twill_cr_fail(r, "%s '%.*s%s' is too large", what, shown, r->tok[i],
                          r->toklen[i] > 40 ? "..." : "");
   if (rc)
-    return twill_cr_fail(r, "%s '%.40s' is not an integer in canonical form", what,
+    return twill_cr_fail(r, "%s '%.*s' is not an integer in canonical form", what, shown,
                          r->tok[i]);
   if (v < lo || v > hi)
     return twill_cr_fail(r, "%s %lld out of [%lld, %lld]", what, (long long)v,
