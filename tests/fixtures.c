@@ -109,6 +109,20 @@ twill_graph *tf_two_iterations(void) {
   return g;
 }
 
+twill_graph *tf_pack(long rx) {
+  twill_graph *g = twill_graph_new("pack");
+  int ld = twill_graph_add_op(g, "ld", 0), x = twill_graph_add_op(g, "x", 1),
+      c1 = twill_graph_add_op(g, "c1", 1), c2 = twill_graph_add_op(g, "c2", 1);
+  g->ops[ld].issue = TWILL_ISSUE_THREAD, g->ops[ld].varlat = true;
+  g->ops[x].issue = g->ops[c1].issue = g->ops[c2].issue = TWILL_ISSUE_WARPGROUP;
+  g->ops[x].regs = rx;
+  g->ops[c1].regs = g->ops[c2].regs = 4;
+  twill_graph_add_edge(g, ld, c1, 0, 0);
+  twill_graph_add_edge(g, c1, c2, 1, 0);
+  twill_graph_add_edge(g, c2, c1, 1, 1);
+  return g;
+}
+
 twill_joint_params tf_tiny_params(int W, int WG, long R) {
   twill_joint_params p;
   twill_joint_params_default(&p, NULL);

@@ -27,6 +27,13 @@ twill_graph *tf_hole(void);
  * two iterations later, t(b) + 2I, so at every I two copies are live at
  * every slot: 192 registers on b's warp (test_joint derives the rest). */
 twill_graph *tf_two_iterations(void);
+/* The packing rule's kernel (core/joint/joint_never.c): a variable-
+ * latency load ld (thread, latency 0), so warp 0 is its own; x, a
+ * warpgroup op of rx registers; an accumulator c1 -> c2 -> c1 (distance
+ * 1), warpgroup ops of 4 registers each, one of which is live at every
+ * slot.  On 8 warps (groups of 4) at R = 8 only group 1 runs warpgroup
+ * ops: rx = 5 fits at no I (5 + 4 > 8), rx = 4 has a schedule. */
+twill_graph *tf_pack(long rx);
 /* A tiny machine for the joint model: W warps in groups of WG, a budget
  * of R registers per thread, a register file that never binds, no
  * setmaxnreg, cross-warp transfers of cost 1, no memory capacities. */

@@ -1290,6 +1290,56 @@ START_TEST(floors_vs_brute_force) {
 }
 END_TEST
 
+/* The packing rule against brute force on tf_pack (fixtures.h): with x of
+ * 5 registers the solver answers "no I" by the count, the certificate
+ * checks, and enumeration finds no schedule at any I <= 6, L <= 5; with 4
+ * it finds one at I = 2, L = 2 (c1 at 0, c2 at 1, x beside them on group 1:
+ * 4 + 4 = 8), and the solver does not use the rule.  Forged: each
+ * certificate cut before its answer and given a never-pack line is
+ * refused for "x" at 4 (4 + 4 fit), for "c1" (its own cover is then not
+ * counted, and x is neither a floor nor a cover: 4 alone fits) and for
+ * "ld" (thread-issued). */
+START_TEST(packing_rule_vs_brute_force) {
+  for (long rx = 4; rx <= 5; rx++) {
+    twill_graph *g = tf_pack(rx);
+    twill_joint_params p = tf_tiny_params(8, 4, 8);
+    int any = 0;
+    for (long ii = 1; ii <= 6 && !any; ii++)
+      for (long L = 1; L <= 5 && !any; L++) any = bf_joint_feasible(g, &p, ii, L);
+    ck_assert_int_eq(any, rx == 4);
+    if (rx == 4) ck_assert(bf_joint_feasible(g, &p, 2, 2));
+    twill_solve_opts o;
+    twill_solve_opts_default(&o);
+    o.budget = 0;
+    o.certify = true;
+    twill_solve_result r;
+    ck_assert_int_eq(twill_solve(g, NULL, &p, &o, &r), 0);
+    ck_assert_int_eq(r.status, rx == 5 ? 2 : 0);
+    ck_assert_int_eq(r.never_pack, rx == 5 ? 1 + twill_graph_find_op(g, "x") : 0);
+    size_t n;
+    char *c = write_cert(&r, &n), msg[2000];
+    ck_assert_msg(check_p(g, &p, 0, c, n, msg) == 0, "%s", msg);
+    /* forged: the header, then a never-pack line */
+    const char *cut = strstr(c, rx == 5 ? "\nnever-pack" : "\nii ");
+    ck_assert_ptr_nonnull(cut);
+    const char *names[] = {"x", "c1", "ld"};
+    for (int k = rx == 5 ? 1 : 0; k < 3; k++) {
+      char *e = NULL;
+      size_t en;
+      FILE *f = open_memstream(&e, &en);
+      fwrite(c, 1, (size_t)(cut + 1 - c), f);
+      fprintf(f, "never-pack %s\nend\n", names[k]);
+      fclose(f);
+      ck_assert_msg(check_p(g, &p, 0, e, en, msg) != 0, "rx %ld, %s accepted", rx, names[k]);
+      free(e);
+    }
+    free(c);
+    twill_solve_result_clear(&r);
+    twill_graph_free(g);
+  }
+}
+END_TEST
+
 /* ---- built-in kernels (the files in kernels/) ---------------------------- */
 
 static void builtin(const char *name, const char *const *flags, twill_solve_result *r,
@@ -1840,6 +1890,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, fa3_fwd_hoisting_as_lead);
   tcase_add_test(tc, interrupt_reports_a_limit);
   tcase_add_test(tc, cli_solve_check_and_threads);
+  tcase_add_test(tc, packing_rule_vs_brute_force);
   suite_add_tcase(s, tc);
   return s;
 }

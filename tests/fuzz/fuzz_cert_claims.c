@@ -4,7 +4,8 @@
  * At start it solves a few tiny kernels (fig1 in phase 1 and on one warp,
  * fig1 with blocking edges, tf_gap in phase 1, a value kept live two
  * iterations on 8 warps at budgets 128 and 192: "no I at all" and an
- * optimum) with certificates.  Each input picks one of them and either
+ * optimum; the packing rule's kernel, genuine and with a forged
+ * "never-pack" line) with certificates.  Each input picks one of them and either
  * replaces its certificate by the input's bytes, or edits it: lines
  * dropped, doubled, moved or replaced by the input's bytes, bytes of a
  * line or of a proof block changed, inserted or dropped, numbers
@@ -37,9 +38,10 @@ typedef struct subject {
   size_t len;
   twill_check_claim seen[16]; /* claims brute force already confirmed */
   int nseen;
+  int forge; /* cut the answer off and claim "never-pack x" (false) */
 } subject;
 
-#define NSUB 6
+#define NSUB 8
 static subject sub[NSUB];
 static twill_arch *mach;
 
@@ -65,6 +67,19 @@ static void make(subject *s) {
     twill_modulo_result_clear(&r);
   }
   fclose(f);
+  if (s->forge) { /* the header, then a false "no I at all" */
+    char *cut = strstr(s->cert, "\nii ");
+    if (!cut) abort();
+    static const char tail[] = "never-pack x\nend\n";
+    size_t keep = (size_t)(cut + 1 - s->cert);
+    char *c = malloc(keep + sizeof tail);
+    if (!c) abort();
+    memcpy(c, s->cert, keep);
+    memcpy(c + keep, tail, sizeof tail);
+    free(s->cert);
+    s->cert = c;
+    s->len = keep + sizeof tail - 1;
+  }
 }
 
 static void init(void) {
@@ -80,6 +95,10 @@ static void init(void) {
   sub[3] = (subject){fb, tf_tiny_params(1, 1, 8), 1, 16, 12, NULL, 0, {{0}}, 0};
   sub[4] = (subject){tf_two_iterations(), tf_tiny_params(8, 4, 128), 1, 10, 8, NULL, 0, {{0}}, 0};
   sub[5] = (subject){tf_two_iterations(), tf_tiny_params(8, 4, 192), 1, 10, 8, NULL, 0, {{0}}, 0};
+  /* the packing rule (tf_pack): a genuine "never-pack x" (5 + 4 > 8 at
+   * every I), and the same line forged for x of 4, which has a schedule */
+  sub[6] = (subject){tf_pack(5), tf_tiny_params(8, 4, 8), 1, 6, 5, NULL, 0, {{0}}, 0, 0};
+  sub[7] = (subject){tf_pack(4), tf_tiny_params(8, 4, 8), 1, 6, 5, NULL, 0, {{0}}, 0, 1};
   for (int k = 0; k < NSUB; k++) make(&sub[k]);
   if (getenv("FUZZ_CERT_CLAIMS_SEEDS")) { /* write the seed corpus */
     for (int k = 0; k < NSUB; k++) {
