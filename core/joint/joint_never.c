@@ -407,6 +407,8 @@ int twill_never_pack(const twill_graph *g, const twill_joint_params *p, const in
   pk.nb = p->warps / p->warpgroup;
   for (int v = 0; v < g->nops; v++)
     if (g->ops[v].varlat) pk.first = 1;
+  /* the checker counts at most 8 groups (a CTA of 32 warps) */
+  if (pk.nb - pk.first > 8) return 0;
   pk.R = p->regs;
   pk.lo = p->reg_lo;
   pk.step = p->reg_step;
