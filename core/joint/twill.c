@@ -747,8 +747,9 @@ static int write_header(FILE *f, const twill_solve_result *r, const char *machin
   return 0;
 }
 
-/* "No I at all": the header and the refutation of the single-iteration
- * relaxation (core/joint/joint_never.c), which the checker derives. */
+/* "No I at all" (core/joint/joint_never.c): the count's one line, or the
+ * refutation of the single-iteration relaxation, which the checker
+ * derives. */
 int twill_solve_write_never(const twill_solve_result *r, FILE *f) {
   if (r->status != 2) return -1;
   if (r->never_pack > 0) {
@@ -763,6 +764,8 @@ int twill_solve_write_never(const twill_solve_result *r, FILE *f) {
   return ferror(f) ? -1 : 0;
 }
 
+/* A certificate whose answer is "no I at all": the header, the block above,
+ * the launch search's tail. */
 static int write_never_cert(const twill_solve_result *r, const char *machine,
                             const char *launch, const char *tail, FILE *f) {
   if ((!r->never_proof && !r->never_pack) || write_header(f, r, machine, launch) ||
