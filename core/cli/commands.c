@@ -52,7 +52,7 @@ static const twill_cli_opt solve_opts[] = {
                             "first-use order) nor of sub-tiles; the same\n"
                             "I* and L"},
     {"--no-subtile-symmetry", NULL, "do not order isomorphic sub-tiles by their\n"
-                                    "first ops' starts (done in kernels of 24\n"
+                                    "first ops' starts (done in kernels of 23\n"
                                     "ops or more); the same I* and L"},
     {"--no-explain", NULL, "do not name the constraint families that\n"
                            "conflict at a refuted I"},

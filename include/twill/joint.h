@@ -229,7 +229,7 @@ void twill_joint_usage(const twill_graph *g, const twill_joint_params *p,
  * under a second without it) keeps the schedule it had before the order
  * existed (the order changes which of the equally good schedules the
  * search meets first); the certificate records whether it was used. */
-#define TWILL_SUBTILE_MIN_OPS 24
+#define TWILL_SUBTILE_MIN_OPS 23
 
 /* The sub-tile order of g under p (see SUB-TILE SYMMETRY): pairs (a, b),
  * meaning t(a) <= t(b), into pairs[2i], pairs[2i+1] (at most max_pairs;
