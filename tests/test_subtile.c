@@ -17,6 +17,7 @@
 #include "twill/check.h"
 #include "twill/joint.h"
 #include "twill/kernel.h"
+#include "twill/launch.h"
 
 static twill_graph *load(const char *rel) {
   twill_graph *g;
@@ -398,6 +399,88 @@ START_TEST(certificates_with_the_order) {
 }
 END_TEST
 
+/* The register total (twill/joint.h, REGISTER TOTAL), by hand on FA3
+ * forward with 5 sub-tiles (32 ops, above TWILL_REG_TOTAL_MIN_OPS) at
+ * I = L = 80 normalized.  The loads are variable latency, so group 0 holds
+ * none of the values summed and keeps LO = 24; setmaxnreg steps of 8.
+ *  - 16 warps launch at R(16) = 128: the file is 32*16*128 = 65536, Q =
+ *    floor((65536 - 4*128*24) / (128*8)) = 52, the total 3*24 + 8*52 = 488
+ *    (= 65536/128 - 24);
+ *  - 12 warps at R(12) = 168: 64512, Q = floor((64512 - 3*128*24) / 1024)
+ *    = 54, the total 2*24 + 8*54 = 480 (= 64512/128 - 24).
+ * One row per slot, 80, whose coefficients are the warpgroup ops'
+ * registers (64, 2, 32: S/rescale/PV, max/sum, exp); none without the
+ * total; and the solver's encoder states the same text as the checker. */
+static int total_rows(const char *t, size_t n, const char *rhs, int *bad) {
+  int rows = 0;
+  const char *p = t, *end = t + n;
+  size_t rl = strlen(rhs);
+  while (p < end) {
+    const char *e = memchr(p, '\n', (size_t)(end - p));
+    if (!e) e = end;
+    const char *d = p + 2;
+    while (d < e && *d >= '0' && *d <= '9') d++;
+    if ((size_t)(e - p) > rl + 6 && !strncmp(p, "k ", 2) && e - d > 5 && !strncmp(d, " lin ", 5) &&
+        !memcmp(e - rl, rhs, rl) && e[-(long)rl - 1] == ' ') {
+      rows++;
+      /* "k ID lin REIF N a1 l1 ... aN lN RHS": every coefficient 64, 32 or 2 */
+      char line[1 << 14];
+      size_t ll = (size_t)(e - p) < sizeof line - 1 ? (size_t)(e - p) : sizeof line - 1;
+      memcpy(line, p, ll);
+      line[ll] = 0;
+      char *tok = strtok(line, " ");
+      for (int i = 0; i < 4 && tok; i++) tok = strtok(NULL, " ");
+      int nt = tok ? atoi(tok) : 0;
+      for (int i = 0; i < nt; i++) {
+        char *a = strtok(NULL, " "), *l = strtok(NULL, " ");
+        if (!a || !l || l[0] != 'l' || (strcmp(a, "64") && strcmp(a, "32") && strcmp(a, "2")))
+          (*bad)++;
+      }
+    }
+    p = e + 1;
+  }
+  return rows;
+}
+
+START_TEST(register_total_by_hand) {
+  char *path = tu_src_path("tests/data/scale/fa3-fwd-k5-hopper.twill");
+  twill_graph *g;
+  twill_arch *m;
+  ck_assert_int_eq(tu_load_kernel(path, NULL, &g, &m), 0);
+  free(path);
+  ck_assert_int_ge(g->nops, TWILL_REG_TOTAL_MIN_OPS);
+  const int warps[2] = {16, 12};
+  const char *rhs[2] = {"488", "480"};
+  for (int k = 0; k < 2; k++) {
+    twill_joint_params p, q;
+    twill_joint_params_default(&p, m);
+    char why[300];
+    ck_assert_int_eq(twill_launch_params(&p, m->max_regs_thread, warps[k], &q, why, sizeof why), 0);
+    long X;
+    twill_graph *gn = twill_solve_prepare(g, &q, 300, 60, &X, NULL);
+    ck_assert_ptr_nonnull(gn);
+    q.cross_warp = X;
+    for (int on = 1; on >= 0; on--) {
+      q.reg_total = on;
+      size_t n, n2;
+      char *t = twill_check_joint_text(gn, &q, 80, 80, &n, why, sizeof why);
+      ck_assert_msg(t, "%s", why);
+      int bad = 0;
+      ck_assert_int_eq(total_rows(t, n, rhs[k], &bad), on ? 80 : 0);
+      ck_assert_int_eq(bad, 0);
+      char *e = twill_joint_preamble(gn, &q, 80, 80, &n2);
+      ck_assert_ptr_nonnull(e);
+      ck_assert_msg(n == n2 && !memcmp(t, e, n), "encoder and checker differ (%d warps)",
+                    warps[k]);
+      free(t), free(e);
+    }
+    twill_graph_free(gn);
+  }
+  twill_graph_free(g);
+  twill_arch_free(m);
+}
+END_TEST
+
 /* cert (a solve certificate) cut after its params and rel lines, then
  * "never-pack X" and "end", with its kernel line naming kname when given;
  * written to path. */
@@ -516,6 +599,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, certificates_with_the_order);
   tcase_add_test(tc, covers_and_the_early_relaxation);
   tcase_add_test(tc, packing_rule_by_hand_and_false_claims);
+  tcase_add_test(tc, register_total_by_hand);
   suite_add_tcase(s, tc);
   return s;
 }

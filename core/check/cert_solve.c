@@ -50,7 +50,9 @@
  *
  * What is derived, not read: the kernel, machine and parameters (compared
  * with the params line, every value but SYMMETRY, which only says whether
- * the refutations carry symmetry breaking); the normalized costs and
+ * the refutations carry symmetry breaking); whether the joint problems
+ * carry the register total (twill/joint.h: from TWILL_REG_TOTAL_MIN_OPS
+ * ops on, as solve states it); the normalized costs and
  * cross-warp cost X (check_norm.c); MII and the phase-1 program
  * (check_phase1.c); the joint problem each refutation must refute, stated
  * by check_joint.c, whose text must be the refutation's first bytes; the
@@ -341,6 +343,7 @@ static int read_others(cert_rd *r, const twill_check_subject *s, const claunch *
      * (the sub-tile order depends on the kernel's size, not on W) */
     q.symmetry = symmetry;
     q.subtile_symmetry = subtiles;
+    q.reg_total = g->nops >= TWILL_REG_TOTAL_MIN_OPS;
     long ni, nl;
     if (twill_cr_is(r, 3, "never")) {
       if (twill_cr_line(r) || never_block(r, g, &q, &ni, &nl)) return -1;
@@ -440,6 +443,8 @@ int twill_check_solve(const twill_check_subject *s, const char *cert, size_t len
   const twill_joint_params *sp = lc.on ? &lc.qa : s->p;
   if (read_params(&r, sp, X, &pn) || read_rels(&r, s->g, s->p) || twill_cr_line(&r))
     goto out;
+  /* the register total: derived from the kernel's size, as solve decides */
+  pn.reg_total = g->nops >= TWILL_REG_TOTAL_MIN_OPS;
   if (twill_cr_is(&r, 0, "never") || twill_cr_is(&r, 0, "never-covers") ||
       twill_cr_is(&r, 0, "never-pack")) {
     rc = check_never(&r, s, g, &pn, costs, &lc, X, cl, msg, msglen) ? 1 : 0;

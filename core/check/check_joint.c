@@ -56,7 +56,8 @@
  *                regs(v) ph for each phantom of v on w's block) <= LO +
  *                STEP q(g) (or R), and the register file;
  *                witness z = on and live, q(g) = (r_g - LO) / STEP with r_g
- *                the group's least legal budget
+ *                the group's least legal budget; with p->reg_total, the
+ *                register total (fam_register_total says why it holds)
  *   memories     per slot, sum footprint * live <= capacity - the floored
  *                ops' k * footprint (sel false when those alone overflow)
  *   blocking     sw(o, v) forced by a shared warp; run(o, s) forced by
@@ -118,7 +119,8 @@ enum {
   A_RUN,   /* (o, slot) */
   A_EQ,    /* (v, a) */
   A_ORD,   /* (x, k) */
-  A_PH     /* (cover entry e, first warp of its op's block, slot k) */
+  A_PH,    /* (cover entry e, first warp of its op's block, slot k) */
+  A_TOT    /* the register total's guard */
 };
 
 /* family kinds (the selector's meaning; the argument distinguishes) */
@@ -175,6 +177,7 @@ typedef struct jt {
   int famsel[TWILL_JOINT_MAX_FAMILIES];
   int *qx;         /* int var of q(g), or -1 */
   int *regsel;     /* selector of "registers of warpgroup g" */
+  int vlsel;       /* selector of the variable-latency family, 0 if none */
   int *zbase;      /* zbase[(v*W + w0)] -> index into zlit, or -1 */
   int **z;         /* z[v*W + w0][tau] */
   int *pw;         /* pw[e*W + w], 0 when edge e has none */
@@ -566,7 +569,7 @@ static void fam_warps(jt *j) {
     free(b);
   }
   if (!any_varlat(g) || j->err) return;
-  int s = family(j, F_VL, 0);
+  int s = j->vlsel = family(j, F_VL, 0);
   for (int v = 0; v < g->nops; v++)
     clause2(j, -s, g->ops[v].varlat ? on(j, v, 0) : -on(j, v, 0));
 }
@@ -844,6 +847,67 @@ static void fam_phantoms(jt *j) {
     }
 }
 
+/* The register total (twill/joint.h, REGISTER TOTAL), guarded by y with
+ * the clause "every group's selector, the register file's (sfile) and the
+ * variable-latency one (when there is one) imply y"; then per slot k
+ *   sum over non-variable-latency ops v of span >= WG, c(v) = regs(v) *
+ *   span(v)/WG:  c(v) * live(v, tau) for tau = k (mod I), c(v) * ph for
+ *   each phantom of v, <= (G or G - 1) * LO + STEP * Q - the floored ones'
+ *   k * c(v), Q = floor((regs_per_sm - G*32*WG*LO) / (32*WG*STEP)),
+ *   G - 1 with the variable-latency family.
+ * Witness: y = [every family it names holds].  Why a legal schedule meets
+ * it: take the first warp w_g of each group; v of span >= WG holds all of
+ * its block's warps, so each copy of v's value is counted in need(w_g, k)
+ * once per group of its block, and the sum is at most sum_g need(w_g, k)
+ * <= sum_g r_g.  The register file gives sum_g (r_g - LO) = STEP * sum q
+ * <= STEP * Q.  With the variable-latency family, warp 0 holds only
+ * variable-latency ops, so no op summed lies on group 0: its r_0 >= LO
+ * counts against the total and is left out of it. */
+static void fam_register_total(jt *j, int sfile, term **t, size_t *tcap) {
+  const twill_graph *g = j->g;
+  const twill_joint_params *p = j->p;
+  int WG = j->WG, G = j->G;
+  long step = p->reg_step;
+  int vl = j->vlsel != 0;
+  long q = (p->regs_per_sm - (long)G * 32L * WG * p->reg_lo) / (32L * WG * step);
+  long rhs0 = (long)(vl ? G - 1 : G) * p->reg_lo + step * q;
+  int y = new_bool(j, A_TOT, 0, 0, 0);
+  cl_start(j);
+  for (int gr = 0; gr < G; gr++) cl_lit(j, -j->regsel[gr]);
+  cl_lit(j, -sfile);
+  if (vl) cl_lit(j, -j->vlsel);
+  cl_lit(j, y);
+  cl_end(j);
+  for (long k = 0; k < j->I && !j->err; k++) {
+    size_t nt = 0;
+    long rhs = rhs0, sum = 0;
+    for (int v = 0; v < g->nops; v++) {
+      const twill_op *o = &g->ops[v];
+      int sp = span(j, v);
+      if (o->regs <= 0 || sp < WG || o->varlat) continue;
+      long c = o->regs * (sp / WG);
+      if (floor_of(j, v)) {
+        rhs -= c * floor_of(j, v);
+        continue;
+      }
+      for (long tau = k; tau < j->H[v]; tau += j->I) {
+        if (tpush(j, t, &nt, tcap, (term){c, -1, j->live[v][tau]})) return;
+        sum += c;
+      }
+    }
+    for (int e = 0; j->ph && e < p->cover_at[p->ncovers]; e++) {
+      int v = p->cover_ops[e], sp = span(j, v);
+      if (sp < WG || g->ops[v].varlat) continue;
+      long c = g->ops[v].regs * (sp / WG);
+      for (int w0 = 0; w0 < j->W; w0 += sp) {
+        if (tpush(j, t, &nt, tcap, (term){c, -1, j->ph[ph_index(j, e, w0, k)]})) return;
+        sum += c;
+      }
+    }
+    if (sum > rhs) linear(j, y, *t, (int)nt, rhs);
+  }
+}
+
 static void fam_registers(jt *j) {
   const twill_graph *g = j->g;
   const twill_joint_params *p = j->p;
@@ -917,6 +981,7 @@ static void fam_registers(jt *j) {
     for (int gr = 0; gr < G; gr++) f[gr] = (term){32L * WG * step, j->qx[gr], 0};
     linear(j, s, f, G, p->regs_per_sm - (long)G * 32L * WG * p->reg_lo);
     free(f);
+    if (p->reg_total) fam_register_total(j, s, &t, &tcap);
   }
   free(t);
 }

@@ -25,6 +25,9 @@
  *                  + sum over phantoms ph(v, w, s) of regs(v) (covers)
  *                  - STEP*q(g) <= LO       (r_g = LO + STEP*q_g <= R)
  *                register file: sum_g 32*WG*STEP*q_g <= regs_per_sm - G*32*WG*LO
+ *                total (p->reg_total, joint.h REGISTER TOTAL): per slot,
+ *                  sum over warpgroup values of regs * live <= the sum of
+ *                  the groups' budgets, under its own guard literal
  *   memories     per slot: sum smem(v) live(v, tau = s mod I)
  *                  <= capacity - sum over floored v of k*smem(v)
  *   cross-warp   per register edge u -> v (regs(u) > 0):
@@ -75,6 +78,7 @@ struct twill_joint {
   int *cw_sel;    /* its family's selector */
   int ncw;
   int *sw;        /* sw[o * nops + v]: shares-a-warp literal, 0 if none */
+  int vl_sel;     /* the variable-latency family's selector, 0 if none */
   int nfam;
   char *fam[TWILL_JOINT_MAX_FAMILIES];
   int sel[TWILL_JOINT_MAX_FAMILIES];
@@ -269,7 +273,7 @@ static void enc_warps(twill_joint *j) {
   }
   free(b);
   if (!any_varlat(g) || j->err) return;
-  int s = family(j, "variable-latency ops alone on warp 0", NULL, NULL, 0);
+  int s = j->vl_sel = family(j, "variable-latency ops alone on warp 0", NULL, NULL, 0);
   for (int v = 0; v < g->nops; v++)
     clause2(j, -s, g->ops[v].varlat ? on(j, v, 0) : -on(j, v, 0));
 }
@@ -586,6 +590,56 @@ static int *phantoms(twill_joint *j) {
   return ph;
 }
 
+/* The register total (twill/joint.h, REGISTER TOTAL): per slot k, the
+ * registers of the values warpgroup ops hold, over all groups, within what
+ * the register file leaves the groups that can hold them.  It is the sum of
+ * one warp's row per group and the register-file row; a single-warp op sits
+ * on one warp of its group, not necessarily the one summed, so it is left
+ * out, and so is a variable-latency op (group 0 may hold it).  A selector
+ * of its own, implied by every family it is the sum of, so that an
+ * explanation that drops one of them drops the total too. */
+static void enc_register_total(twill_joint *j, const int *gsel, const int *ph, tbuf *b) {
+  const twill_graph *g = j->g;
+  const twill_joint_params *p = &j->p;
+  int WG = j->WG, G = j->G;
+  long step = p->reg_step;
+  /* with the variable-latency warp, group 0 holds none of the values
+   * summed, and its budget is at least LO */
+  bool vl = j->vl_sel != 0;
+  long q = (p->regs_per_sm - (long)G * 32L * WG * p->reg_lo) / (32L * WG * step);
+  long rhs0 = (long)(vl ? G - 1 : G) * p->reg_lo + step * q;
+  int x = new_bool(j);
+  cl_start(j);
+  for (int gr = 0; gr <= G; gr++) cl_lit(j, -gsel[gr]);
+  if (vl) cl_lit(j, -j->vl_sel);
+  cl_lit(j, x);
+  cl_end(j);
+  for (long k = 0; k < j->I && !j->err; k++) {
+    long rhs = rhs0, sum = 0;
+    b->n = 0;
+    for (int v = 0; v < g->nops; v++) {
+      const twill_op *o = &g->ops[v];
+      int sp = span_of(j, o);
+      if (o->regs <= 0 || sp < WG || o->varlat) continue;
+      long c = o->regs * (sp / WG); /* once per group of its block */
+      if (floored(j, v)) {
+        rhs -= c * floor_of(j, v);
+        continue;
+      }
+      for (long tau = k; tau < j->H[v]; tau += j->I) tb_push(j, b, c, -1, j->live[v][tau]), sum += c;
+    }
+    for (int e = 0; ph && e < p->cover_at[p->ncovers]; e++) {
+      int v = p->cover_ops[e], sp = span_of(j, &g->ops[v]);
+      if (sp < WG || g->ops[v].varlat) continue;
+      for (int w0 = 0; w0 < j->W; w0 += sp) {
+        tb_push(j, b, g->ops[v].regs * (sp / WG), -1, ph[phantom_at(j, e, w0, k)]);
+        sum += g->ops[v].regs * (sp / WG);
+      }
+    }
+    if (sum > rhs && !j->err && twill_smt_linear(j->m, b->t, b->n, rhs, x) < 0) j->err = 1;
+  }
+}
+
 static void enc_registers(twill_joint *j) {
   const twill_graph *g = j->g;
   int W = j->W, WG = j->WG, G = j->G;
@@ -627,8 +681,10 @@ static void enc_registers(twill_joint *j) {
     }
   }
   int *ph = phantoms(j);
+  int *gsel = calloc((size_t)G + 1, sizeof *gsel);
+  if (!gsel) j->err = 1;
   for (int gr = 0; gr < G && !j->err; gr++) {
-    int s = G > 1 || WG > 1
+    int s = gsel[gr] = G > 1 || WG > 1
                 ? family(j, "registers of warpgroup %ld", NULL, NULL, gr)
                 : family(j, "registers of warp %ld", NULL, NULL, gr);
     for (int w = gr * WG; w < (gr + 1) * WG && !j->err; w++)
@@ -664,7 +720,10 @@ static void enc_registers(twill_joint *j) {
     for (int gr = 0; gr < G; gr++) tb_push(j, &b, 32L * WG * step, q[gr], 0);
     long rhs = p->regs_per_sm - (long)G * 32L * WG * p->reg_lo;
     if (!j->err && twill_smt_linear(j->m, b.t, b.n, rhs, s) < 0) j->err = 1;
+    gsel[G] = s;
+    if (p->reg_total) enc_register_total(j, gsel, ph, &b);
   }
+  free(gsel);
   for (int v = 0; v < g->nops; v++)
     for (int w = 0; w < W; w++)
       if (!(w % span_of(j, &g->ops[v]))) free(z[(size_t)v * W + w]);

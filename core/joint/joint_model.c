@@ -25,6 +25,7 @@ void twill_joint_params_default(twill_joint_params *p, const twill_arch *m) {
   p->tmem_cap = m ? twill_arch_mem_cap(m, "tmem") : -1;
   p->symmetry = true;
   p->subtile_symmetry = true;
+  p->reg_total = true;
 }
 
 static int fail(char *why, size_t n, const char *fmt, ...) {

@@ -548,6 +548,7 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
   r->p.cross_warp = X;
   /* the sub-tile order only from TWILL_SUBTILE_MIN_OPS ops on (joint.h) */
   if (r->g->nops < TWILL_SUBTILE_MIN_OPS) r->p.subtile_symmetry = false;
+  r->p.reg_total = r->g->nops >= TWILL_REG_TOTAL_MIN_OPS;
   r->cross_warp_real = p->cross_warp;
   /* Infeasible at every I: a result is live for at least one cycle, so
    * its own registers (or shared memory) must fit the budget. */

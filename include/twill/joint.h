@@ -114,6 +114,22 @@
  * mapped its own translation through every transposition (C_1 C_i) and
  * found it unchanged (core/joint/joint_enc_sym.c has the argument).
  *
+ * REGISTER TOTAL (p->reg_total, with setmaxnreg: STEP > 0).  A consequence
+ * of the registers rule, stated so that the search need not find it: per
+ * slot s, sum over the ops v that are neither warp- nor thread-issued nor
+ * variable-latency of regs(v) * (span(v) / WG) * n_v(s) (phantom copies
+ * counted) <= G' * LO + STEP * Q, where Q = floor((regs_per_sm -
+ * G*32*WG*LO) / (32*WG*STEP)) bounds sum_g q_g, and G' = G - 1 when the
+ * kernel has variable-latency ops (group 0 holds none of these values and
+ * still has r_0 >= LO), else G.  Each copy summed sits on every warp of
+ * span(v)/WG whole groups, so it is counted in need(w_g, s) of the first
+ * warp w_g of each, and sum_g need(w_g, s) <= sum_g r_g.  The per-group
+ * rows imply it only after a case split over the warp assignment; stated,
+ * it prunes start times directly (FA3 forward with 5 sub-tiles on 16 warps:
+ * I = 80 refuted in 25 s, no verdict in 300 s without).  The checker states
+ * it too (core/check/check_joint.c) and the brute-force test holds both
+ * against enumeration.
+ *
  * Two ops on one warp may otherwise overlap (tensor-core and TMA ops are
  * asynchronous); what pushes work onto more warps is the register limit,
  * the blocking waits and the variable-latency warp, as in the paper.
@@ -172,6 +188,8 @@ typedef struct twill_joint_params {
   bool symmetry;      /* break warp symmetry (default on) */
   bool subtile_symmetry; /* with symmetry: also order isomorphic sub-tiles
                          (below; default on: twill_joint_params_default) */
+  bool reg_total;     /* state the register total (REGISTER TOTAL below;
+                         default on) */
   const int *min_live; /* k_min(v) per op (see "lifetimes"), not owned;
                           NULL: none.  Only the "no I at all" relaxation
                           sets it; it is never written to a certificate
@@ -230,6 +248,11 @@ void twill_joint_usage(const twill_graph *g, const twill_joint_params *p,
  * existed (the order changes which of the equally good schedules the
  * search meets first); the certificate records whether it was used. */
 #define TWILL_SUBTILE_MIN_OPS 23
+/* The register total is stated from the same size on, for the same reason
+ * (on fa4-bwd it changes the schedule met first and costs time).  The
+ * certificate does not record it: the checker derives it from the kernel's
+ * op count. */
+#define TWILL_REG_TOTAL_MIN_OPS TWILL_SUBTILE_MIN_OPS
 
 /* The sub-tile order of g under p (see SUB-TILE SYMMETRY): pairs (a, b),
  * meaning t(a) <= t(b), into pairs[2i], pairs[2i+1] (at most max_pairs;
