@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bf_modulo.h"
 #include "check_main.h"
 #include "fixtures.h"
 #include "testutil.h"
@@ -484,6 +485,136 @@ static char *certify_opts(const twill_graph *g, int threads, long budget, int *s
   return buf;
 }
 
+/* The frame: four writes on one port W (capacity 1) end an iteration
+ * that two ops e1 -> e2 on a port E close (w_i -> e1: lat 1; e1 -> e2:
+ * lat 1; e2 -> w_i of the next iteration: lat 3).  By hand: each write
+ * lies within [t_e1 + 4 - I, t_e1 - 1], so the four need I - 4 >= 4: I* =
+ * 8, though ResMII = 4 and RecMII = 5 (the cycle w -> e1 -> e2 -> w: 5 at
+ * distance 1).  At I = 8 the writes at 0..3, e1 at 4, e2 at 5: L* = 6.
+ * back is e2 -> w's latency (3 here). */
+static twill_graph *frame(long back) {
+  twill_graph *g = twill_graph_new("frame");
+  int w = twill_graph_declare_unit(g, "W", 1), e = twill_graph_declare_unit(g, "E", 1);
+  int e1 = twill_graph_add_op(g, "e1", 1), e2 = twill_graph_add_op(g, "e2", 1);
+  twill_graph_add_use(g, e1, e, 0, 1, 1);
+  twill_graph_add_use(g, e2, e, 0, 1, 1);
+  twill_graph_add_edge(g, e1, e2, 1, 0);
+  for (int i = 0; i < 4; i++) {
+    char nm[4] = {'w', (char)('1' + i), 0, 0};
+    int v = twill_graph_add_op(g, nm, 1);
+    twill_graph_add_use(g, v, w, 0, 1, 1);
+    twill_graph_add_edge(g, v, e1, 1, 0);
+    twill_graph_add_edge(g, e2, v, back, 1);
+  }
+  return g;
+}
+
+/* The SMT engine's refutations of I = 5, 6, 7 state the relative row:
+ * the writes' times relative to e1 in [4 - I, -1], four uses in I - 4 < 4
+ * cycles, refuted before any decision; the checker states the same row
+ * from the kernel and accepts.  Told that e2 -> w takes 2 cycles (I* = 7
+ * by the same count: [3 - I, -1]; MII 4), it refuses the certificate's
+ * claim. */
+START_TEST(relative_row_refutes_the_frame) {
+  twill_graph *g = frame(3);
+  ck_assert_int_eq(bf_modulo_min_ii(g, 16), 8);
+  ck_assert_int_eq(bf_modulo_min_len(g, 8), 6);
+  size_t len;
+  char *c = certify_with(g, TWILL_MODULO_ENGINE_SMT, &len);
+  char msg[2000];
+  ck_assert_msg(check(g, c, len, msg) == 0, "%s", msg);
+  ck_assert_msg(strstr(msg, "I* = 8, L* = 6 proven least at I*"), "%s", msg);
+  for (long ii = 5; ii <= 7; ii++) {
+    char head[64], row[64], dom[64];
+    snprintf(head, sizeof head, "\nsmt %ld infeasible ", ii);
+    snprintf(row, sizeof row, " mod 1 %ld 4 18 0 19 0 20 0 21 0\n", ii);
+    snprintf(dom, sizeof dom, "\ni 18 %ld -1\ni 19 %ld -1\n", 4 - ii, 4 - ii);
+    const char *b = strstr(c, head);
+    ck_assert_msg(b != NULL, "no refutation of I = %ld", ii);
+    const char *end = strstr(b + 1, "\nsmt ");
+    const char *r = strstr(b, row), *d = strstr(b, dom);
+    ck_assert_msg(r && d && (!end || (r < end && d < end)), "I = %ld: no relative row", ii);
+  }
+  twill_graph *h = frame(2);
+  ck_assert_int_eq(bf_modulo_min_ii(h, 16), 7);
+  ck_assert_int_ne(check(h, c, len, msg), 0);
+  ck_assert_msg(strstr(msg, "expected the proof for I = 4"), "%s", msg);
+  free(c);
+  twill_graph_free(h);
+  twill_graph_free(g);
+}
+END_TEST
+
+/* Does some twill-smt refutation of an I in c state a relative row?  Only
+ * its ints take negative bounds (a time relative to an anchor that comes
+ * after it; every other int of the statement is >= 0). */
+static int states_relative_row(const char *c) {
+  for (const char *p = strstr(c, "\ni "); p; p = strstr(p + 1, "\ni ")) {
+    const char *q = p + 3;
+    while (*q >= '0' && *q <= '9') q++;
+    if (q[0] == ' ' && q[1] == '-') return 1;
+  }
+  return 0;
+}
+
+/* Random frames (6 ops: e1 -> e2 on E, 2-3 writes on W of capacity 1,
+ * reads on R of capacity 2 feeding the writes, back edges from e2 and
+ * from writes to reads): the SMT engine's I* and L* equal the brute
+ * force's, and every certificate verifies, also where the relative row
+ * refuted an I (asserted to happen). */
+START_TEST(relative_row_agrees_with_brute_force) {
+  int trials = tu_under_valgrind() ? 4 : 40, fired = 0;
+  unsigned long long x = 9001;
+  for (int t = 0; t < trials; t++) {
+    twill_graph *g = twill_graph_new("rf");
+    int wu = twill_graph_declare_unit(g, "W", 1), eu = twill_graph_declare_unit(g, "E", 1);
+    int ru = twill_graph_declare_unit(g, "R", 2);
+    int e1 = twill_graph_add_op(g, "e1", 1), e2 = twill_graph_add_op(g, "e2", 1);
+    twill_graph_add_use(g, e1, eu, 0, 1, 1);
+    twill_graph_add_use(g, e2, eu, 0, 1, 1);
+    twill_graph_add_edge(g, e1, e2, 1, 0);
+    int k = 2 + (int)(tf_rnd(&x) % 2), w0 = g->nops;
+    for (int i = 0; i < k; i++) {
+      char nm[4] = {'w', (char)('0' + i), 0, 0};
+      int v = twill_graph_add_op(g, nm, 1);
+      twill_graph_add_use(g, v, wu, 0, 1, 1);
+      twill_graph_add_edge(g, v, e1, 1 + (long)(tf_rnd(&x) % 2), 0);
+      twill_graph_add_edge(g, e2, v, 1 + (long)(tf_rnd(&x) % 4), 1);
+    }
+    for (int i = 0; i < 4 - k; i++) {
+      char nm[4] = {'r', (char)('0' + i), 0, 0};
+      int v = twill_graph_add_op(g, nm, 2);
+      twill_graph_add_use(g, v, ru, 0, 1, 1);
+      twill_graph_add_edge(g, v, w0 + (int)(tf_rnd(&x) % (unsigned)k), 2, 0);
+      if (tf_rnd(&x) % 2)
+        twill_graph_add_edge(g, w0 + (int)(tf_rnd(&x) % (unsigned)k), v,
+                             1 + (long)(tf_rnd(&x) % 3), 1);
+    }
+    long ii = bf_modulo_min_ii(g, 16);
+    ck_assert_int_gt(ii, 0);
+    twill_modulo_opts o;
+    twill_modulo_opts_default(&o);
+    o.engines = TWILL_MODULO_ENGINE_SMT;
+    twill_modulo_result r;
+    ck_assert_int_eq(twill_modulo_solve(g, &o, &r), 0);
+    ck_assert_int_eq(r.status, TWILL_MODULO_OPTIMAL);
+    ck_assert_msg(r.ii == ii && r.length == bf_modulo_min_len(g, ii),
+                  "trial %d: I %ld L %ld, brute force I %ld L %ld", t, r.ii, r.length, ii,
+                  bf_modulo_min_len(g, ii));
+    twill_modulo_result_clear(&r);
+    size_t len;
+    char *c = certify_with(g, TWILL_MODULO_ENGINE_SMT, &len);
+    char msg[2000];
+    ck_assert_msg(check(g, c, len, msg) == 0, "trial %d: %s", t, msg);
+    fired += states_relative_row(c);
+    free(c);
+    twill_graph_free(g);
+  }
+  ck_assert_msg(tu_under_valgrind() || fired * 8 >= trials,
+                "the relative row refuted an I in %d of %d", fired, trials);
+}
+END_TEST
+
 START_TEST(threads_give_the_same_bytes) {
   twill_graph *gs[3] = {tf_gap(), tf_hole(), tf_fig1()};
   static const long budgets[] = {200000, 20, -1};
@@ -527,6 +658,8 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, longest_paths_raised_often_are_no_cycle);
   tcase_add_test(tc, slots_certificate_verifies);
   tcase_add_test(tc, threads_give_the_same_bytes);
+  tcase_add_test(tc, relative_row_refutes_the_frame);
+  tcase_add_test(tc, relative_row_agrees_with_brute_force);
   suite_add_tcase(s, tc);
   return s;
 }

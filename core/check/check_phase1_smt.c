@@ -30,7 +30,11 @@
  *   the support of each strongly connected set S of two or more kept ops
  *     (unless an op of S has hi <= lo + I - 1): OR over y in S of [t_y <=
  *     lo_y + I - 1], OR over deps (x, y, w) into S from outside of a new
- *     Boolean b with b -> t_y - t_x <= w + I - 1.
+ *     Boolean b with b -> t_y - t_x <= w + I - 1;
+ *   with the rows over the times (or no slots), at most one relative row:
+ *     int r_x in [D(a, x), -D(x, a)] per op x on a cycle with the anchor
+ *     a that has a use of U, and U's row over them (see "the relative
+ *     row" below: which a and U, and why it holds in every schedule).
  *
  * What the statement claims of the kernel.  The bounds, deps and rows hold
  * in every schedule (check_reduce.c); the windows and the horizon in some
@@ -304,6 +308,134 @@ out:
   return reach;
 }
 
+/* ---- the relative row --------------------------------------------------
+ * For an anchor a and a kept op x on a cycle of deps with it, every
+ * schedule has D(a, x) <= t_x - t_a <= -D(x, a), and unit U's row holds
+ * over r_x = t_x - t_a (its residues are t_x's turned by t_a).  The
+ * statement adds, for the first anchor (in kept order) and then the first
+ * unit (in order) whose uses over these relative windows crowd a stretch
+ * of q - p + 1 < I cycles with more than cap * (q - p + 1) uses, an int r_x
+ * in [D(a, x), -D(x, a)] per such x with a use of U, and U's row over the
+ * r_x: the modulo rule refutes it at once.  Nothing ties r_x to t_x: a
+ * schedule gives r_x = t_x - t_a, so a refutation of the statement is one
+ * of the schedules.  Only when n * deps <= 4000000 (the engine's bound,
+ * core/modulo/modulo_smt.c). */
+#define CP1_REL_MAX_WORK 4000000L
+
+/* d[y] = D(a, y) (back: d[y] = D(y, a)) by Bellman-Ford passes, LONG_MIN
+ * where no path; 0, or -1 on a positive cycle */
+static int rel_bf(const cred *r, int a, int back, long *d) {
+  for (int y = 0; y < r->n; y++) d[y] = LONG_MIN;
+  d[a] = 0;
+  for (int pass = 0, changed = 1; changed; pass++) {
+    if (pass > r->n + 1) return -1;
+    changed = 0;
+    for (int k = 0; k < r->ndeps; k++) {
+      int from = back ? r->dy[k] : r->dx[k], to = back ? r->dx[k] : r->dy[k];
+      if (d[from] != LONG_MIN && d[from] + r->dw[k] > d[to]) d[to] = d[from] + r->dw[k], changed = 1;
+    }
+  }
+  return 0;
+}
+
+static int cmp_long(const void *p, const void *q) {
+  long a = *(const long *)p, b = *(const long *)q;
+  return (a > b) - (a < b);
+}
+
+/* The uses' windows [e[k], l[k]] (k < nu): is some stretch [p, q] with q -
+ * p + 1 < I the home of more than cap * (q - p + 1) of them?  p runs over
+ * the earliest times; the latest times of the uses starting at or after p,
+ * sorted, give the stretches ending at each. */
+static int rel_crowded(const long *e, const long *l, int nu, long cap, long ii, long *tmp) {
+  for (int s = 0; s < nu; s++) {
+    long p = e[s];
+    int m = 0;
+    for (int k = 0; k < nu; k++)
+      if (e[k] >= p) tmp[m++] = l[k];
+    qsort(tmp, (size_t)m, sizeof *tmp, cmp_long);
+    for (int k = 0; k < m; k++) {
+      long len = tmp[k] - p + 1;
+      if (len < ii && (long)(k + 1) > cap * len) return 1;
+    }
+  }
+  return 0;
+}
+
+/* The relative row's unit and anchor: 1 with to[] = D(a, .), from[] =
+ * D(., a); 0 if none; -1 on error */
+static int rel_choose(const twill_graph *g, const cred *r, int *unit, int *anchor, long *to,
+                      long *from) {
+  int n = r->n;
+  if (n == 0 || (long)n * r->ndeps > CP1_REL_MAX_WORK) return 0;
+  long nu = 0;
+  for (int i = 0; i < n; i++) {
+    const twill_op *op = &g->ops[r->op[i]];
+    for (int x = 0; x < op->nuses; x++) nu += (long)op->uses[x].cycles * op->uses[x].count;
+  }
+  if (nu > 100000000L) return -1;
+  long *e = malloc(((size_t)nu + 1) * sizeof *e), *l = malloc(((size_t)nu + 1) * sizeof *l);
+  long *tmp = malloc(((size_t)nu + 1) * sizeof *tmp);
+  int rc = e && l && tmp ? 0 : -1;
+  for (int a = 0; a < n && rc == 0; a++) {
+    if (rel_bf(r, a, 0, to) || rel_bf(r, a, 1, from)) {
+      rc = -1;
+      break;
+    }
+    for (int ku = 0; ku < r->nunits && rc == 0; ku++) {
+      int u = r->unit[ku], m = 0;
+      for (int i = 0; i < n; i++) {
+        if (to[i] == LONG_MIN || from[i] == LONG_MIN) continue;
+        const twill_op *op = &g->ops[r->op[i]];
+        for (int x = 0; x < op->nuses; x++) {
+          const twill_use *us = &op->uses[x];
+          if (us->unit != u) continue;
+          for (int j = 0; j < us->cycles; j++)
+            for (int c = 0; c < us->count; c++, m++) {
+              e[m] = to[i] + us->offset + j;
+              l[m] = -from[i] + us->offset + j;
+            }
+        }
+      }
+      if (rel_crowded(e, l, m, g->units[u].capacity, r->ii, tmp)) *unit = u, *anchor = a, rc = 1;
+    }
+  }
+  free(e);
+  free(l);
+  free(tmp);
+  return rc;
+}
+
+/* The relative row of unit u (the paths of rel_choose) into w */
+static void w_rel_row(stw *w, const twill_graph *g, const cred *r, int u, const long *to,
+                      const long *from) {
+  long nu = 0;
+  for (int i = 0; i < r->n; i++) {
+    const twill_op *op = &g->ops[r->op[i]];
+    for (int x = 0; x < op->nuses; x++)
+      if (op->uses[x].unit == u) nu += (long)op->uses[x].cycles * op->uses[x].count;
+  }
+  int *vars = malloc(((size_t)nu + 1) * sizeof *vars);
+  int64_t *offs = malloc(((size_t)nu + 1) * sizeof *offs);
+  if (!vars || !offs) w->err = 1;
+  int k = 0;
+  for (int i = 0; !w->err && i < r->n; i++) {
+    if (to[i] == LONG_MIN || from[i] == LONG_MIN) continue;
+    const twill_op *op = &g->ops[r->op[i]];
+    int v = -1;
+    for (int x = 0; x < op->nuses; x++) {
+      const twill_use *us = &op->uses[x];
+      if (us->unit != u) continue;
+      if (v < 0) v = w_int(w, to[i], -from[i]);
+      for (int j = 0; j < us->cycles; j++)
+        for (int c = 0; c < us->count; c++) vars[k] = v, offs[k++] = (int64_t)us->offset + j;
+    }
+  }
+  if (!w->err) w_mod(w, g->units[u].capacity, r->ii, vars, offs, k);
+  free(vars);
+  free(offs);
+}
+
 /* The statement's text (with its "p" and "T" header), or NULL with why. */
 static char *statement(const twill_graph *g, const cred *r, long lmax, int rotate, int form,
                        size_t *len, char *why, size_t whylen) {
@@ -464,6 +596,16 @@ static char *statement(const twill_graph *g, const cred *r, long lmax, int rotat
       cl[c++] = b;
     }
     w_clause(&w, cl, c);
+  }
+  if (!w.err && (!slots || times)) { /* the relative row, with the window rule on */
+    int u = -1, a = -1;
+    long *to = malloc(nn * sizeof *to), *from = malloc(nn * sizeof *from);
+    int f = to && from ? rel_choose(g, r, &u, &a, to, from) : -1;
+    if (f < 0) snprintf(why, whylen, "the relative row: a positive cycle or out of memory");
+    if (f < 0) w.err = 1;
+    if (f == 1) w_rel_row(&w, g, r, u, to, from);
+    free(to);
+    free(from);
   }
   if (w.err) goto out;
   {

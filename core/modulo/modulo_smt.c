@@ -42,7 +42,13 @@
  *      S has hi' <= lo' + I - 1: the clause
  *        OR over y in S (in order) of [t_y <= lo'_y + I - 1]
  *        OR over deps (x, y, w) into S from outside (in order) of b, a new
- *           Boolean with lin b -> t_y - t_x <= w + I - 1.
+ *           Boolean with lin b -> t_y - t_x <= w + I - 1;
+ *   6. with the window rule on (the times rows, or no slots), when some
+ *      anchor a and kept unit U have a crowded relative row (the first a,
+ *      then the first U, in order; see rel_find): per kept op x on a
+ *      cycle of deps with a that has a use of U, in order, int r_x in
+ *      [D(a, x), -D(x, a)], and mod cap(U) I over r_x @ o + j for those
+ *      uses (in op, use, cycle, instance order).
  * The modulo propagator checks the residues of fixed start times and
  * prunes a bound whose residue is full (a time window per residue), the
  * difference propagator keeps the windows of the deps.
@@ -281,6 +287,184 @@ static int unit_rows(twill_smt *m, const twill_graph *g, const twill_modulo_red 
   return rc;
 }
 
+/* ---- 6. the relative row ------------------------------------------------
+ * Fix an anchor a.  For a kept op x that a reaches along deps and that
+ * reaches a, every schedule has D(a, x) <= t_x - t_a <= -D(x, a) (D the
+ * longest dep path at I): x's time relative to a's lies in a window that
+ * no decision is needed to see, even where the absolute windows are wide
+ * (the normal form pins at most one op).  The residues of t_x - t_a are
+ * those of t_x turned by t_a, so unit U's row holds over r_x = t_x - t_a
+ * as it does over t_x; and over these domains the window rule may find a
+ * stretch of relative time shorter than I that must hold more than cap *
+ * its length uses.  ChStone aes/graph4: each of its 72 writes (one port)
+ * lies between 10 - I and 1 before the nested loop that ends the
+ * iteration, so I >= 82; its search refuted I = 72 in 58617 conflicts and
+ * stalled at 73 (aes/graph12 likewise: I >= 83).
+ * The row is stated only where the window rule finds such a stretch at
+ * once (the first unit in order, with the first anchor in order), so it
+ * changes no other question's search: r_x gets the domain [D(a, x),
+ * -D(x, a)] and no link to t_x (some r exists whenever a schedule does:
+ * r_x = t_x - t_a).  Costs n searches of longest paths each way, so it is
+ * looked for only when n * deps <= REL_MAX_WORK (the checker has the same
+ * bound). */
+#define REL_MAX_WORK 4000000L
+
+/* Longest dep paths from (back == 0) or to (back == 1) kept op a into d[]
+ * (LONG_MIN: no path), by a FIFO label-correcting search over the deps
+ * listed per op in CSR form (beg, dep index); 0, or -1 on a positive
+ * cycle. */
+static int rel_paths(const twill_modulo_red *r, const int *beg, const int *lst, int back, int a,
+                     long *d, int *queue, char *in, int *cnt) {
+  int n = r->n;
+  for (int i = 0; i < n; i++) d[i] = LONG_MIN, in[i] = 0, cnt[i] = 0;
+  d[a] = 0;
+  int qh = 0, size = 1;
+  queue[0] = a;
+  in[a] = 1;
+  while (size) {
+    int x = queue[qh];
+    qh = (qh + 1) % n;
+    size--;
+    in[x] = 0;
+    for (int k = beg[x]; k < beg[x + 1]; k++) {
+      const twill_modulo_dep *e = &r->deps[lst[k]];
+      int y = back ? e->x : e->y;
+      if (d[x] + e->w <= d[y]) continue;
+      d[y] = d[x] + e->w;
+      if (in[y]) continue;
+      if (++cnt[y] > n + 1) return -1;
+      queue[(qh + size++) % n] = y, in[y] = 1;
+    }
+  }
+  return 0;
+}
+
+static int cmp_rel(const void *p, const void *q) {
+  const long *a = p, *b = q; /* (earliest, latest) pairs, by latest */
+  if (a[1] != b[1]) return a[1] < b[1] ? -1 : 1;
+  return (a[0] > b[0]) - (a[0] < b[0]);
+}
+
+/* Does a stretch [p, q], q - p + 1 < I, hold more than cap * (q - p + 1)
+ * of the nw use windows w[2k], w[2k + 1] (earliest, latest)?  The rule of
+ * the modulo propagator (sat/smt.c, overload()): p among the earliest
+ * times, q among the latest. */
+static int rel_overloaded(long *w, int nw, long cap, long ii) {
+  qsort(w, (size_t)nw, 2 * sizeof *w, cmp_rel);
+  for (int s = 0; s < nw; s++) {
+    long p = w[2 * s], cnt = 0;
+    for (int k = 0; k < nw; k++) {
+      if (w[2 * k] < p) continue;
+      long len = w[2 * k + 1] - p + 1;
+      if (len >= ii) break;
+      if (++cnt > cap * len) return 1;
+    }
+  }
+  return 0;
+}
+
+/* The first (unit, anchor) whose relative row the window rule refutes at
+ * once: 1 with *unit, *anchor and the paths to[] = D(a, .), from[] = D(.,
+ * a); 0 if none (or the search is above REL_MAX_WORK); -1 on error. */
+static int rel_find(const twill_graph *g, const twill_modulo_red *r, int *unit, int *anchor,
+                    long *to, long *from) {
+  int n = r->n;
+  if (n == 0 || (long)n * r->ndeps > REL_MAX_WORK) return 0;
+  size_t nn = (size_t)n + 1, nd = (size_t)r->ndeps + 1;
+  int *fb = calloc(nn + 1, sizeof *fb), *bb = calloc(nn + 1, sizeof *bb);
+  int *fl = malloc(nd * sizeof *fl), *bl = malloc(nd * sizeof *bl);
+  int *queue = malloc(nn * sizeof *queue), *cnt = malloc(nn * sizeof *cnt);
+  char *in = malloc(nn);
+  long *w = NULL;
+  long nuse = 0;
+  for (int i = 0; i < n; i++) {
+    const twill_op *op = &g->ops[r->op[i]];
+    for (int x = 0; x < op->nuses; x++) nuse += (long)op->uses[x].cycles * op->uses[x].count;
+  }
+  int rc = -1;
+  if (!fb || !bb || !fl || !bl || !queue || !cnt || !in || nuse > 100000000L ||
+      !(w = malloc(((size_t)nuse + 1) * 2 * sizeof *w)))
+    goto out;
+  for (int k = 0; k < r->ndeps; k++) fb[r->deps[k].x + 1]++, bb[r->deps[k].y + 1]++;
+  for (int i = 0; i < n; i++) fb[i + 1] += fb[i], bb[i + 1] += bb[i];
+  for (int k = 0; k < r->ndeps; k++) fl[fb[r->deps[k].x]++] = k, bl[bb[r->deps[k].y]++] = k;
+  for (int i = n; i > 0; i--) fb[i] = fb[i - 1], bb[i] = bb[i - 1];
+  fb[0] = bb[0] = 0;
+  rc = 0;
+  for (int a = 0; a < n && rc == 0; a++) {
+    if (rel_paths(r, fb, fl, 0, a, to, queue, in, cnt) ||
+        rel_paths(r, bb, bl, 1, a, from, queue, in, cnt)) {
+      rc = -1;
+      break;
+    }
+    for (int ku = 0; ku < r->nunits && rc == 0; ku++) {
+      int u = r->unit[ku], nw = 0;
+      for (int i = 0; i < n; i++) {
+        if (to[i] == LONG_MIN || from[i] == LONG_MIN || -from[i] - to[i] + 1 >= r->ii) continue;
+        const twill_op *op = &g->ops[r->op[i]];
+        for (int x = 0; x < op->nuses; x++) {
+          const twill_use *us = &op->uses[x];
+          if (us->unit != u) continue;
+          for (int j = 0; j < us->cycles; j++)
+            for (int c = 0; c < us->count; c++, nw++) {
+              w[2 * nw] = to[i] + us->offset + j;
+              w[2 * nw + 1] = -from[i] + us->offset + j;
+            }
+        }
+      }
+      if (nw > g->units[u].capacity && rel_overloaded(w, nw, g->units[u].capacity, r->ii))
+        *unit = u, *anchor = a, rc = 1;
+    }
+  }
+out:
+  free(fb);
+  free(bb);
+  free(fl);
+  free(bl);
+  free(queue);
+  free(cnt);
+  free(in);
+  free(w);
+  return rc;
+}
+
+/* 6. the relative row of unit u at anchor a: an int r_x in [to_x,
+ * -from_x] per kept op x in a's strongly connected set with a use of u,
+ * and the row over them.  0, or -1 on error. */
+static int rel_row(twill_smt *m, const twill_graph *g, const twill_modulo_red *r, int u,
+                   const long *to, const long *from) {
+  long n = 0;
+  for (int i = 0; i < r->n; i++) {
+    if (to[i] == LONG_MIN || from[i] == LONG_MIN) continue;
+    const twill_op *op = &g->ops[r->op[i]];
+    for (int x = 0; x < op->nuses; x++)
+      if (op->uses[x].unit == u) n += (long)op->uses[x].cycles * op->uses[x].count;
+  }
+  int *vars = malloc(((size_t)n + 1) * sizeof *vars);
+  int64_t *offs = malloc(((size_t)n + 1) * sizeof *offs);
+  long k = 0;
+  int ok = vars && offs;
+  for (int i = 0; ok && i < r->n; i++) {
+    if (to[i] == LONG_MIN || from[i] == LONG_MIN) continue;
+    const twill_op *op = &g->ops[r->op[i]];
+    int v = -1;
+    for (int x = 0; ok && x < op->nuses; x++) {
+      const twill_use *us = &op->uses[x];
+      if (us->unit != u) continue;
+      if (v < 0) ok = (v = twill_smt_int(m, to[i], -from[i])) >= 0;
+      for (int j = 0; ok && j < us->cycles; j++)
+        for (int c = 0; c < us->count; c++) {
+          vars[k] = v;
+          offs[k++] = (int64_t)us->offset + j;
+        }
+    }
+  }
+  ok = ok && twill_smt_modulo(m, g->units[u].capacity, r->ii, vars, offs, (int)k) > 0;
+  free(vars);
+  free(offs);
+  return ok ? 0 : -1;
+}
+
 /* The encoding at lmax (>= r->lfloor, so every domain is non-empty), with
  * the normal form when rotate; the int var of kept op i is i.  NULL on
  * allocation failure. */
@@ -356,6 +540,16 @@ static twill_smt *encode(const twill_graph *g, const twill_modulo_red *r,
     ok = ok && twill_smt_clause(m, cl, n) >= 0;
   }
   free(comp);
+  /* 6. the relative row, where the window rule refutes it at once, with
+   * the rule on (the times rows, or no slots) */
+  if (ok && (times || !slots)) {
+    int u = -1, a = -1;
+    long *to = malloc(nn * sizeof *to), *from = malloc(nn * sizeof *from);
+    int f = to && from ? rel_find(g, r, &u, &a, to, from) : -1;
+    ok = f == 0 || (f == 1 && rel_row(m, g, r, u, to, from) == 0);
+    free(to);
+    free(from);
+  }
   free(lo);
   free(hi);
   free(cl);
