@@ -485,6 +485,21 @@ static char *certify_opts(const twill_graph *g, int threads, long budget, int *s
   return buf;
 }
 
+/* Does some twill-smt refutation in c state a relative row?  Its row is
+ * the only modulo row declared right after ints (its own); the other rows
+ * follow deps, slot rows, rows or clauses. */
+static int states_relative_row(const char *c) {
+  for (const char *p = strstr(c, "\ni "); p; p = strstr(p + 1, "\ni ")) {
+    const char *e = strchr(p + 1, '\n');
+    if (e && !strncmp(e, "\nk ", 3)) {
+      const char *q = e + 3;
+      while (*q >= '0' && *q <= '9') q++;
+      if (!strncmp(q, " mod ", 5)) return 1;
+    }
+  }
+  return 0;
+}
+
 /* The frame: four writes on one port W (capacity 1) end an iteration
  * that two ops e1 -> e2 on a port E close (w_i -> e1: lat 1; e1 -> e2:
  * lat 1; e2 -> w_i of the next iteration: lat 3).  By hand: each write
@@ -510,9 +525,10 @@ static twill_graph *frame(long back) {
 }
 
 /* The SMT engine's refutations of I = 5, 6, 7 state the relative row:
- * the writes' times relative to e1 in [4 - I, -1], four uses in I - 4 < 4
- * cycles, refuted before any decision; the checker states the same row
- * from the kernel and accepts.  Told that e2 -> w takes 2 cycles (I* = 7
+ * the writes' times relative to e1 in [4 - I, -1], moved by I to [4, I -
+ * 1] (the cut at their residue 4), four uses in I - 4 < 4 cycles, refuted
+ * before any decision; the checker states the same row from the kernel
+ * and accepts.  Told that e2 -> w takes 2 cycles (I* = 7
  * by the same count: [3 - I, -1]; MII 4), it refuses the certificate's
  * claim. */
 START_TEST(relative_row_refutes_the_frame) {
@@ -528,13 +544,21 @@ START_TEST(relative_row_refutes_the_frame) {
     char head[64], row[64], dom[64];
     snprintf(head, sizeof head, "\nsmt %ld infeasible ", ii);
     snprintf(row, sizeof row, " mod 1 %ld 4 18 0 19 0 20 0 21 0\n", ii);
-    snprintf(dom, sizeof dom, "\ni 18 %ld -1\ni 19 %ld -1\n", 4 - ii, 4 - ii);
+    snprintf(dom, sizeof dom, "\ni 18 4 %ld\ni 19 4 %ld\n", ii - 1, ii - 1);
     const char *b = strstr(c, head);
     ck_assert_msg(b != NULL, "no refutation of I = %ld", ii);
     const char *end = strstr(b + 1, "\nsmt ");
     const char *r = strstr(b, row), *d = strstr(b, dom);
     ck_assert_msg(r && d && (!end || (r < end && d < end)), "I = %ld: no relative row", ii);
   }
+  free(c);
+  twill_graph *gp = tf_gap(); /* no row there: the test of a row can fail */
+  c = certify_with(gp, TWILL_MODULO_ENGINE_SMT, &len);
+  ck_assert(!states_relative_row(c));
+  twill_graph_free(gp);
+  free(c);
+  c = certify_with(g, TWILL_MODULO_ENGINE_SMT, &len);
+  ck_assert(states_relative_row(c));
   twill_graph *h = frame(2);
   ck_assert_int_eq(bf_modulo_min_ii(h, 16), 7);
   ck_assert_int_ne(check(h, c, len, msg), 0);
@@ -544,18 +568,6 @@ START_TEST(relative_row_refutes_the_frame) {
   twill_graph_free(g);
 }
 END_TEST
-
-/* Does some twill-smt refutation of an I in c state a relative row?  Only
- * its ints take negative bounds (a time relative to an anchor that comes
- * after it; every other int of the statement is >= 0). */
-static int states_relative_row(const char *c) {
-  for (const char *p = strstr(c, "\ni "); p; p = strstr(p + 1, "\ni ")) {
-    const char *q = p + 3;
-    while (*q >= '0' && *q <= '9') q++;
-    if (q[0] == ' ' && q[1] == '-') return 1;
-  }
-  return 0;
-}
 
 /* Random frames (6 ops: e1 -> e2 on E, 2-3 writes on W of capacity 1,
  * reads on R of capacity 2 feeding the writes, back edges from e2 and

@@ -32,9 +32,10 @@
  *     lo_y + I - 1], OR over deps (x, y, w) into S from outside of a new
  *     Boolean b with b -> t_y - t_x <= w + I - 1;
  *   with the rows over the times (or no slots), at most one relative row:
- *     int r_x in [D(a, x), -D(x, a)] per op x on a cycle with the anchor
- *     a that has a use of U, and U's row over them (see "the relative
- *     row" below: which a and U, and why it holds in every schedule).
+ *     int r_x in [D(a, x) - k_x I, -D(x, a) - k_x I] per op x on a cycle
+ *     with the anchor a that has a use of U, and U's row over them (see
+ *     "the relative row" below: which a, U and k_x, and why it holds in
+ *     every schedule).
  *
  * What the statement claims of the kernel.  The bounds, deps and rows hold
  * in every schedule (check_reduce.c); the windows and the horizon in some
@@ -311,13 +312,18 @@ out:
 /* ---- the relative row --------------------------------------------------
  * For an anchor a and a kept op x on a cycle of deps with it, every
  * schedule has D(a, x) <= t_x - t_a <= -D(x, a), and unit U's row holds
- * over r_x = t_x - t_a (its residues are t_x's turned by t_a).  The
- * statement adds, for the first anchor (in kept order) and then the first
- * unit (in order) whose uses over these relative windows crowd a stretch
- * of q - p + 1 < I cycles with more than cap * (q - p + 1) uses, an int r_x
- * in [D(a, x), -D(x, a)] per such x with a use of U, and U's row over the
- * r_x: the modulo rule refutes it at once.  Nothing ties r_x to t_x: a
- * schedule gives r_x = t_x - t_a, so a refutation of the statement is one
+ * over r_x = t_x - t_a - k_x I for any integers k_x (its residues are t_x's
+ * turned by t_a).  A window narrower than I is an arc of the circle of
+ * residues, and uses confined to an arc of w < I residues hold at most cap
+ * * w.  The statement adds, for the first anchor (in kept order), then the
+ * first unit (in order), then the first cut p (increasing, among the
+ * residues of D(a, x) of the ops x whose windows are narrower than I)
+ * where the windows moved by multiples of I to start in [p, p + I) crowd
+ * a stretch [p, q] (more than cap * (q - p + 1) uses end by q): an int in
+ * [D(a, x) - k_x I, -D(x, a) - k_x I], k_x = floor((D(a, x) - p) / I), per
+ * op x on a cycle with a that has a use of U, and U's row over them: the
+ * window rule refutes it at once.  Nothing ties these ints to t_x: a
+ * schedule gives each its value, so a refutation of the statement is one
  * of the schedules.  Only when n * deps <= 4000000 (the engine's bound,
  * core/modulo/modulo_smt.c). */
 #define CP1_REL_MAX_WORK 4000000L
@@ -338,33 +344,54 @@ static int rel_bf(const cred *r, int a, int back, long *d) {
   return 0;
 }
 
-static int cmp_long(const void *p, const void *q) {
-  long a = *(const long *)p, b = *(const long *)q;
-  return (a > b) - (a < b);
+/* k with k * ii <= x < (k + 1) * ii, ii > 0 */
+static long rel_div(long x, long ii) {
+  long k = x / ii;
+  return k * ii > x ? k - 1 : k;
 }
 
-/* The uses' windows [e[k], l[k]] (k < nu): is some stretch [p, q] with q -
- * p + 1 < I the home of more than cap * (q - p + 1) of them?  p runs over
- * the earliest times; the latest times of the uses starting at or after p,
- * sorted, give the stretches ending at each. */
-static int rel_crowded(const long *e, const long *l, int nu, long cap, long ii, long *tmp) {
-  for (int s = 0; s < nu; s++) {
-    long p = e[s];
-    int m = 0;
-    for (int k = 0; k < nu; k++)
-      if (e[k] >= p) tmp[m++] = l[k];
-    qsort(tmp, (size_t)m, sizeof *tmp, cmp_long);
-    for (int k = 0; k < m; k++) {
-      long len = tmp[k] - p + 1;
-      if (len < ii && (long)(k + 1) > cap * len) return 1;
+/* Unit u's uses of ops with windows [to, -from] narrower than I: their
+ * windows and offsets into lo[], hi[], off[]; the count */
+static int rel_collect(const twill_graph *g, const cred *r, int u, const long *to,
+                       const long *from, long *lo, long *hi, long *off) {
+  int m = 0;
+  for (int i = 0; i < r->n; i++) {
+    if (to[i] == LONG_MIN || from[i] == LONG_MIN || -from[i] - to[i] >= r->ii - 1) continue;
+    const twill_op *op = &g->ops[r->op[i]];
+    for (int x = 0; x < op->nuses; x++) {
+      const twill_use *us = &op->uses[x];
+      if (us->unit != u) continue;
+      for (int j = 0; j < us->cycles; j++)
+        for (int c = 0; c < us->count; c++, m++) lo[m] = to[i], hi[m] = -from[i], off[m] = us->offset + j;
     }
   }
-  return 0;
+  return m;
 }
 
-/* The relative row's unit and anchor: 1 with to[] = D(a, .), from[] =
- * D(., a); 0 if none; -1 on error */
-static int rel_choose(const twill_graph *g, const cred *r, int *unit, int *anchor, long *to,
+/* The first cut p in [0, I) that is the residue of some lo[k] and where the
+ * moved windows crowd a stretch [p, q], counted per end q in cnt[0 .. I);
+ * -1 if none */
+static long rel_first_cut(const long *lo, const long *hi, const long *off, int m, long cap,
+                          long ii, long *cnt) {
+  for (long p = 0; p < ii; p++) {
+    int starts = 0;
+    for (int k = 0; k < m && !starts; k++) starts = lo[k] - rel_div(lo[k], ii) * ii == p;
+    if (!starts) continue;
+    for (long q = 0; q < ii; q++) cnt[q] = 0;
+    for (int k = 0; k < m; k++) {
+      long end = hi[k] - rel_div(lo[k] - p, ii) * ii + off[k] - p; /* q - p of its end */
+      if (end >= 0 && end < ii) cnt[end]++;
+    }
+    long sum = 0;
+    for (long q = 0; q < ii; q++)
+      if ((sum += cnt[q]) > cap * (q + 1)) return p;
+  }
+  return -1;
+}
+
+/* The relative row's unit and cut: 1 with to[] = D(a, .), from[] = D(.,
+ * a); 0 if none; -1 on error */
+static int rel_choose(const twill_graph *g, const cred *r, int *unit, long *cut, long *to,
                       long *from) {
   int n = r->n;
   if (n == 0 || (long)n * r->ndeps > CP1_REL_MAX_WORK) return 0;
@@ -373,41 +400,33 @@ static int rel_choose(const twill_graph *g, const cred *r, int *unit, int *ancho
     const twill_op *op = &g->ops[r->op[i]];
     for (int x = 0; x < op->nuses; x++) nu += (long)op->uses[x].cycles * op->uses[x].count;
   }
-  if (nu > 100000000L) return -1;
-  long *e = malloc(((size_t)nu + 1) * sizeof *e), *l = malloc(((size_t)nu + 1) * sizeof *l);
-  long *tmp = malloc(((size_t)nu + 1) * sizeof *tmp);
-  int rc = e && l && tmp ? 0 : -1;
+  if (nu > 10000000L || r->ii > 100000000L) return -1;
+  size_t nb = (size_t)nu + 1;
+  long *lo = malloc(nb * sizeof *lo), *hi = malloc(nb * sizeof *hi), *off = malloc(nb * sizeof *off);
+  long *cnt = malloc(((size_t)r->ii + 1) * sizeof *cnt);
+  int rc = lo && hi && off && cnt ? 0 : -1;
   for (int a = 0; a < n && rc == 0; a++) {
     if (rel_bf(r, a, 0, to) || rel_bf(r, a, 1, from)) {
       rc = -1;
       break;
     }
     for (int ku = 0; ku < r->nunits && rc == 0; ku++) {
-      int u = r->unit[ku], m = 0;
-      for (int i = 0; i < n; i++) {
-        if (to[i] == LONG_MIN || from[i] == LONG_MIN) continue;
-        const twill_op *op = &g->ops[r->op[i]];
-        for (int x = 0; x < op->nuses; x++) {
-          const twill_use *us = &op->uses[x];
-          if (us->unit != u) continue;
-          for (int j = 0; j < us->cycles; j++)
-            for (int c = 0; c < us->count; c++, m++) {
-              e[m] = to[i] + us->offset + j;
-              l[m] = -from[i] + us->offset + j;
-            }
-        }
-      }
-      if (rel_crowded(e, l, m, g->units[u].capacity, r->ii, tmp)) *unit = u, *anchor = a, rc = 1;
+      int u = r->unit[ku], m = rel_collect(g, r, u, to, from, lo, hi, off);
+      long p = m > g->units[u].capacity
+                   ? rel_first_cut(lo, hi, off, m, g->units[u].capacity, r->ii, cnt)
+                   : -1;
+      if (p >= 0) *unit = u, *cut = p, rc = 1;
     }
   }
-  free(e);
-  free(l);
-  free(tmp);
+  free(lo);
+  free(hi);
+  free(off);
+  free(cnt);
   return rc;
 }
 
-/* The relative row of unit u (the paths of rel_choose) into w */
-static void w_rel_row(stw *w, const twill_graph *g, const cred *r, int u, const long *to,
+/* The relative row of unit u cut at p (the paths of rel_choose) into w */
+static void w_rel_row(stw *w, const twill_graph *g, const cred *r, int u, long p, const long *to,
                       const long *from) {
   long nu = 0;
   for (int i = 0; i < r->n; i++) {
@@ -422,11 +441,12 @@ static void w_rel_row(stw *w, const twill_graph *g, const cred *r, int u, const 
   for (int i = 0; !w->err && i < r->n; i++) {
     if (to[i] == LONG_MIN || from[i] == LONG_MIN) continue;
     const twill_op *op = &g->ops[r->op[i]];
+    long move = rel_div(to[i] - p, r->ii) * r->ii;
     int v = -1;
     for (int x = 0; x < op->nuses; x++) {
       const twill_use *us = &op->uses[x];
       if (us->unit != u) continue;
-      if (v < 0) v = w_int(w, to[i], -from[i]);
+      if (v < 0) v = w_int(w, to[i] - move, -from[i] - move);
       for (int j = 0; j < us->cycles; j++)
         for (int c = 0; c < us->count; c++) vars[k] = v, offs[k++] = (int64_t)us->offset + j;
     }
@@ -598,12 +618,13 @@ static char *statement(const twill_graph *g, const cred *r, long lmax, int rotat
     w_clause(&w, cl, c);
   }
   if (!w.err && (!slots || times)) { /* the relative row, with the window rule on */
-    int u = -1, a = -1;
+    int u = -1;
+    long p = -1;
     long *to = malloc(nn * sizeof *to), *from = malloc(nn * sizeof *from);
-    int f = to && from ? rel_choose(g, r, &u, &a, to, from) : -1;
+    int f = to && from ? rel_choose(g, r, &u, &p, to, from) : -1;
     if (f < 0) snprintf(why, whylen, "the relative row: a positive cycle or out of memory");
     if (f < 0) w.err = 1;
-    if (f == 1) w_rel_row(&w, g, r, u, to, from);
+    if (f == 1) w_rel_row(&w, g, r, u, p, to, from);
     free(to);
     free(from);
   }

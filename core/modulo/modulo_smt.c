@@ -44,11 +44,12 @@
  *        OR over deps (x, y, w) into S from outside (in order) of b, a new
  *           Boolean with lin b -> t_y - t_x <= w + I - 1;
  *   6. with the window rule on (the times rows, or no slots), when some
- *      anchor a and kept unit U have a crowded relative row (the first a,
- *      then the first U, in order; see rel_find): per kept op x on a
- *      cycle of deps with a that has a use of U, in order, int r_x in
- *      [D(a, x), -D(x, a)], and mod cap(U) I over r_x @ o + j for those
- *      uses (in op, use, cycle, instance order).
+ *      anchor a, kept unit U and cut p give a crowded relative row (the
+ *      first a, then the first U, then the first p; see rel_find): per
+ *      kept op x on a cycle of deps with a that has a use of U, in order,
+ *      int r_x in [D(a, x) - k_x I, -D(x, a) - k_x I] with k_x = floor((D(a,
+ *      x) - p) / I), and mod cap(U) I over r_x @ o + j for those uses (in
+ *      op, use, cycle, instance order).
  * The modulo propagator checks the residues of fixed start times and
  * prunes a bound whose residue is full (a time window per residue), the
  * difference propagator keeps the windows of the deps.
@@ -294,18 +295,26 @@ static int unit_rows(twill_smt *m, const twill_graph *g, const twill_modulo_red 
  * no decision is needed to see, even where the absolute windows are wide
  * (the normal form pins at most one op).  The residues of t_x - t_a are
  * those of t_x turned by t_a, so unit U's row holds over r_x = t_x - t_a
- * as it does over t_x; and over these domains the window rule may find a
- * stretch of relative time shorter than I that must hold more than cap *
- * its length uses.  ChStone aes/graph4: each of its 72 writes (one port)
- * lies between 10 - I and 1 before the nested loop that ends the
- * iteration, so I >= 82; its search refuted I = 72 in 58617 conflicts and
- * stalled at 73 (aes/graph12 likewise: I >= 83).
- * The row is stated only where the window rule finds such a stretch at
- * once (the first unit in order, with the first anchor in order), so it
- * changes no other question's search: r_x gets the domain [D(a, x),
- * -D(x, a)] and no link to t_x (some r exists whenever a schedule does:
- * r_x = t_x - t_a).  Costs n searches of longest paths each way, so it is
- * looked for only when n * deps <= REL_MAX_WORK (the checker has the same
+ * as it does over t_x, and over r_x - k_x I for any integers k_x: only
+ * residues count.  Such windows, narrower than I, are arcs of the circle
+ * of residues; uses confined to an arc of w < I residues hold at most cap
+ * * w.  Cut the circle at p and move each window by a multiple of I to
+ * start in [p, p + I): the window rule then sees the crowded arcs that
+ * start at p as stretches of time.
+ *   ChStone aes/graph4: each of its 72 writes (one port) lies between 10
+ * - I and 1 before the nested loop that ends the iteration, so I >= 82;
+ * its search refuted I = 72 in 58617 conflicts and stalled at 73
+ * (aes/graph12 likewise: I >= 83).  ChStone adpcm/graph1: 40 of its 48
+ * writes fall in an arc of 39 residues at I = 55 (and no I below 56 has
+ * room), which no stretch of time shows: its search stalled at 51.
+ *   The row is stated only where the window rule finds such an arc at
+ * once (the first anchor in order, then the first unit in order, then
+ * the first cut p in increasing order among the residues of the windows'
+ * starts), so it changes no other question's search: r_x gets the domain
+ * [D(a, x) - k_x I, -D(x, a) - k_x I], k_x = floor((D(a, x) - p) / I), and
+ * no link to t_x (some r exists whenever a schedule does: r_x = t_x - t_a
+ * - k_x I).  Costs n searches of longest paths each way, so it is looked
+ * for only when n * deps <= REL_MAX_WORK (the checker has the same
  * bound). */
 #define REL_MAX_WORK 4000000L
 
@@ -339,34 +348,69 @@ static int rel_paths(const twill_modulo_red *r, const int *beg, const int *lst, 
   return 0;
 }
 
-static int cmp_rel(const void *p, const void *q) {
-  const long *a = p, *b = q; /* (earliest, latest) pairs, by latest */
-  if (a[1] != b[1]) return a[1] < b[1] ? -1 : 1;
-  return (a[0] > b[0]) - (a[0] < b[0]);
+/* floor(x / ii), ii > 0 */
+static long rel_floor(long x, long ii) { return x >= 0 ? x / ii : -((-x + ii - 1) / ii); }
+
+static int cmp_long(const void *p, const void *q) {
+  long a = *(const long *)p, b = *(const long *)q;
+  return (a > b) - (a < b);
 }
 
-/* Does a stretch [p, q], q - p + 1 < I, hold more than cap * (q - p + 1)
- * of the nw use windows w[2k], w[2k + 1] (earliest, latest)?  The rule of
- * the modulo propagator (sat/smt.c, overload()): p among the earliest
- * times, q among the latest. */
-static int rel_overloaded(long *w, int nw, long cap, long ii) {
-  qsort(w, (size_t)nw, 2 * sizeof *w, cmp_rel);
-  for (int s = 0; s < nw; s++) {
-    long p = w[2 * s], cnt = 0;
-    for (int k = 0; k < nw; k++) {
-      if (w[2 * k] < p) continue;
-      long len = w[2 * k + 1] - p + 1;
-      if (len >= ii) break;
-      if (++cnt > cap * len) return 1;
+/* Unit u's uses at anchor a (paths to[], from[]): the windows [lo, hi] of
+ * their variables, narrower than I, with each use's offset, into w[3k ..
+ * 3k + 2]; their count. */
+static int rel_uses(const twill_graph *g, const twill_modulo_red *r, int u, const long *to,
+                    const long *from, long *w) {
+  int nw = 0;
+  for (int i = 0; i < r->n; i++) {
+    if (to[i] == LONG_MIN || from[i] == LONG_MIN || -from[i] - to[i] + 1 >= r->ii) continue;
+    const twill_op *op = &g->ops[r->op[i]];
+    for (int x = 0; x < op->nuses; x++) {
+      const twill_use *us = &op->uses[x];
+      if (us->unit != u) continue;
+      for (int j = 0; j < us->cycles; j++)
+        for (int c = 0; c < us->count; c++, nw++)
+          w[3 * nw] = to[i], w[3 * nw + 1] = -from[i], w[3 * nw + 2] = us->offset + j;
     }
   }
-  return 0;
+  return nw;
 }
 
-/* The first (unit, anchor) whose relative row the window rule refutes at
- * once: 1 with *unit, *anchor and the paths to[] = D(a, .), from[] = D(.,
- * a); 0 if none (or the search is above REL_MAX_WORK); -1 on error. */
-static int rel_find(const twill_graph *g, const twill_modulo_red *r, int *unit, int *anchor,
+/* The first cut p (increasing, among the residues of the windows' starts)
+ * where the uses moved into [p, p + I) crowd a stretch [p, q]: more than
+ * cap * (q - p + 1) of them end by q.  p, or -1 if none.  ends: room for
+ * nw. */
+static long rel_cut(const long *w, int nw, long cap, long ii, long *ends) {
+  for (int k = 0; k < nw; k++) ends[k] = ((w[3 * k] % ii) + ii) % ii;
+  qsort(ends, (size_t)nw, sizeof *ends, cmp_long);
+  int nc = 0;
+  for (int k = 0; k < nw; k++)
+    if (k == 0 || ends[k] != ends[nc - 1]) ends[nc++] = ends[k];
+  long *cuts = malloc(((size_t)nc + 1) * sizeof *cuts);
+  if (!cuts) return -2;
+  memcpy(cuts, ends, (size_t)nc * sizeof *cuts);
+  long found = -1;
+  for (int c = 0; c < nc && found < 0; c++) {
+    long p = cuts[c];
+    int m = 0;
+    for (int k = 0; k < nw; k++) {
+      long shift = rel_floor(w[3 * k] - p, ii) * ii;
+      long end = w[3 * k + 1] - shift + w[3 * k + 2];
+      if (end <= p + ii - 1) ends[m++] = end;
+    }
+    qsort(ends, (size_t)m, sizeof *ends, cmp_long);
+    for (int k = 0; k < m && found < 0; k++)
+      if (k + 1 > cap * (ends[k] - p + 1)) found = p;
+  }
+  free(cuts);
+  return found;
+}
+
+/* The first (anchor, unit, cut) whose relative row the window rule
+ * refutes at once: 1 with *unit, *cut and the paths to[] = D(a, .),
+ * from[] = D(., a); 0 if none (or the search is above REL_MAX_WORK); -1
+ * on error. */
+static int rel_find(const twill_graph *g, const twill_modulo_red *r, int *unit, long *cut,
                     long *to, long *from) {
   int n = r->n;
   if (n == 0 || (long)n * r->ndeps > REL_MAX_WORK) return 0;
@@ -375,15 +419,16 @@ static int rel_find(const twill_graph *g, const twill_modulo_red *r, int *unit, 
   int *fl = malloc(nd * sizeof *fl), *bl = malloc(nd * sizeof *bl);
   int *queue = malloc(nn * sizeof *queue), *cnt = malloc(nn * sizeof *cnt);
   char *in = malloc(nn);
-  long *w = NULL;
+  long *w = NULL, *ends = NULL;
   long nuse = 0;
   for (int i = 0; i < n; i++) {
     const twill_op *op = &g->ops[r->op[i]];
     for (int x = 0; x < op->nuses; x++) nuse += (long)op->uses[x].cycles * op->uses[x].count;
   }
   int rc = -1;
-  if (!fb || !bb || !fl || !bl || !queue || !cnt || !in || nuse > 100000000L ||
-      !(w = malloc(((size_t)nuse + 1) * 2 * sizeof *w)))
+  if (!fb || !bb || !fl || !bl || !queue || !cnt || !in || nuse > 10000000L ||
+      !(w = malloc(((size_t)nuse + 1) * 3 * sizeof *w)) ||
+      !(ends = malloc(((size_t)nuse + 1) * sizeof *ends)))
     goto out;
   for (int k = 0; k < r->ndeps; k++) fb[r->deps[k].x + 1]++, bb[r->deps[k].y + 1]++;
   for (int i = 0; i < n; i++) fb[i + 1] += fb[i], bb[i + 1] += bb[i];
@@ -398,22 +443,10 @@ static int rel_find(const twill_graph *g, const twill_modulo_red *r, int *unit, 
       break;
     }
     for (int ku = 0; ku < r->nunits && rc == 0; ku++) {
-      int u = r->unit[ku], nw = 0;
-      for (int i = 0; i < n; i++) {
-        if (to[i] == LONG_MIN || from[i] == LONG_MIN || -from[i] - to[i] + 1 >= r->ii) continue;
-        const twill_op *op = &g->ops[r->op[i]];
-        for (int x = 0; x < op->nuses; x++) {
-          const twill_use *us = &op->uses[x];
-          if (us->unit != u) continue;
-          for (int j = 0; j < us->cycles; j++)
-            for (int c = 0; c < us->count; c++, nw++) {
-              w[2 * nw] = to[i] + us->offset + j;
-              w[2 * nw + 1] = -from[i] + us->offset + j;
-            }
-        }
-      }
-      if (nw > g->units[u].capacity && rel_overloaded(w, nw, g->units[u].capacity, r->ii))
-        *unit = u, *anchor = a, rc = 1;
+      int u = r->unit[ku], nw = rel_uses(g, r, u, to, from, w);
+      long p = nw > g->units[u].capacity ? rel_cut(w, nw, g->units[u].capacity, r->ii, ends) : -1;
+      if (p == -2) rc = -1;
+      else if (p >= 0) *unit = u, *cut = p, rc = 1;
     }
   }
 out:
@@ -425,13 +458,15 @@ out:
   free(cnt);
   free(in);
   free(w);
+  free(ends);
   return rc;
 }
 
-/* 6. the relative row of unit u at anchor a: an int r_x in [to_x,
- * -from_x] per kept op x in a's strongly connected set with a use of u,
- * and the row over them.  0, or -1 on error. */
-static int rel_row(twill_smt *m, const twill_graph *g, const twill_modulo_red *r, int u,
+/* 6. the relative row of unit u, cut at p: an int in [to_x - k_x I,
+ * -from_x - k_x I], k_x = floor((to_x - p) / I), per kept op x in a's
+ * strongly connected set with a use of u, and the row over them.  0, or
+ * -1 on error. */
+static int rel_row(twill_smt *m, const twill_graph *g, const twill_modulo_red *r, int u, long p,
                    const long *to, const long *from) {
   long n = 0;
   for (int i = 0; i < r->n; i++) {
@@ -447,11 +482,12 @@ static int rel_row(twill_smt *m, const twill_graph *g, const twill_modulo_red *r
   for (int i = 0; ok && i < r->n; i++) {
     if (to[i] == LONG_MIN || from[i] == LONG_MIN) continue;
     const twill_op *op = &g->ops[r->op[i]];
+    long shift = rel_floor(to[i] - p, r->ii) * r->ii;
     int v = -1;
     for (int x = 0; ok && x < op->nuses; x++) {
       const twill_use *us = &op->uses[x];
       if (us->unit != u) continue;
-      if (v < 0) ok = (v = twill_smt_int(m, to[i], -from[i])) >= 0;
+      if (v < 0) ok = (v = twill_smt_int(m, to[i] - shift, -from[i] - shift)) >= 0;
       for (int j = 0; ok && j < us->cycles; j++)
         for (int c = 0; c < us->count; c++) {
           vars[k] = v;
@@ -543,10 +579,11 @@ static twill_smt *encode(const twill_graph *g, const twill_modulo_red *r,
   /* 6. the relative row, where the window rule refutes it at once, with
    * the rule on (the times rows, or no slots) */
   if (ok && (times || !slots)) {
-    int u = -1, a = -1;
+    int u = -1;
+    long p = -1;
     long *to = malloc(nn * sizeof *to), *from = malloc(nn * sizeof *from);
-    int f = to && from ? rel_find(g, r, &u, &a, to, from) : -1;
-    ok = f == 0 || (f == 1 && rel_row(m, g, r, u, to, from) == 0);
+    int f = to && from ? rel_find(g, r, &u, &p, to, from) : -1;
+    ok = f == 0 || (f == 1 && rel_row(m, g, r, u, p, to, from) == 0);
     free(to);
     free(from);
   }
