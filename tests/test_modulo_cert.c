@@ -358,7 +358,7 @@ START_TEST(smt_engine_certificate_verifies) {
   twill_graph *g = tf_gap();
   size_t len;
   char *c = certify_with(g, TWILL_MODULO_ENGINE_SMT, &len);
-  ck_assert_ptr_nonnull(strstr(c, "\nform reduce,slots,times\n"));
+  ck_assert_ptr_nonnull(strstr(c, "\nform reduce,slots,times,relative\n"));
   ck_assert_ptr_nonnull(strstr(c, "\nsmt 2 infeasible "));
   ck_assert_ptr_nonnull(strstr(c, "\npath 3 optimal\n"));
   char msg[2000];
@@ -428,7 +428,7 @@ static char *with_form(const char *c, const char *f) {
 /* The hole kernel (tests/fixtures.h: a full unit, MII 7, I* 8): the SMT
  * engine's refutation of I = 7 is stated over slot variables with the
  * full unit's coverage clauses and the rows over the times (form
- * reduce,slots,times); the checker states the same from the form line,
+ * reduce,slots,times,relative); the checker states the same from the form line,
  * so a certificate whose form line no longer names slots, or times, is
  * rejected. */
 START_TEST(slots_certificate_verifies) {
@@ -437,8 +437,13 @@ START_TEST(slots_certificate_verifies) {
   char *c = certify_with(g, TWILL_MODULO_ENGINE_SMT, &len);
   char msg[2000];
   ck_assert_msg(check(g, c, len, msg) == 0, "%s", msg);
-  ck_assert_ptr_nonnull(strstr(c, "\nform reduce,slots,times\n"));
+  ck_assert_ptr_nonnull(strstr(c, "\nform reduce,slots,times,relative\n"));
   ck_assert_ptr_nonnull(strstr(c, "\nsmt 7 infeasible "));
+  /* no relative row applies here, so the form a certificate had before
+   * the row (without "relative") states the same problem */
+  char *old = with_form(c, "reduce,slots,times");
+  ck_assert_msg(check(g, old, strlen(old), msg) == 0, "%s", msg);
+  free(old);
   /* (slots,times states the same problem here: the reduction keeps every
    * op of this kernel) */
   static const char *const other[] = {"reduce", "reduce,slots", "none", "slots",
@@ -559,6 +564,33 @@ START_TEST(relative_row_refutes_the_frame) {
   free(c);
   c = certify_with(g, TWILL_MODULO_ENGINE_SMT, &len);
   ck_assert(states_relative_row(c));
+  /* without "relative" on its form line the checker states no row, and
+   * the refutations' own lines for it are refused */
+  char *bad = with_form(c, "reduce,slots,times");
+  ck_assert_int_ne(check(g, bad, strlen(bad), msg), 0);
+  ck_assert_msg(strstr(msg, "after the problem's own input"), "%s", msg);
+  free(bad);
+  /* the lever off (--off relative): the search alone, the same answer */
+  twill_modulo_opts o;
+  twill_modulo_opts_default(&o);
+  o.certify = 1;
+  o.engines = TWILL_MODULO_ENGINE_SMT;
+  o.form &= ~(unsigned)TWILL_MODULO_FORM_RELATIVE;
+  twill_modulo_result res;
+  ck_assert_int_eq(twill_modulo_solve(g, &o, &res), 0);
+  ck_assert_int_eq(res.status, TWILL_MODULO_OPTIMAL);
+  ck_assert_int_eq(res.ii, 8);
+  ck_assert_int_eq(res.length, 6);
+  char *off = NULL;
+  size_t offlen = 0;
+  FILE *f = open_memstream(&off, &offlen);
+  ck_assert_int_eq(twill_modulo_write_cert(g, "hopper", NULL, &res, f), 0);
+  fclose(f);
+  twill_modulo_result_clear(&res);
+  ck_assert_ptr_nonnull(strstr(off, "\nform reduce,slots,times\n"));
+  ck_assert(!states_relative_row(off));
+  ck_assert_msg(check(g, off, offlen, msg) == 0, "%s", msg);
+  free(off);
   twill_graph *h = frame(2);
   ck_assert_int_eq(bf_modulo_min_ii(h, 16), 7);
   ck_assert_int_ne(check(h, c, len, msg), 0);
@@ -569,11 +601,11 @@ START_TEST(relative_row_refutes_the_frame) {
 }
 END_TEST
 
-/* Random frames (6 ops: e1 -> e2 on E, 2-3 writes on W of capacity 1,
- * reads on R of capacity 2 feeding the writes, back edges from e2 and
- * from writes to reads): the SMT engine's I* and L* equal the brute
- * force's, and every certificate verifies, also where the relative row
- * refuted an I (asserted to happen). */
+/* Random frames (6 ops: e1 -> e2 on E; 2-3 writes on W of capacity 1, each
+ * for 1-2 cycles at offset 0-1; reads on R of capacity 2 feeding the
+ * writes; back edges from e2 and from writes to reads): the SMT engine's
+ * I* and L* equal the brute force's, and every certificate verifies, also
+ * where the relative row refuted an I (asserted to happen). */
 START_TEST(relative_row_agrees_with_brute_force) {
   int trials = tu_under_valgrind() ? 4 : 40, fired = 0;
   unsigned long long x = 9001;
@@ -588,8 +620,10 @@ START_TEST(relative_row_agrees_with_brute_force) {
     int k = 2 + (int)(tf_rnd(&x) % 2), w0 = g->nops;
     for (int i = 0; i < k; i++) {
       char nm[4] = {'w', (char)('0' + i), 0, 0};
-      int v = twill_graph_add_op(g, nm, 1);
-      twill_graph_add_use(g, v, wu, 0, 1, 1);
+      int v = twill_graph_add_op(g, nm, 2);
+      /* one cycle of W, or two, at offset 0 or 1: the row's uses keep
+       * their offsets when their op's window moves */
+      twill_graph_add_use(g, v, wu, (int)(tf_rnd(&x) % 2), 1 + (int)(tf_rnd(&x) % 3 == 0), 1);
       twill_graph_add_edge(g, v, e1, 1 + (long)(tf_rnd(&x) % 2), 0);
       twill_graph_add_edge(g, e2, v, 1 + (long)(tf_rnd(&x) % 4), 1);
     }

@@ -164,6 +164,8 @@ void twill_cred_clear(cred *r);
 #define CP1_FORM_REDUCE 1 /* only the ops on units that can be over-subscribed */
 #define CP1_FORM_SLOTS 2  /* the units' rows over slot variables */
 #define CP1_FORM_TIMES 4  /* with slots: the rows over the start times too */
+#define CP1_FORM_RELATIVE 8 /* the relative row where it refutes an I at once
+                               (check_phase1_smt.c) */
 
 int twill_phase1_smt_check(cert_rd *rd, const twill_graph *g, const cred *r, long lmax,
                            int rotate, int form, const char *blk, size_t n);

@@ -302,20 +302,25 @@ int twill_phase1_read(cert_rd *r, const twill_graph *g, cphase1 *c, long *times)
   /* form: how the reduced problem of a twill-smt refutation is stated
    * (reduce: the ops on units that can be over-subscribed only; slots: the
    * units' rows over slot variables; times, only with slots: the rows over
-   * the start times as well): "none" or the words in this order */
-  static const char *const forms[6] = {"none", "reduce", "slots", "reduce,slots",
-                                       "slots,times", "reduce,slots,times"};
+   * the start times as well; relative: the relative row where it refutes
+   * an I at once, check_phase1_smt.c): "none" or the words in this order */
+  static const char *const forms[12] = {
+      "none",           "reduce",          "slots",
+      "reduce,slots",   "slots,times",     "reduce,slots,times",
+      "relative",       "reduce,relative", "slots,relative",
+      "reduce,slots,relative", "slots,times,relative", "reduce,slots,times,relative"};
   static const int bits[6] = {0, CP1_FORM_REDUCE, CP1_FORM_SLOTS,
                               CP1_FORM_REDUCE | CP1_FORM_SLOTS,
                               CP1_FORM_SLOTS | CP1_FORM_TIMES,
                               CP1_FORM_REDUCE | CP1_FORM_SLOTS | CP1_FORM_TIMES};
   if (twill_cr_line(r) || twill_cr_key(r, "form", 2)) return -1;
   c->form = -1;
-  for (int k = 0; k < 6; k++)
-    if (twill_cr_is(r, 1, forms[k])) c->form = bits[k];
+  for (int k = 0; k < 12; k++)
+    if (twill_cr_is(r, 1, forms[k])) c->form = bits[k % 6] | (k >= 6 ? CP1_FORM_RELATIVE : 0);
   if (c->form < 0)
     return twill_cr_fail(r, "form: expected none, reduce, slots, reduce,slots, slots,times "
-                         "or reduce,slots,times");
+                         "or reduce,slots,times, each but none optionally followed by "
+                         ",relative, or relative alone");
   if (twill_cr_line(r)) return -1;
   c->length_proven = 1;
   if (twill_cr_is(r, 0, "length-proof")) {

@@ -324,21 +324,37 @@ out:
  * op x on a cycle with a that has a use of U, and U's row over them: the
  * window rule refutes it at once.  Nothing ties these ints to t_x: a
  * schedule gives each its value, so a refutation of the statement is one
- * of the schedules.  Only when n * deps <= 4000000 (the engine's bound,
- * core/modulo/modulo_smt.c). */
-#define CP1_REL_MAX_WORK 4000000L
+ * of the schedules.  Only when n * (deps + the sum over kept units of their
+ * uses squared) <= 20000000 (the engine's bound, core/modulo/modulo_smt.c). */
+#define CP1_REL_MAX_WORK 20000000L
 
-/* d[y] = D(a, y) (back: d[y] = D(y, a)) by Bellman-Ford passes, LONG_MIN
- * where no path; 0, or -1 on a positive cycle */
-static int rel_bf(const cred *r, int a, int back, long *d) {
-  for (int y = 0; y < r->n; y++) d[y] = LONG_MIN;
+/* d[y] = D(a, y) (back: d[y] = D(y, a)), LONG_MIN where no path, by a FIFO
+ * label-correcting search over the deps listed per op in adj (out-deps
+ * from head[x] for !back, in-deps for back); 0, or -1 on a positive cycle
+ * (an op taken more than n + 1 times) */
+static int rel_search(const cred *r, const int *head, const int *list, int back, int a, long *d,
+                      int *fifo, int *taken, char *queued) {
+  int n = r->n;
+  for (int y = 0; y < n; y++) d[y] = LONG_MIN, taken[y] = 0, queued[y] = 0;
   d[a] = 0;
-  for (int pass = 0, changed = 1; changed; pass++) {
-    if (pass > r->n + 1) return -1;
-    changed = 0;
-    for (int k = 0; k < r->ndeps; k++) {
-      int from = back ? r->dy[k] : r->dx[k], to = back ? r->dx[k] : r->dy[k];
-      if (d[from] != LONG_MIN && d[from] + r->dw[k] > d[to]) d[to] = d[from] + r->dw[k], changed = 1;
+  int h = 0, len = 1;
+  fifo[0] = a;
+  queued[a] = 1;
+  while (len > 0) {
+    int x = fifo[h];
+    h = h + 1 == n ? 0 : h + 1;
+    len--;
+    queued[x] = 0;
+    for (int j = head[x]; j < head[x + 1]; j++) {
+      int k = list[j], y = back ? r->dx[k] : r->dy[k];
+      if (d[x] + r->dw[k] <= d[y]) continue;
+      d[y] = d[x] + r->dw[k];
+      if (queued[y]) continue;
+      if (++taken[y] > n + 1) return -1;
+      int t = h + len;
+      fifo[t >= n ? t - n : t] = y;
+      queued[y] = 1;
+      len++;
     }
   }
   return 0;
@@ -348,6 +364,11 @@ static int rel_bf(const cred *r, int a, int back, long *d) {
 static long rel_div(long x, long ii) {
   long k = x / ii;
   return k * ii > x ? k - 1 : k;
+}
+
+static int cmp_long(const void *p, const void *q) {
+  long a = *(const long *)p, b = *(const long *)q;
+  return (a > b) - (a < b);
 }
 
 /* Unit u's uses of ops with windows [to, -from] narrower than I: their
@@ -368,52 +389,75 @@ static int rel_collect(const twill_graph *g, const cred *r, int u, const long *t
   return m;
 }
 
-/* The first cut p in [0, I) that is the residue of some lo[k] and where the
- * moved windows crowd a stretch [p, q], counted per end q in cnt[0 .. I);
- * -1 if none */
+/* The first cut p (increasing, among the residues of lo[]) where the
+ * windows moved to start in [p, p + I) crowd a stretch [p, q]: more than
+ * cap * (q - p + 1) of them end by q.  -1 if none.  res, ends: room for m. */
 static long rel_first_cut(const long *lo, const long *hi, const long *off, int m, long cap,
-                          long ii, long *cnt) {
-  for (long p = 0; p < ii; p++) {
-    int starts = 0;
-    for (int k = 0; k < m && !starts; k++) starts = lo[k] - rel_div(lo[k], ii) * ii == p;
-    if (!starts) continue;
-    for (long q = 0; q < ii; q++) cnt[q] = 0;
+                          long ii, long *res, long *ends) {
+  for (int k = 0; k < m; k++) res[k] = lo[k] - rel_div(lo[k], ii) * ii;
+  qsort(res, (size_t)m, sizeof *res, cmp_long);
+  for (int c = 0; c < m; c++) {
+    if (c > 0 && res[c] == res[c - 1]) continue;
+    long p = res[c];
+    int e = 0;
     for (int k = 0; k < m; k++) {
       long end = hi[k] - rel_div(lo[k] - p, ii) * ii + off[k] - p; /* q - p of its end */
-      if (end >= 0 && end < ii) cnt[end]++;
+      if (end < ii) ends[e++] = end;
     }
-    long sum = 0;
-    for (long q = 0; q < ii; q++)
-      if ((sum += cnt[q]) > cap * (q + 1)) return p;
+    qsort(ends, (size_t)e, sizeof *ends, cmp_long);
+    for (int k = 0; k < e; k++) /* k + 1 uses end by p + ends[k] */
+      if ((long)k + 1 > cap * (ends[k] + 1)) return p;
   }
   return -1;
 }
 
 /* The relative row's unit and cut: 1 with to[] = D(a, .), from[] = D(.,
- * a); 0 if none; -1 on error */
+ * a); 0 if none (or above the bound on the work); -1 on error */
 static int rel_choose(const twill_graph *g, const cred *r, int *unit, long *cut, long *to,
                       long *from) {
   int n = r->n;
-  if (n == 0 || (long)n * r->ndeps > CP1_REL_MAX_WORK) return 0;
-  long nu = 0;
-  for (int i = 0; i < n; i++) {
-    const twill_op *op = &g->ops[r->op[i]];
-    for (int x = 0; x < op->nuses; x++) nu += (long)op->uses[x].cycles * op->uses[x].count;
+  long nu = 0, work = r->ndeps;
+  for (int ku = 0; ku < r->nunits && work <= CP1_REL_MAX_WORK; ku++) {
+    long c = 0;
+    for (int i = 0; i < n; i++) {
+      const twill_op *op = &g->ops[r->op[i]];
+      for (int x = 0; x < op->nuses; x++)
+        if (op->uses[x].unit == r->unit[ku]) c += (long)op->uses[x].cycles * op->uses[x].count;
+    }
+    nu += c;
+    work += c <= CP1_REL_MAX_WORK ? c * c : CP1_REL_MAX_WORK + 1;
   }
-  if (nu > 10000000L || r->ii > 100000000L) return -1;
-  size_t nb = (size_t)nu + 1;
+  if (n == 0 || work > CP1_REL_MAX_WORK / n) return 0;
+  size_t nb = (size_t)nu + 1, nn = (size_t)n + 1, nd = (size_t)r->ndeps + 1;
   long *lo = malloc(nb * sizeof *lo), *hi = malloc(nb * sizeof *hi), *off = malloc(nb * sizeof *off);
-  long *cnt = malloc(((size_t)r->ii + 1) * sizeof *cnt);
-  int rc = lo && hi && off && cnt ? 0 : -1;
+  long *res = malloc(nb * sizeof *res), *ends = malloc(nb * sizeof *ends);
+  int *outh = calloc(nn + 1, sizeof *outh), *inh = calloc(nn + 1, sizeof *inh);
+  int *outl = malloc(nd * sizeof *outl), *inl = malloc(nd * sizeof *inl);
+  int *fifo = malloc(nn * sizeof *fifo), *taken = malloc(nn * sizeof *taken);
+  char *queued = malloc(nn);
+  int rc = lo && hi && off && res && ends && outh && inh && outl && inl && fifo && taken && queued
+               ? 0
+               : -1;
+  if (rc == 0) { /* the deps by tail and by head, each in dep order */
+    for (int k = 0; k < r->ndeps; k++) outh[r->dx[k] + 1]++, inh[r->dy[k] + 1]++;
+    for (int i = 0; i < n; i++) outh[i + 1] += outh[i], inh[i + 1] += inh[i];
+    int *po = malloc(nn * sizeof *po), *pi = malloc(nn * sizeof *pi);
+    if (!po || !pi) rc = -1;
+    for (int i = 0; rc == 0 && i < n; i++) po[i] = outh[i], pi[i] = inh[i];
+    for (int k = 0; rc == 0 && k < r->ndeps; k++) outl[po[r->dx[k]]++] = k, inl[pi[r->dy[k]]++] = k;
+    free(po);
+    free(pi);
+  }
   for (int a = 0; a < n && rc == 0; a++) {
-    if (rel_bf(r, a, 0, to) || rel_bf(r, a, 1, from)) {
+    if (rel_search(r, outh, outl, 0, a, to, fifo, taken, queued) ||
+        rel_search(r, inh, inl, 1, a, from, fifo, taken, queued)) {
       rc = -1;
       break;
     }
     for (int ku = 0; ku < r->nunits && rc == 0; ku++) {
       int u = r->unit[ku], m = rel_collect(g, r, u, to, from, lo, hi, off);
       long p = m > g->units[u].capacity
-                   ? rel_first_cut(lo, hi, off, m, g->units[u].capacity, r->ii, cnt)
+                   ? rel_first_cut(lo, hi, off, m, g->units[u].capacity, r->ii, res, ends)
                    : -1;
       if (p >= 0) *unit = u, *cut = p, rc = 1;
     }
@@ -421,7 +465,15 @@ static int rel_choose(const twill_graph *g, const cred *r, int *unit, long *cut,
   free(lo);
   free(hi);
   free(off);
-  free(cnt);
+  free(res);
+  free(ends);
+  free(outh);
+  free(inh);
+  free(outl);
+  free(inl);
+  free(fifo);
+  free(taken);
+  free(queued);
   return rc;
 }
 
@@ -617,7 +669,8 @@ static char *statement(const twill_graph *g, const cred *r, long lmax, int rotat
     }
     w_clause(&w, cl, c);
   }
-  if (!w.err && (!slots || times)) { /* the relative row, with the window rule on */
+  if (!w.err && (form & CP1_FORM_RELATIVE) && (!slots || times)) {
+    /* the relative row, with the window rule on */
     int u = -1;
     long p = -1;
     long *to = malloc(nn * sizeof *to), *from = malloc(nn * sizeof *from);

@@ -24,15 +24,16 @@ typedef struct opts {
 
 /* --off LIST: the formulation's levers to switch off (for measuring them). */
 static int parse_off(const char *v, unsigned *form) {
-  static const char *words[] = {"reduce", "structured", "windows", "slots", "times"};
+  static const char *words[] = {"reduce", "structured", "windows", "slots", "times", "relative"};
   while (*v) {
     const char *e = strchr(v, ',');
     size_t n = e ? (size_t)(e - v) : strlen(v);
     int k = 0;
-    while (k < 5 && (strlen(words[k]) != n || strncmp(v, words[k], n))) k++;
-    if (k == 5)
+    while (k < 6 && (strlen(words[k]) != n || strncmp(v, words[k], n))) k++;
+    if (k == 6)
       return twill_cli_error("modulo", "--off: unknown lever '%.*s' (reduce, "
-                                       "structured, windows, slots, times)", (int)n, v);
+                                       "structured, windows, slots, times, relative)",
+                             (int)n, v);
     *form &= ~(1u << k);
     if (!e) break;
     v = e + 1;

@@ -119,7 +119,10 @@ static const twill_cli_opt modulo_opts[] = {
                         "unit covered), times (with slots, the unit rows\n"
                         "over the start times too, where a stretch of time\n"
                         "too short for the uses it must hold is a\n"
-                        "conflict) (default: none)"},
+                        "conflict), relative (the unit rows over times\n"
+                        "relative to an anchor op, on the circle of\n"
+                        "residues, where they refute an I at once)\n"
+                        "(default: none)"},
     {NULL, NULL, NULL}};
 
 static const twill_cli_opt gaus_opts[] = {

@@ -50,8 +50,10 @@ int twill_modulo_write_body(const twill_graph *g, const twill_modulo_result *r, 
                                        "slots,times", "reduce,slots,times"};
   int slots = (r->form & TWILL_MODULO_FORM_SLOTS) != 0;
   int times = slots && (r->form & TWILL_MODULO_FORM_TIMES);
-  fprintf(f, "form %s\n", forms[((r->form & TWILL_MODULO_FORM_REDUCE) ? 1 : 0) + (slots ? 2 : 0) +
-                                (times ? 2 : 0)]);
+  int rel = (r->form & TWILL_MODULO_FORM_RELATIVE) != 0;
+  int k = ((r->form & TWILL_MODULO_FORM_REDUCE) ? 1 : 0) + (slots ? 2 : 0) + (times ? 2 : 0);
+  fprintf(f, "form %s%s\n", k == 0 && rel ? "" : forms[k],
+          !rel ? "" : k == 0 ? "relative" : ",relative");
   if (!len_proven) fprintf(f, "length-proof none\n");
   for (int v = 0; v < g->nops; v++) fprintf(f, "time %s %ld\n", g->ops[v].name, r->sched->start[v]);
   for (int i = 0; i < r->ntries; i++) {

@@ -43,7 +43,8 @@
  *        OR over y in S (in order) of [t_y <= lo'_y + I - 1]
  *        OR over deps (x, y, w) into S from outside (in order) of b, a new
  *           Boolean with lin b -> t_y - t_x <= w + I - 1;
- *   6. with the window rule on (the times rows, or no slots), when some
+ *   6. with the form's relative row and the window rule on (the times
+ *      rows, or no slots), when some
  *      anchor a, kept unit U and cut p give a crowded relative row (the
  *      first a, then the first U, then the first p; see rel_find): per
  *      kept op x on a cycle of deps with a that has a use of U, in order,
@@ -112,38 +113,52 @@ static int source(const twill_modulo_red *r) {
   return s;
 }
 
-/* The pinned normal form: the first kept op that reaches every kept op,
- * its longest dep paths D into lo[] of the statement and the windows into
- * hi[]; 1 if found, 0 if no op reaches all, -1 out of memory. */
-static int pinned(const twill_modulo_red *r, long *lo, long *hi) {
-  int n = r->n;
-  size_t nn = (size_t)n + 1;
-  int *first = malloc(nn * sizeof *first), *next = malloc(((size_t)r->ndeps + 1) * sizeof *next);
-  int *queue = malloc(nn * sizeof *queue), *cnt = malloc(nn * sizeof *cnt);
-  char *in = malloc(nn);
-  long *d = malloc(nn * sizeof *d);
-  int rc = -1, a = -1;
-  if (!first || !next || !queue || !cnt || !in || !d) goto out;
-  for (int i = 0; i < n; i++) first[i] = -1;
-  for (int k = r->ndeps - 1; k >= 0; k--) { /* out-deps of each op */
-    next[k] = first[r->deps[k].x];
-    first[r->deps[k].x] = k;
+/* The deps listed per kept op, out (by x) and in (by y), in dep order
+ * (CSR: op i's are lst[beg[i] .. beg[i + 1])), with the work arrays of a
+ * search. */
+typedef struct dep_lists {
+  int *fb, *fl, *bb, *bl;
+  int *queue, *cnt;
+  char *in;
+} dep_lists;
+
+static void dep_lists_free(dep_lists *l) {
+  free(l->fb);
+  free(l->fl);
+  free(l->bb);
+  free(l->bl);
+  free(l->queue);
+  free(l->cnt);
+  free(l->in);
+}
+
+/* 0, or -1 out of memory (l freed) */
+static int dep_lists_new(const twill_modulo_red *r, dep_lists *l) {
+  size_t nn = (size_t)r->n + 1, nd = (size_t)r->ndeps + 1;
+  l->fb = calloc(nn + 1, sizeof *l->fb), l->bb = calloc(nn + 1, sizeof *l->bb);
+  l->fl = malloc(nd * sizeof *l->fl), l->bl = malloc(nd * sizeof *l->bl);
+  l->queue = malloc(nn * sizeof *l->queue), l->cnt = malloc(nn * sizeof *l->cnt);
+  l->in = malloc(nn);
+  if (!l->fb || !l->bb || !l->fl || !l->bl || !l->queue || !l->cnt || !l->in) {
+    dep_lists_free(l);
+    return -1;
   }
-  for (int s = 0; s < n && a < 0; s++) { /* who reaches everything? */
-    memset(in, 0, nn);
-    int qh = 0, qt = 0;
-    queue[qt++] = s;
-    in[s] = 1;
-    while (qh < qt) {
-      int x = queue[qh++];
-      for (int k = first[x]; k >= 0; k = next[k])
-        if (!in[r->deps[k].y]) in[r->deps[k].y] = 1, queue[qt++] = r->deps[k].y;
-    }
-    if (qt == n) a = s;
-  }
-  rc = 0;
-  if (a < 0) goto out;
-  /* D(a, .): label-correcting longest paths (no positive cycle at I) */
+  int n = r->n, *fb = l->fb, *bb = l->bb;
+  for (int k = 0; k < r->ndeps; k++) fb[r->deps[k].x + 1]++, bb[r->deps[k].y + 1]++;
+  for (int i = 0; i < n; i++) fb[i + 1] += fb[i], bb[i + 1] += bb[i];
+  for (int k = 0; k < r->ndeps; k++) l->fl[fb[r->deps[k].x]++] = k, l->bl[bb[r->deps[k].y]++] = k;
+  for (int i = n; i > 0; i--) fb[i] = fb[i - 1], bb[i] = bb[i - 1];
+  fb[0] = bb[0] = 0;
+  return 0;
+}
+
+/* Longest dep paths from (back == 0) or to (back == 1) kept op a into d[]
+ * (LONG_MIN: no path), by a FIFO label-correcting search; 0, or -1 on a
+ * positive cycle (I below RecMII). */
+static int longest_paths(const twill_modulo_red *r, dep_lists *l, int back, int a, long *d) {
+  int n = r->n, *queue = l->queue, *cnt = l->cnt;
+  const int *beg = back ? l->bb : l->fb, *lst = back ? l->bl : l->fl;
+  char *in = l->in;
   for (int i = 0; i < n; i++) d[i] = LONG_MIN, in[i] = 0, cnt[i] = 0;
   d[a] = 0;
   int qh = 0, size = 1;
@@ -154,35 +169,59 @@ static int pinned(const twill_modulo_red *r, long *lo, long *hi) {
     qh = (qh + 1) % n;
     size--;
     in[x] = 0;
-    for (int k = first[x]; k >= 0; k = next[k]) {
-      int y = r->deps[k].y;
-      if (d[x] + r->deps[k].w <= d[y]) continue;
-      d[y] = d[x] + r->deps[k].w;
+    for (int k = beg[x]; k < beg[x + 1]; k++) {
+      const twill_modulo_dep *e = &r->deps[lst[k]];
+      int y = back ? e->x : e->y;
+      if (d[x] + e->w <= d[y]) continue;
+      d[y] = d[x] + e->w;
       if (in[y]) continue;
       /* an op joins the queue at most once per pass of the FIFO order, and
        * n passes settle every value unless a cycle is positive (its value
        * may grow several times within one pass: count the joins) */
-      if (++cnt[y] > n + 1) { /* a positive cycle: I below RecMII */
-        rc = -1;
-        goto out;
-      }
+      if (++cnt[y] > n + 1) return -1;
       queue[(qh + size++) % n] = y, in[y] = 1;
     }
   }
-  long t0 = LONG_MIN;
-  for (int y = 0; y < n; y++)
-    if (r->lo[y] - d[y] > t0) t0 = r->lo[y] - d[y];
-  for (int y = 0; y < n; y++) {
-    lo[y] = t0 + d[y];
-    hi[y] = y == a ? lo[y] : lo[y] + r->win[y];
+  return 0;
+}
+
+/* The pinned normal form: the first kept op that reaches every kept op,
+ * its longest dep paths D into lo[] of the statement and the windows into
+ * hi[]; 1 if found, 0 if no op reaches all, -1 out of memory or on a
+ * positive cycle. */
+static int pinned(const twill_modulo_red *r, long *lo, long *hi) {
+  int n = r->n, a = -1;
+  long *d = malloc(((size_t)n + 1) * sizeof *d);
+  dep_lists l;
+  if (!d || dep_lists_new(r, &l)) {
+    free(d);
+    return -1;
   }
-  rc = 1;
-out:
-  free(first);
-  free(next);
-  free(queue);
-  free(cnt);
-  free(in);
+  for (int s = 0; s < n && a < 0; s++) { /* who reaches everything? */
+    memset(l.in, 0, (size_t)n);
+    int qh = 0, qt = 0;
+    l.queue[qt++] = s;
+    l.in[s] = 1;
+    while (qh < qt) {
+      int x = l.queue[qh++];
+      for (int k = l.fb[x]; k < l.fb[x + 1]; k++) {
+        int y = r->deps[l.fl[k]].y;
+        if (!l.in[y]) l.in[y] = 1, l.queue[qt++] = y;
+      }
+    }
+    if (qt == n) a = s;
+  }
+  int rc = a < 0 ? 0 : longest_paths(r, &l, 0, a, d) ? -1 : 1;
+  if (rc == 1) {
+    long t0 = LONG_MIN;
+    for (int y = 0; y < n; y++)
+      if (r->lo[y] - d[y] > t0) t0 = r->lo[y] - d[y];
+    for (int y = 0; y < n; y++) {
+      lo[y] = t0 + d[y];
+      hi[y] = y == a ? lo[y] : lo[y] + r->win[y];
+    }
+  }
+  dep_lists_free(&l);
   free(d);
   return rc;
 }
@@ -313,40 +352,12 @@ static int unit_rows(twill_smt *m, const twill_graph *g, const twill_modulo_red 
  * starts), so it changes no other question's search: r_x gets the domain
  * [D(a, x) - k_x I, -D(x, a) - k_x I], k_x = floor((D(a, x) - p) / I), and
  * no link to t_x (some r exists whenever a schedule does: r_x = t_x - t_a
- * - k_x I).  Costs n searches of longest paths each way, so it is looked
- * for only when n * deps <= REL_MAX_WORK (the checker has the same
- * bound). */
-#define REL_MAX_WORK 4000000L
-
-/* Longest dep paths from (back == 0) or to (back == 1) kept op a into d[]
- * (LONG_MIN: no path), by a FIFO label-correcting search over the deps
- * listed per op in CSR form (beg, dep index); 0, or -1 on a positive
- * cycle. */
-static int rel_paths(const twill_modulo_red *r, const int *beg, const int *lst, int back, int a,
-                     long *d, int *queue, char *in, int *cnt) {
-  int n = r->n;
-  for (int i = 0; i < n; i++) d[i] = LONG_MIN, in[i] = 0, cnt[i] = 0;
-  d[a] = 0;
-  int qh = 0, size = 1;
-  queue[0] = a;
-  in[a] = 1;
-  while (size) {
-    int x = queue[qh];
-    qh = (qh + 1) % n;
-    size--;
-    in[x] = 0;
-    for (int k = beg[x]; k < beg[x + 1]; k++) {
-      const twill_modulo_dep *e = &r->deps[lst[k]];
-      int y = back ? e->x : e->y;
-      if (d[x] + e->w <= d[y]) continue;
-      d[y] = d[x] + e->w;
-      if (in[y]) continue;
-      if (++cnt[y] > n + 1) return -1;
-      queue[(qh + size++) % n] = y, in[y] = 1;
-    }
-  }
-  return 0;
-}
+ * - k_x I).  Costs n searches of longest paths each way and, per anchor
+ * and unit, a sort per cut: it is looked for only when n * (deps + the sum
+ * over kept units of their uses squared) <= REL_MAX_WORK (the checker has
+ * the same bound; ChStone aes/graph4: 205 * (1407 + 131^2 + 72^2 + 2^2) =
+ * 4.9e6). */
+#define REL_MAX_WORK 20000000L
 
 /* floor(x / ii), ii > 0 */
 static long rel_floor(long x, long ii) { return x >= 0 ? x / ii : -((-x + ii - 1) / ii); }
@@ -413,32 +424,29 @@ static long rel_cut(const long *w, int nw, long cap, long ii, long *ends) {
 static int rel_find(const twill_graph *g, const twill_modulo_red *r, int *unit, long *cut,
                     long *to, long *from) {
   int n = r->n;
-  if (n == 0 || (long)n * r->ndeps > REL_MAX_WORK) return 0;
-  size_t nn = (size_t)n + 1, nd = (size_t)r->ndeps + 1;
-  int *fb = calloc(nn + 1, sizeof *fb), *bb = calloc(nn + 1, sizeof *bb);
-  int *fl = malloc(nd * sizeof *fl), *bl = malloc(nd * sizeof *bl);
-  int *queue = malloc(nn * sizeof *queue), *cnt = malloc(nn * sizeof *cnt);
-  char *in = malloc(nn);
-  long *w = NULL, *ends = NULL;
-  long nuse = 0;
-  for (int i = 0; i < n; i++) {
-    const twill_op *op = &g->ops[r->op[i]];
-    for (int x = 0; x < op->nuses; x++) nuse += (long)op->uses[x].cycles * op->uses[x].count;
+  long nuse = 0, work = r->ndeps;
+  for (int ku = 0; ku < r->nunits && work <= REL_MAX_WORK; ku++) {
+    long c = 0;
+    for (int i = 0; i < n; i++) {
+      const twill_op *op = &g->ops[r->op[i]];
+      for (int x = 0; x < op->nuses; x++)
+        if (op->uses[x].unit == r->unit[ku]) c += (long)op->uses[x].cycles * op->uses[x].count;
+    }
+    nuse += c;
+    work += c <= REL_MAX_WORK ? c * c : REL_MAX_WORK + 1;
   }
-  int rc = -1;
-  if (!fb || !bb || !fl || !bl || !queue || !cnt || !in || nuse > 10000000L ||
-      !(w = malloc(((size_t)nuse + 1) * 3 * sizeof *w)) ||
-      !(ends = malloc(((size_t)nuse + 1) * sizeof *ends)))
-    goto out;
-  for (int k = 0; k < r->ndeps; k++) fb[r->deps[k].x + 1]++, bb[r->deps[k].y + 1]++;
-  for (int i = 0; i < n; i++) fb[i + 1] += fb[i], bb[i + 1] += bb[i];
-  for (int k = 0; k < r->ndeps; k++) fl[fb[r->deps[k].x]++] = k, bl[bb[r->deps[k].y]++] = k;
-  for (int i = n; i > 0; i--) fb[i] = fb[i - 1], bb[i] = bb[i - 1];
-  fb[0] = bb[0] = 0;
-  rc = 0;
+  if (n == 0 || work > REL_MAX_WORK / n) return 0;
+  long *w = malloc(((size_t)nuse + 1) * 3 * sizeof *w);
+  long *ends = malloc(((size_t)nuse + 1) * sizeof *ends);
+  dep_lists l;
+  if (!w || !ends || dep_lists_new(r, &l)) {
+    free(w);
+    free(ends);
+    return -1;
+  }
+  int rc = 0;
   for (int a = 0; a < n && rc == 0; a++) {
-    if (rel_paths(r, fb, fl, 0, a, to, queue, in, cnt) ||
-        rel_paths(r, bb, bl, 1, a, from, queue, in, cnt)) {
+    if (longest_paths(r, &l, 0, a, to) || longest_paths(r, &l, 1, a, from)) {
       rc = -1;
       break;
     }
@@ -449,14 +457,7 @@ static int rel_find(const twill_graph *g, const twill_modulo_red *r, int *unit, 
       else if (p >= 0) *unit = u, *cut = p, rc = 1;
     }
   }
-out:
-  free(fb);
-  free(bb);
-  free(fl);
-  free(bl);
-  free(queue);
-  free(cnt);
-  free(in);
+  dep_lists_free(&l);
   free(w);
   free(ends);
   return rc;
@@ -505,7 +506,7 @@ static int rel_row(twill_smt *m, const twill_graph *g, const twill_modulo_red *r
  * the normal form when rotate; the int var of kept op i is i.  NULL on
  * allocation failure. */
 static twill_smt *encode(const twill_graph *g, const twill_modulo_red *r,
-                         long lmax, int rotate, int slots, int times, int proof) {
+                         long lmax, int rotate, int slots, int times, int relative, int proof) {
   twill_smt *m = twill_smt_new();
   size_t nn = (size_t)r->n + 1;
   long *lo = malloc(nn * sizeof *lo), *hi = malloc(nn * sizeof *hi);
@@ -578,7 +579,7 @@ static twill_smt *encode(const twill_graph *g, const twill_modulo_red *r,
   free(comp);
   /* 6. the relative row, where the window rule refutes it at once, with
    * the rule on (the times rows, or no slots) */
-  if (ok && (times || !slots)) {
+  if (ok && relative && (times || !slots)) {
     int u = -1;
     long p = -1;
     long *to = malloc(nn * sizeof *to), *from = malloc(nn * sizeof *from);
@@ -673,7 +674,8 @@ static int ask(probe *p, long lmax, int rotate, long *kt, char **proof, size_t *
     long cap = both ? (long)(k == 0 ? TIMES_FIRST_ROUND : PLAIN_FIRST_ROUND)
                           << (round / 2 < 20 ? round / 2 : 20)
                     : -1;
-    if (!m[k] && !(m[k] = encode(p->g, p->r, lmax, rotate, slots, k == 0, job->certify))) {
+    if (!m[k] && !(m[k] = encode(p->g, p->r, lmax, rotate, slots, k == 0,
+                                 (job->form & TWILL_MODULO_FORM_RELATIVE) != 0, job->certify))) {
       rc = -1;
       break;
     }

@@ -92,7 +92,10 @@ int twill_modulo_ims_at(const twill_graph *g, long ii, int budget_ratio,
                                           the start times as well, where the
                                           modulo propagator's window rule
                                           sees crowded stretches of time */
-#define TWILL_MODULO_FORM_ALL 31
+#define TWILL_MODULO_FORM_RELATIVE 32  /* SMT, with the window rule on: a unit's
+                                          row over times relative to an anchor
+                                          op, where it refutes an I at once */
+#define TWILL_MODULO_FORM_ALL 63
 
 typedef enum twill_modulo_status {
   TWILL_MODULO_OPTIMAL = 0, /* I* and L* proven */
