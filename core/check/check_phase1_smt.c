@@ -328,18 +328,55 @@ out:
  * uses squared) <= 20000000 (the engine's bound, core/modulo/modulo_smt.c). */
 #define CP1_REL_MAX_WORK 20000000L
 
-/* d[y] = D(a, y) (back: d[y] = D(y, a)), LONG_MIN where no path, by a FIFO
- * label-correcting search over the deps listed per op in adj (out-deps
- * from head[x] for !back, in-deps for back); 0, or -1 on a positive cycle
- * (an op taken more than n + 1 times) */
-static int rel_search(const cred *r, const int *head, const int *list, int back, int a, long *d,
-                      int *fifo, int *taken, char *queued) {
+/* The deps by tail (out) and by head (in), each in dep order (op x's are
+ * list[head[x] .. head[x + 1])), with a search's work arrays. */
+typedef struct cp1_adj {
+  int *outh, *inh, *outl, *inl, *fifo, *taken;
+  char *queued;
+} cp1_adj;
+
+static void adj_free(cp1_adj *a) {
+  free(a->outh);
+  free(a->inh);
+  free(a->outl);
+  free(a->inl);
+  free(a->fifo);
+  free(a->taken);
+  free(a->queued);
+}
+
+/* 0, or -1 out of memory (a freed) */
+static int adj_new(const cred *r, cp1_adj *a) {
   int n = r->n;
+  size_t nn = (size_t)n + 1, nd = (size_t)r->ndeps + 1;
+  a->outh = calloc(nn + 1, sizeof *a->outh), a->inh = calloc(nn + 1, sizeof *a->inh);
+  a->outl = malloc(nd * sizeof *a->outl), a->inl = malloc(nd * sizeof *a->inl);
+  a->fifo = malloc(nn * sizeof *a->fifo), a->taken = malloc(nn * sizeof *a->taken);
+  a->queued = malloc(nn);
+  if (!a->outh || !a->inh || !a->outl || !a->inl || !a->fifo || !a->taken || !a->queued) {
+    adj_free(a);
+    return -1;
+  }
+  for (int k = 0; k < r->ndeps; k++) a->outh[r->dx[k] + 1]++, a->inh[r->dy[k] + 1]++;
+  for (int i = 0; i < n; i++) a->outh[i + 1] += a->outh[i], a->inh[i + 1] += a->inh[i];
+  int *po = a->fifo, *pi = a->taken; /* cursors, before any search */
+  for (int i = 0; i < n; i++) po[i] = a->outh[i], pi[i] = a->inh[i];
+  for (int k = 0; k < r->ndeps; k++) a->outl[po[r->dx[k]]++] = k, a->inl[pi[r->dy[k]]++] = k;
+  return 0;
+}
+
+/* d[y] = D(s, y) (back: d[y] = D(y, s)), LONG_MIN where no path, by a FIFO
+ * label-correcting search; 0, or -1 on a positive cycle (an op taken more
+ * than n + 1 times) */
+static int rel_search(const cred *r, const cp1_adj *a, int back, int s, long *d) {
+  int n = r->n, *fifo = a->fifo, *taken = a->taken;
+  const int *head = back ? a->inh : a->outh, *list = back ? a->inl : a->outl;
+  char *queued = a->queued;
   for (int y = 0; y < n; y++) d[y] = LONG_MIN, taken[y] = 0, queued[y] = 0;
-  d[a] = 0;
+  d[s] = 0;
   int h = 0, len = 1;
-  fifo[0] = a;
-  queued[a] = 1;
+  fifo[0] = s;
+  queued[s] = 1;
   while (len > 0) {
     int x = fifo[h];
     h = h + 1 == n ? 0 : h + 1;
@@ -428,29 +465,14 @@ static int rel_choose(const twill_graph *g, const cred *r, int *unit, long *cut,
     work += c <= CP1_REL_MAX_WORK ? c * c : CP1_REL_MAX_WORK + 1;
   }
   if (n == 0 || work > CP1_REL_MAX_WORK / n) return 0;
-  size_t nb = (size_t)nu + 1, nn = (size_t)n + 1, nd = (size_t)r->ndeps + 1;
+  size_t nb = (size_t)nu + 1;
   long *lo = malloc(nb * sizeof *lo), *hi = malloc(nb * sizeof *hi), *off = malloc(nb * sizeof *off);
   long *res = malloc(nb * sizeof *res), *ends = malloc(nb * sizeof *ends);
-  int *outh = calloc(nn + 1, sizeof *outh), *inh = calloc(nn + 1, sizeof *inh);
-  int *outl = malloc(nd * sizeof *outl), *inl = malloc(nd * sizeof *inl);
-  int *fifo = malloc(nn * sizeof *fifo), *taken = malloc(nn * sizeof *taken);
-  char *queued = malloc(nn);
-  int rc = lo && hi && off && res && ends && outh && inh && outl && inl && fifo && taken && queued
-               ? 0
-               : -1;
-  if (rc == 0) { /* the deps by tail and by head, each in dep order */
-    for (int k = 0; k < r->ndeps; k++) outh[r->dx[k] + 1]++, inh[r->dy[k] + 1]++;
-    for (int i = 0; i < n; i++) outh[i + 1] += outh[i], inh[i + 1] += inh[i];
-    int *po = malloc(nn * sizeof *po), *pi = malloc(nn * sizeof *pi);
-    if (!po || !pi) rc = -1;
-    for (int i = 0; rc == 0 && i < n; i++) po[i] = outh[i], pi[i] = inh[i];
-    for (int k = 0; rc == 0 && k < r->ndeps; k++) outl[po[r->dx[k]]++] = k, inl[pi[r->dy[k]]++] = k;
-    free(po);
-    free(pi);
-  }
+  cp1_adj adj;
+  int rc = lo && hi && off && res && ends ? adj_new(r, &adj) : -1;
+  int have_adj = rc == 0;
   for (int a = 0; a < n && rc == 0; a++) {
-    if (rel_search(r, outh, outl, 0, a, to, fifo, taken, queued) ||
-        rel_search(r, inh, inl, 1, a, from, fifo, taken, queued)) {
+    if (rel_search(r, &adj, 0, a, to) || rel_search(r, &adj, 1, a, from)) {
       rc = -1;
       break;
     }
@@ -462,18 +484,12 @@ static int rel_choose(const twill_graph *g, const cred *r, int *unit, long *cut,
       if (p >= 0) *unit = u, *cut = p, rc = 1;
     }
   }
+  if (have_adj) adj_free(&adj);
   free(lo);
   free(hi);
   free(off);
   free(res);
   free(ends);
-  free(outh);
-  free(inh);
-  free(outl);
-  free(inl);
-  free(fifo);
-  free(taken);
-  free(queued);
   return rc;
 }
 
@@ -532,17 +548,13 @@ static char *statement(const twill_graph *g, const cred *r, long lmax, int rotat
     if (all) pin = x;
   }
   if (pin >= 0) {
-    /* D(pin, .) by Bellman-Ford passes over the deps */
-    for (int y = 0; y < n; y++) d[y] = y == pin ? 0 : LONG_MIN;
-    for (int pass = 0, changed = 1; changed; pass++) {
-      if (pass > n + 1) {
-        snprintf(why, whylen, "a positive cycle among the deps");
-        goto out;
-      }
-      changed = 0;
-      for (int k = 0; k < r->ndeps; k++)
-        if (d[r->dx[k]] != LONG_MIN && d[r->dx[k]] + r->dw[k] > d[r->dy[k]])
-          d[r->dy[k]] = d[r->dx[k]] + r->dw[k], changed = 1;
+    /* D(pin, .) */
+    cp1_adj adj;
+    int bad = adj_new(r, &adj) ? -1 : rel_search(r, &adj, 0, pin, d) ? 1 : 0;
+    if (bad >= 0) adj_free(&adj);
+    if (bad) {
+      snprintf(why, whylen, bad < 0 ? "out of memory" : "a positive cycle among the deps");
+      goto out;
     }
     long t0 = LONG_MIN;
     for (int y = 0; y < n; y++)

@@ -463,6 +463,25 @@ static int rel_find(const twill_graph *g, const twill_modulo_red *r, int *unit, 
   return rc;
 }
 
+/* The relative row found for the I, if any: searched once per I (the
+ * statement at every L shares the deps, so it would find the same) */
+typedef struct relrow {
+  int found, unit;
+  long cut;
+  long *to, *from;
+} relrow;
+
+/* 0, or -1 on error */
+static int relrow_find(const twill_graph *g, const twill_modulo_red *r, relrow *rr) {
+  memset(rr, 0, sizeof *rr);
+  size_t nn = (size_t)r->n + 1;
+  rr->to = malloc(nn * sizeof *rr->to);
+  rr->from = malloc(nn * sizeof *rr->from);
+  int f = rr->to && rr->from ? rel_find(g, r, &rr->unit, &rr->cut, rr->to, rr->from) : -1;
+  rr->found = f == 1;
+  return f < 0 ? -1 : 0;
+}
+
 /* 6. the relative row of unit u, cut at p: an int in [to_x - k_x I,
  * -from_x - k_x I], k_x = floor((to_x - p) / I), per kept op x in a's
  * strongly connected set with a use of u, and the row over them.  0, or
@@ -506,7 +525,8 @@ static int rel_row(twill_smt *m, const twill_graph *g, const twill_modulo_red *r
  * the normal form when rotate; the int var of kept op i is i.  NULL on
  * allocation failure. */
 static twill_smt *encode(const twill_graph *g, const twill_modulo_red *r,
-                         long lmax, int rotate, int slots, int times, int relative, int proof) {
+                         long lmax, int rotate, int slots, int times, const relrow *rel,
+                         int proof) {
   twill_smt *m = twill_smt_new();
   size_t nn = (size_t)r->n + 1;
   long *lo = malloc(nn * sizeof *lo), *hi = malloc(nn * sizeof *hi);
@@ -579,15 +599,8 @@ static twill_smt *encode(const twill_graph *g, const twill_modulo_red *r,
   free(comp);
   /* 6. the relative row, where the window rule refutes it at once, with
    * the rule on (the times rows, or no slots) */
-  if (ok && relative && (times || !slots)) {
-    int u = -1;
-    long p = -1;
-    long *to = malloc(nn * sizeof *to), *from = malloc(nn * sizeof *from);
-    int f = to && from ? rel_find(g, r, &u, &p, to, from) : -1;
-    ok = f == 0 || (f == 1 && rel_row(m, g, r, u, p, to, from) == 0);
-    free(to);
-    free(from);
-  }
+  if (ok && rel && rel->found && (times || !slots))
+    ok = rel_row(m, g, r, rel->unit, rel->cut, rel->to, rel->from) == 0;
   free(lo);
   free(hi);
   free(cl);
@@ -603,6 +616,7 @@ typedef struct probe {
   const twill_modulo_red *r;
   const twill_modulo_job *job;
   long used;       /* conflicts so far */
+  relrow rel;      /* the relative row at this I (with the form's) */
 } probe;
 
 /* One more solve of m (the question below, stated with or without the
@@ -674,8 +688,8 @@ static int ask(probe *p, long lmax, int rotate, long *kt, char **proof, size_t *
     long cap = both ? (long)(k == 0 ? TIMES_FIRST_ROUND : PLAIN_FIRST_ROUND)
                           << (round / 2 < 20 ? round / 2 : 20)
                     : -1;
-    if (!m[k] && !(m[k] = encode(p->g, p->r, lmax, rotate, slots, k == 0,
-                                 (job->form & TWILL_MODULO_FORM_RELATIVE) != 0, job->certify))) {
+    if (!m[k] && !(m[k] = encode(p->g, p->r, lmax, rotate, slots, k == 0, &p->rel,
+                                 job->certify))) {
       rc = -1;
       break;
     }
@@ -704,11 +718,12 @@ int twill_modulo_smt_decide(const twill_graph *g, const twill_modulo_red *r,
     free(best);
     return -1;
   }
-  probe p = {g, r, job, 0};
+  probe p = {g, r, job, 0, {0, 0, 0, NULL, NULL}};
   long ub;
   char *pf = NULL;
   size_t pl = 0;
   int rc = 0;
+  if ((job->form & TWILL_MODULO_FORM_RELATIVE) && relrow_find(g, r, &p.rel)) goto fail;
   int st = ask(&p, r->horizon, 1, best, &pf, &pl);
   if (st < 0) goto fail;
   if (st == 20) {
@@ -768,6 +783,8 @@ done:
   free(pf);
   free(kt);
   free(best);
+  free(p.rel.to);
+  free(p.rel.from);
   d->work = p.used;
   return rc;
 }
