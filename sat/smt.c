@@ -1597,10 +1597,34 @@ int64_t twill_smt_ub(const twill_smt *m, int x) { return m->iv[x].ub; }
 
 /* ----------------------------------------------------------------- proof */
 
+size_t twill_smt_input_bytes(const twill_smt *m) { return m->proof ? m->ax.n : 0; }
+
+/* Is off a line boundary of the input lines? */
+static int ax_boundary(const twill_smt *m, size_t off) {
+  return off == 0 || (off <= m->ax.n && m->ax.s[off - 1] == '\n');
+}
+
 int twill_smt_write_proof(const twill_smt *m, FILE *out) {
+  size_t n = m->proof ? m->ax.n : 0;
+  return twill_smt_write_proof_moved(m, out, n, n, n);
+}
+
+int twill_smt_write_proof_moved(const twill_smt *m, FILE *out, size_t at, size_t from,
+                                size_t to) {
   if (!m->proof || m->ax.oom || m->tl.oom) return -1;
+  if (at > from || from > to || to > m->ax.n || !ax_boundary(m, at) ||
+      !ax_boundary(m, from) || !ax_boundary(m, to))
+    return -1;
+  /* only clauses move: a line that names a variable or a constraint
+   * must stay where it is (its number is its place in the order) */
+  for (size_t k = from; k < to; k++)
+    if ((k == from || m->ax.s[k - 1] == '\n') && m->ax.s[k] != 'a') return -1;
   fprintf(out, "p twill-smt 2\nT %d\n", m->T);
-  if (m->ax.n) fwrite(m->ax.s, 1, m->ax.n, out); /* i, o, k, a in order */
+  /* i, o, k, a in order, the lines [from, to) written at `at` */
+  if (at) fwrite(m->ax.s, 1, at, out);
+  if (to > from) fwrite(m->ax.s + from, 1, to - from, out);
+  if (from > at) fwrite(m->ax.s + at, 1, from - at, out);
+  if (m->ax.n > to) fwrite(m->ax.s + to, 1, m->ax.n - to, out);
   if (m->tl.n) fwrite(m->tl.s, 1, m->tl.n, out);
   fflush(m->drat);
   long end = ftell(m->drat);

@@ -526,6 +526,80 @@ START_TEST(lazy_wide_chain) {
 }
 END_TEST
 
+/* Units added after a solve under assumptions, moved back in the
+ * certificate (twill_smt_write_proof_moved; twill_joint_refute relies on
+ * it).  A chain x0 < x1 < ... < x49 over [0, 10^6] and, behind the
+ * selector s, x49 <= 47: unsatisfiable under s, and the search creates
+ * order literals on the way.  Then s as a unit.  Moved, the certificate
+ * begins with the bytes a fresh build with the unit writes, and the check
+ * that takes those bytes as the problem accepts it; unmoved, the unit
+ * stands after the search's o lines, an input the problem does not make,
+ * and the same check rejects it.  A move that would carry an o line, or
+ * that starts inside a line, is refused. */
+enum { MOVED_N = 50 };
+static int moved_build(twill_smt *m, int *x) {
+  ck_assert_int_eq(twill_smt_enable_proof(m), 0);
+  for (int i = 0; i < MOVED_N; i++) x[i] = twill_smt_int(m, 0, 1000000);
+  for (int i = 0; i + 1 < MOVED_N; i++) ck_assert_int_gt(twill_smt_diff(m, x[i], x[i + 1], -1), 0);
+  int s = twill_smt_bool(m);
+  ck_assert_int_gt(s, 0);
+  twill_smt_term t = {1, x[MOVED_N - 1], 0};
+  ck_assert_int_ge(twill_smt_linear(m, &t, 1, MOVED_N - 3, s), 0);
+  return s;
+}
+
+START_TEST(moved_units_after_assumptions) {
+  int x[MOVED_N];
+  twill_smt *f = twill_smt_new();
+  int s = moved_build(f, x);
+  ck_assert_int_ge(twill_smt_clause(f, &s, 1), 0);
+  size_t plen;
+  char *pre = proof_text(f, &plen);
+  twill_smt_free(f);
+
+  twill_smt *m = twill_smt_new();
+  ck_assert_int_eq(moved_build(m, x), s);
+  size_t at = twill_smt_input_bytes(m);
+  twill_smt_assume(m, s);
+  ck_assert_int_eq(twill_smt_solve(m), 20);
+  ck_assert_int_eq(twill_smt_failed(m, s), 1);
+  size_t from = twill_smt_input_bytes(m);
+  ck_assert_uint_gt(from, at); /* the search wrote o lines after the build */
+  ck_assert_int_ge(twill_smt_clause(m, &s, 1), 0);
+  size_t to = twill_smt_input_bytes(m);
+  ck_assert_uint_gt(to, from);
+  ck_assert_int_eq(twill_smt_solve(m), 20);
+
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&buf, &len);
+  ck_assert_int_eq(twill_smt_write_proof_moved(m, out, at, from, to), 0);
+  fclose(out);
+  ck_assert_uint_gt(len, plen);
+  ck_assert(memcmp(buf, pre, plen) == 0);
+  twill_smt_inputs in = {.end = plen, .late = NULL, .ctx = NULL};
+  char msg[256];
+  ck_assert_msg(twill_smt_check_proof_inputs(buf, len, &in, msg, sizeof msg) == 1, "%s", msg);
+  free(buf);
+
+  size_t ulen;
+  char *un = proof_text(m, &ulen);
+  ck_assert_int_eq(twill_smt_check_proof_inputs(un, ulen, &in, msg, sizeof msg), -1);
+  free(un);
+
+  buf = NULL;
+  out = open_memstream(&buf, &len);
+  ck_assert_int_eq(twill_smt_write_proof_moved(m, out, at, at, to), -1); /* o lines */
+  ck_assert_int_eq(twill_smt_write_proof_moved(m, out, at, from + 1, to), -1);
+  ck_assert_int_eq(twill_smt_write_proof_moved(m, out, from, at, to), -1);
+  ck_assert_int_eq(twill_smt_write_proof_moved(m, out, at, from, to + 1), -1);
+  fclose(out);
+  free(buf);
+  free(pre);
+  twill_smt_free(m);
+}
+END_TEST
+
 /* Corrupted o lines.  x0 < x1 < x2 in [0, 10] with x2 <= 1 is refuted;
  * in its proof: an o line naming a variable already used (not fresh) or a
  * second literal for the same (x, k) is rejected where it stands; one
@@ -1006,6 +1080,7 @@ static Suite *make_suite(void) {
   tcase_set_timeout(u, 120);
   tcase_add_test(u, difference_chain);
   tcase_add_test(u, lazy_wide_chain);
+  tcase_add_test(u, moved_units_after_assumptions);
   tcase_add_test(u, lazy_literal_corrupt);
   tcase_add_test(u, big_coefficients);
   tcase_add_test(u, equality_literals);

@@ -83,6 +83,12 @@ struct twill_joint {
   char *fam[TWILL_JOINT_MAX_FAMILIES];
   int sel[TWILL_JOINT_MAX_FAMILIES];
   int err;
+  /* with a proof: the input bytes the encoding wrote (build), and where
+   * twill_joint_refute's units landed after them (a search before it
+   * may have written order literals in between; twill_joint_write_proof
+   * moves the units back to in_built) */
+  size_t in_built, units_from, units_to;
+  bool units;     /* twill_joint_refute has added them */
   /* scratch clause */
   int *cl;
   int ncl, ccl;
@@ -906,6 +912,7 @@ static twill_joint *build(const twill_graph *g, const twill_joint_params *p,
     twill_joint_free(j);
     return NULL;
   }
+  j->in_built = j->units_from = j->units_to = twill_smt_input_bytes(j->m);
   return j;
 }
 
@@ -965,13 +972,19 @@ uint64_t twill_joint_num_conflicts(const twill_joint *j) {
 }
 
 int twill_joint_refute(twill_joint *j, double time_limit) {
-  if (add_units(j)) return 0;
+  if (!j->units) { /* once: a second call only solves again */
+    j->units_from = twill_smt_input_bytes(j->m);
+    if (add_units(j)) return 0;
+    j->units_to = twill_smt_input_bytes(j->m);
+    j->units = true;
+  }
   twill_smt_set_time_limit(j->m, time_limit);
   return twill_smt_solve(j->m);
 }
 
 int twill_joint_write_proof(const twill_joint *j, FILE *f) {
-  return twill_smt_write_proof(j->m, f);
+  /* the selectors were created by build, before in_built */
+  return twill_smt_write_proof_moved(j->m, f, j->in_built, j->units_from, j->units_to);
 }
 
 char *twill_joint_preamble(const twill_graph *g, const twill_joint_params *p,

@@ -233,7 +233,11 @@ static long min_length(const twill_graph *g) {
 static bool least_length(const twill_graph *g, const twill_joint_params *p,
                          const twill_solve_opts *o, double t0, long ii,
                          long *lo_io, long *hi_io, twill_schedule **s,
-                         long *refuted);
+                         long *refuted, char **proof, size_t *plen);
+
+static int length_query(const twill_graph *g, const twill_joint_params *p, long ii, long L,
+                        bool certify, double limit, twill_schedule **s, char **proof,
+                        size_t *plen);
 
 /* Phase 1's progress lines through the caller's log, prefixed. */
 static void phase1_log(void *ctx, const char *line) {
@@ -244,7 +248,7 @@ static void phase1_log(void *ctx, const char *line) {
 }
 
 static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
-                 long ii, long lp, long lo, const long *witness) {
+                 long ii, long lp, long lo, const long *witness, uint64_t *spent) {
   const twill_graph *g = r->g;
   long copies = (lp + ii - 1) / ii + (o->extra_copies > 0 ? o->extra_copies : 0);
   long lmax = copies * ii;
@@ -269,6 +273,7 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
   bool *core = calloc((size_t)(nf ? nf : 1), sizeof *core);
   twill_schedule *s = NULL;
   int st = core ? twill_joint_solve(j, NULL, left_of(o, t0), &s, core) : -1;
+  *spent += twill_joint_num_conflicts(j);
   if (o->log) {
     char line[128];
     snprintf(line, sizeof line, "I %ld, L <= %ld: %s (%.2f s)", ii, lmax,
@@ -277,16 +282,16 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
   }
   if (st == 20 && o->explain) t->why = explain(j, core, o, t0, EXPLAIN_CONFLICTS);
   free(core);
-  twill_joint_free(j);
-  /* The certificate's refutation comes from a fresh encoding with the
-   * families as units: the search above may have created order literals
-   * before any unit, and the checker wants the encoding it rebuilds, units
-   * included, as a byte prefix of the proof. */
+  /* The certificate's refutation: the families made units on the same
+   * encoding, whose learned clauses (the search above, and the trials of
+   * the explanation) settle it at once; twill_joint_write_proof moves the
+   * units to where the checker's rebuilt encoding has them. */
   if (st == 20 && o->certify) {
-    int rr = refute(g, &r->p, ii, lmax, true, left_of(o, t0), &t->proof,
-                    &t->proof_len);
+    int rr = twill_joint_refute(j, left_of(o, t0));
+    if (rr == 20 && !(t->proof = capture_proof(j, &t->proof_len))) rr = -1;
     st = rr == 20 ? 20 : rr == 0 ? 0 : -1; /* 10 here would be a bug */
   }
+  twill_joint_free(j);
   t->status = st;
   if (st != 10) {
     t->seconds = now() - ts;
@@ -295,21 +300,57 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
   /* least L, SAT known at hi */
   long hi = lmax;
   long refuted = -1; /* largest L the search itself proved infeasible */
-  bool proven = least_length(g, &r->p, o, t0, ii, &lo, &hi, &s, &refuted);
+  char *rproof = NULL; /* with certify: its certificate */
+  size_t rlen = 0;
+  bool proven = least_length(g, &r->p, o, t0, ii, &lo, &hi, &s, &refuted, &rproof, &rlen);
   r->ii = ii;
   r->length = hi;
   r->sched = s;
-  /* L* - 1 refuted outright: the binary search may not have tried it, and
-   * a certificate needs the proof (without one, the search's own UNSAT at
-   * L* - 1 is enough) */
-  if (proven && buildable(g, hi - 1) && (o->certify || refuted != hi - 1)) {
-    int rr = refute(g, &r->p, ii, hi - 1, o->certify, left_of(o, t0),
-                    &r->length_proof, &r->length_proof_len);
+  /* L* - 1 refuted outright: the binary search may not have tried it.
+   * A certificate needs the proof: the search's own when it refuted
+   * L* - 1, else asked the search's way (length_query: the same bytes
+   * either way, so the same for every thread count) */
+  if (proven && buildable(g, hi - 1) && o->certify) {
+    if (refuted == hi - 1 && rproof) {
+      r->length_proof = rproof, r->length_proof_len = rlen;
+      rproof = NULL;
+    } else {
+      twill_schedule *none = NULL;
+      int rr = length_query(g, &r->p, ii, hi - 1, true, left_of(o, t0), &none,
+                            &r->length_proof, &r->length_proof_len);
+      twill_schedule_free(none);
+      proven = rr == 20;
+    }
+  } else if (proven && buildable(g, hi - 1) && refuted != hi - 1) {
+    int rr = refute(g, &r->p, ii, hi - 1, false, left_of(o, t0), NULL, NULL);
     proven = rr == 20;
   }
+  free(rproof);
   r->length_proven = proven;
   t->seconds = now() - ts;
   return 10;
+}
+
+/* (I, L) asked as the least-L search asks it: a fresh encoding solved
+ * under its selectors (10 with *s, 20, 0 limit, -1 error).  With certify,
+ * an UNSAT is made a certificate on the same encoding (twill_joint_refute:
+ * the learned clauses settle it at once) into *proof.  The same steps
+ * whoever calls it, so the certificate of (I, L) has the same bytes
+ * whether the search asked L or the refutation of L* - 1 did. */
+static int length_query(const twill_graph *g, const twill_joint_params *p, long ii, long L,
+                        bool certify, double limit, twill_schedule **s, char **proof,
+                        size_t *plen) {
+  double t = now();
+  twill_joint *j = twill_joint_new(g, p, ii, L, certify);
+  int st = j ? twill_joint_solve(j, NULL, limit, s, NULL) : -1;
+  if (st == 20 && certify) {
+    double left = limit > 0 ? limit - (now() - t) : 0; /* 0: none */
+    int rr = twill_joint_refute(j, limit > 0 && left < 0.001 ? 0.001 : left);
+    if (rr == 20 && !(*proof = capture_proof(j, plen))) rr = -1;
+    st = rr == 20 ? 20 : rr == 0 ? 0 : -1; /* 10 here would be a bug */
+  }
+  twill_joint_free(j);
+  return st;
 }
 
 /* One length query of the least-L search, run on its own thread: a fresh
@@ -319,17 +360,19 @@ typedef struct lquery {
   const twill_joint_params *p;
   long ii, L;
   double limit;
+  bool certify;
   int status;          /* 10, 20, 0 limit, -1 error */
   twill_schedule *s;
+  char *proof;         /* with certify and 20: its certificate */
+  size_t proof_len;
   double seconds;      /* for the progress line */
 } lquery;
 
 static void *lquery_run(void *arg) {
   lquery *q = arg;
   double t = now();
-  twill_joint *j = twill_joint_new(q->g, q->p, q->ii, q->L, false);
-  q->status = j ? twill_joint_solve(j, NULL, q->limit, &q->s, NULL) : -1;
-  twill_joint_free(j);
+  q->status = length_query(q->g, q->p, q->ii, q->L, q->certify, q->limit, &q->s, &q->proof,
+                           &q->proof_len);
   q->seconds = now() - t;
   return NULL;
 }
@@ -339,12 +382,13 @@ static void *lquery_run(void *arg) {
  * one), then keeps the least SAT length as hi and moves lo past the
  * largest UNSAT length below it.  Every model comes from a fresh encoding
  * at its length, so the final (L*, model) is the same for every T.
- * *refuted gets the largest length proved UNSAT; returns false when a
+ * *refuted gets the largest length proved UNSAT, and with o->certify
+ * *proof its certificate (the caller frees it); returns false when a
  * query hit a limit (L* is then not proven). */
 static bool least_length(const twill_graph *g, const twill_joint_params *p,
                          const twill_solve_opts *o, double t0, long ii,
                          long *lo_io, long *hi_io, twill_schedule **s,
-                         long *refuted) {
+                         long *refuted, char **proof, size_t *plen) {
   int T = o->threads > 1 ? (o->threads > 16 ? 16 : o->threads) : 1;
   long lo = *lo_io, hi = *hi_io;
   bool proven = true;
@@ -355,7 +399,8 @@ static bool least_length(const twill_graph *g, const twill_joint_params *p,
     int n = span < T ? (int)span : T;
     for (int k = 0; k < n; k++) {
       /* n points: binary search for n = 1, even splits above */
-      q[k] = (lquery){g, p, ii, lo + span * (k + 1) / (n + 1), left_of(o, t0), 0, NULL, 0};
+      q[k] = (lquery){g,    p, ii, lo + span * (k + 1) / (n + 1), left_of(o, t0), o->certify,
+                      0,    NULL, NULL, 0, 0};
     }
     int started = 0;
     for (int k = 0; k + 1 < n; k++) {
@@ -379,7 +424,12 @@ static bool least_length(const twill_graph *g, const twill_joint_params *p,
       if (q[k].L >= new_hi) continue;
       if (q[k].status == 20) {
         if (q[k].L + 1 > new_lo) new_lo = q[k].L + 1;
-        if (q[k].L > *refuted) *refuted = q[k].L;
+        if (q[k].L > *refuted) {
+          *refuted = q[k].L;
+          free(*proof);
+          *proof = q[k].proof, *plen = q[k].proof_len;
+          q[k].proof = NULL;
+        }
       } else if (q[k].status != 10) {
         proven = false;
       }
@@ -389,7 +439,10 @@ static bool least_length(const twill_graph *g, const twill_joint_params *p,
       *s = q[best].s;
       q[best].s = NULL;
     }
-    for (int k = 0; k < n; k++) twill_schedule_free(q[k].s);
+    for (int k = 0; k < n; k++) {
+      twill_schedule_free(q[k].s);
+      free(q[k].proof);
+    }
     if (new_lo == lo && new_hi == hi) { /* only limits: no progress */
       proven = false;
       break;
@@ -429,6 +482,12 @@ static void tiebreak(twill_solve_result *r, const twill_solve_opts *o,
  * tried. */
 #define NEVER_MAX_LENGTH 2048
 #define NEVER_EARLY_CONFLICTS 100
+/* The least budget of a try after a refuted I (see never_next below):
+ * every kernel the tests and benches prove infeasible at every I is
+ * settled within it; beyond, the relaxation is mostly a schedule found
+ * slowly (FA3 forward with 5 sub-tiles on 12 warps: 12386 conflicts,
+ * 10 s, where the whole search over I takes 2 s). */
+#define NEVER_LATE_CONFLICTS 1000
 /* The relaxation once, with or without its covers: 20 refuted (r's
  * never_* fields set), 10 a schedule, 0 a limit (or too long), -1 error. */
 static int never_once(twill_solve_result *r, const twill_solve_opts *o, double t0,
@@ -465,7 +524,7 @@ static int never_once(twill_solve_result *r, const twill_solve_opts *o, double t
     free(k), free(cov), free(cov_at);
     return 0;
   }
-  twill_joint *j = twill_joint_new(gn, &q, ii, L, false);
+  twill_joint *j = twill_joint_new(gn, &q, ii, L, o->certify);
   if (j) twill_joint_set_conflict_limit(j, conflicts);
   int nf = j ? twill_joint_num_families(j) : 0;
   bool *core = j ? calloc((size_t)(nf ? nf : 1), sizeof *core) : NULL;
@@ -484,12 +543,15 @@ static int never_once(twill_solve_result *r, const twill_solve_opts *o, double t
     free(why);
   }
   free(core);
-  twill_joint_free(j);
+  /* the certificate: the families made units on the same encoding (as in
+   * at_ii: its learned clauses settle it) */
   if (st == 20 && o->certify) {
-    int rr = refute(gn, &q, ii, L, true, left_of(o, t0), &r->never_proof,
-                    &r->never_proof_len);
+    twill_joint_set_conflict_limit(j, -1);
+    int rr = twill_joint_refute(j, left_of(o, t0));
+    if (rr == 20 && !(r->never_proof = capture_proof(j, &r->never_proof_len))) rr = -1;
     if (rr != 20) st = rr == 0 ? 0 : -1;
   }
+  twill_joint_free(j);
   twill_graph_free(gn);
   free(k), free(cov), free(cov_at);
   r->never_ii = ii;
@@ -624,7 +686,15 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
   /* Give up (as a limit, never as "infeasible") past this I: by then one
    * copy spans the whole critical work several times over. */
   long ii_cap = 4 * ii + 16;
-  bool tried_never = false;
+  /* The relaxation after a refuted I (every kernel, also those below
+   * TWILL_SUBTILE_MIN_OPS ops that skip the early try): a budget of
+   * conflicts as large as the refutations of I so far have used (at least
+   * NEVER_LATE_CONFLICTS), tried again with the budget doubled once they
+   * have used that much more; so it costs at most about twice what the
+   * search over I costs, and settles on a count, not a time.  Settled for
+   * good when the relaxation has a schedule. */
+  bool never_settled = false;
+  uint64_t spent = 0, never_next = 0;
   /* A large kernel may spend the whole limit at phase 1's I without a
    * verdict and never reach the relaxation below; try it first, within a
    * budget of conflicts (a count: the same verdict on every run).  Its
@@ -651,10 +721,10 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
       r->seconds = now() - t0;
       return 0;
     }
-    tried_never = nv == 10; /* satisfiable: refuting it again is hopeless */
+    never_settled = nv == 10; /* satisfiable: refuting it again is hopeless */
   }
   for (;;) {
-    int st = at_ii(r, o, t0, ii, lp, lo, wit);
+    int st = at_ii(r, o, t0, ii, lp, lo, wit, &spent);
     if (st == 10) {
       r->status = r->length_proven ? 0 : 3;
       r->cross_edges = -1;
@@ -670,9 +740,20 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
     }
     r->ii_lower = ii + 1;
     bool stop_here = o->ii_max > 0 && ii >= o->ii_max;
-    if (!tried_never) {
-      tried_never = true;
-      int nv = never(r, o, t0, -1);
+    if (!never_settled && spent >= never_next) {
+      int64_t b = spent > NEVER_LATE_CONFLICTS ? (int64_t)spent : NEVER_LATE_CONFLICTS;
+      never_next = 2 * (uint64_t)b;
+      double tn = now();
+      int nv = never(r, o, t0, b);
+      if (o->log) {
+        char line[160];
+        snprintf(line, sizeof line, "any I at all (one iteration, %lld conflicts): %s (%.2f s)",
+                 (long long)b,
+                 nv == 20 ? "none" : nv == 10 ? "not excluded" : nv == 0 ? "undecided" : "error",
+                 now() - tn);
+        o->log(o->log_ctx, line);
+      }
+      never_settled = nv == 10;
       if (nv == 20) {
         r->status = 2;
         break;

@@ -298,7 +298,12 @@ int twill_joint_min_cross(twill_joint *j, double time_limit,
 void twill_joint_set_conflict_limit(twill_joint *j, int64_t conflicts);
 uint64_t twill_joint_num_conflicts(const twill_joint *j);
 /* Turn the selectors into input units and solve again: 20 means the
- * certificate (twill_joint_write_proof) refutes the encoding outright. */
+ * certificate (twill_joint_write_proof) refutes the encoding outright.
+ * After a twill_joint_solve that answered 20 under the selectors, the
+ * clauses it learned settle this at once, and the certificate (its units
+ * moved to where a fresh encoding writes them, before the literals the
+ * search created: twill_smt_write_proof_moved) has that search in it: a
+ * certified refutation is searched for once, not twice. */
 int twill_joint_refute(twill_joint *j, double time_limit);
 int twill_joint_write_proof(const twill_joint *j, FILE *f);
 /* The certificate preamble a fresh encoding writes (no solve, selectors as

@@ -183,6 +183,21 @@ int twill_smt_num_ints(const twill_smt *m);
 uint64_t twill_smt_num_lemmas(const twill_smt *m);
 
 int twill_smt_write_proof(const twill_smt *m, FILE *out);
+/* The bytes of input lines (i, o, k, a) written so far: a position in
+ * them (0 without proofs). */
+size_t twill_smt_input_bytes(const twill_smt *m);
+/* The same certificate with the input lines written at positions
+ * [from, to) moved back to position `at` (at <= from <= to, each a line
+ * boundary from twill_smt_input_bytes; every moved line an `a` clause,
+ * else -1).  A clause only adds to what the input states, so each later
+ * step that follows from the input still does; moved before the o lines
+ * a search created, the units a caller adds after a solve under
+ * assumptions (twill_joint_refute) make the certificate begin with the
+ * bytes a fresh encoding with those units writes, as the checker wants,
+ * and the search need not be run again to get there.  The caller states
+ * that the moved clauses name no literal created after `at`. */
+int twill_smt_write_proof_moved(const twill_smt *m, FILE *out, size_t at, size_t from,
+                                size_t to);
 
 /* Check a certificate.  Returns 1 if it is a valid refutation, 0 if it is
  * well formed but refutes nothing (no empty clause), -1 if a step is
