@@ -275,9 +275,13 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
   int st = core ? twill_joint_solve(j, NULL, left_of(o, t0), &s, core) : -1;
   *spent += twill_joint_num_conflicts(j);
   if (o->log) {
-    char line[128];
-    snprintf(line, sizeof line, "I %ld, L <= %ld: %s (%.2f s)", ii, lmax,
-             st == 10 ? "SAT" : st == 20 ? "UNSAT" : "limit", now() - ts);
+    char line[160];
+    if (st == 10 && s)
+      snprintf(line, sizeof line, "I %ld, L <= %ld: SAT, length %ld (%.2f s)", ii, lmax,
+               twill_schedule_length(g, s), now() - ts);
+    else
+      snprintf(line, sizeof line, "I %ld, L <= %ld: %s (%.2f s)", ii, lmax,
+               st == 20 ? "UNSAT" : "limit", now() - ts);
     o->log(o->log_ctx, line);
   }
   if (st == 20 && o->explain) t->why = explain(j, core, o, t0, EXPLAIN_CONFLICTS);
@@ -394,6 +398,16 @@ static bool least_length(const twill_graph *g, const twill_joint_params *p,
   bool proven = true;
   lquery q[16];
   pthread_t th[16];
+  /* A model found at L is a schedule of its own length (its last end),
+   * which the solver's low-first phase often keeps well below L: hi moves
+   * there at once (FA3 backward with 4 sub-tiles on 16 warps: found at
+   * L <= 240 with length 80 = L*, where bisecting from 240 spent 50 s on
+   * lengths between).  from_L: the length asked when *s was found. */
+  long from_L = hi;
+  if (*s) {
+    long len = twill_schedule_length(g, *s);
+    if (len < hi) hi = len;
+  }
   while (lo < hi && !out_of_time(o, t0)) {
     long span = hi - lo;
     int n = span < T ? (int)span : T;
@@ -409,17 +423,26 @@ static bool least_length(const twill_graph *g, const twill_joint_params *p,
     }
     for (int k = started; k < n; k++) lquery_run(&q[k]);
     for (int k = 0; k < started; k++) pthread_join(th[k], NULL);
+    long qlen[16];
+    for (int k = 0; k < n; k++)
+      qlen[k] = q[k].status == 10 && q[k].s ? twill_schedule_length(g, q[k].s) : q[k].L;
     for (int k = 0; k < n && o->log; k++) {
-      char line[128];
-      snprintf(line, sizeof line, "I %ld, L <= %ld: %s (%.2f s)", ii, q[k].L,
-               q[k].status == 10 ? "SAT" : q[k].status == 20 ? "UNSAT" : "limit",
-               q[k].seconds);
+      char line[160];
+      if (q[k].status == 10)
+        snprintf(line, sizeof line, "I %ld, L <= %ld: SAT, length %ld (%.2f s)", ii, q[k].L,
+                 qlen[k], q[k].seconds);
+      else
+        snprintf(line, sizeof line, "I %ld, L <= %ld: %s (%.2f s)", ii, q[k].L,
+                 q[k].status == 20 ? "UNSAT" : "limit", q[k].seconds);
       o->log(o->log_ctx, line);
     }
     long new_hi = hi, new_lo = lo;
     int best = -1;
+    /* the shortest model; of equal ones, the one asked at the least L */
     for (int k = 0; k < n; k++)
-      if (q[k].status == 10 && q[k].L < new_hi) new_hi = q[k].L, best = k;
+      if (q[k].status == 10 && (qlen[k] < new_hi || (best >= 0 && qlen[k] == new_hi &&
+                                                      q[k].L < q[best].L)))
+        new_hi = qlen[k], best = k;
     for (int k = 0; k < n; k++) {
       if (q[k].L >= new_hi) continue;
       if (q[k].status == 20) {
@@ -437,6 +460,7 @@ static bool least_length(const twill_graph *g, const twill_joint_params *p,
     if (best >= 0) {
       twill_schedule_free(*s);
       *s = q[best].s;
+      from_L = q[best].L;
       q[best].s = NULL;
     }
     for (int k = 0; k < n; k++) {
@@ -450,6 +474,21 @@ static bool least_length(const twill_graph *g, const twill_joint_params *p,
     lo = new_lo, hi = new_hi;
   }
   if (lo < hi) proven = false;
+  /* The model kept is the one a fresh encoding at hi itself gives, found
+   * again if it came from a longer L: which lengths were asked depends on
+   * the thread count, the answer must not (without it, a limit keeps
+   * the model at hand, a schedule of length hi all the same) */
+  if (from_L != hi && !out_of_time(o, t0)) {
+    twill_schedule *m = NULL;
+    char *none = NULL;
+    size_t nlen = 0;
+    if (length_query(g, p, ii, hi, false, left_of(o, t0), &m, &none, &nlen) == 10 && m) {
+      twill_schedule_free(*s);
+      *s = m;
+      m = NULL;
+    }
+    twill_schedule_free(m);
+  }
   *lo_io = lo, *hi_io = hi;
   return proven;
 }
