@@ -54,7 +54,7 @@ def run_pty(argv, limit):
                 continue
             if fd == master:
                 buf += data
-                if first is None and re.search(rb": SAT \(", buf):
+                if first is None and re.search(rb": SAT[ ,(]", buf):
                     first = time.monotonic() - t0
             else:
                 out.append(data)

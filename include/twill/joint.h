@@ -361,7 +361,7 @@ typedef struct twill_solve_opts {
   int extra_copies;   /* 0: the paper's L range; k: k more copies of I */
   bool certify;
   bool explain;       /* minimal failing families at each refuted I */
-  /* progress: one line per query, "I 32, L <= 64: SAT (0.12 s)"; NULL:
+  /* progress: one line per query, "I 32, L <= 64: SAT, length 60 (0.12 s)"; NULL:
    * silent (the library never prints; the program passes a function that
    * writes to stderr when stderr is a terminal) */
   void (*log)(void *ctx, const char *line);
