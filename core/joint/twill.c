@@ -527,6 +527,11 @@ static void tiebreak(twill_solve_result *r, const twill_solve_opts *o,
  * slowly (FA3 forward with 5 sub-tiles on 12 warps: 12386 conflicts,
  * 10 s, where the whole search over I takes 2 s). */
 #define NEVER_LATE_CONFLICTS 1000
+/* A conflict of the relaxation (its I' and L' past every lifetime) costs
+ * about this many of the joint problem's at an I: 3.7 ms against 0.23 ms
+ * on FA3 forward with 6 sub-tiles on 16 warps; so the budget, counted in
+ * the refutations' conflicts divided by it, is about their time. */
+#define NEVER_LATE_RATIO 16
 /* The relaxation once, with or without its covers: 20 refuted (r's
  * never_* fields set), 10 a schedule, 0 a limit (or too long), -1 error. */
 static int never_once(twill_solve_result *r, const twill_solve_opts *o, double t0,
@@ -727,11 +732,12 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
   long ii_cap = 4 * ii + 16;
   /* The relaxation after a refuted I (every kernel, also those below
    * TWILL_SUBTILE_MIN_OPS ops that skip the early try): a budget of
-   * conflicts as large as the refutations of I so far have used (at least
-   * NEVER_LATE_CONFLICTS), tried again with the budget doubled once they
-   * have used that much more; so it costs at most about twice what the
-   * search over I costs, and settles on a count, not a time.  Settled for
-   * good when the relaxation has a schedule. */
+   * conflicts of 1/NEVER_LATE_RATIO of those the refutations of I have
+   * used so far (at least NEVER_LATE_CONFLICTS), tried again with the
+   * budget doubled once they have used that much more.  Its tries then
+   * take about as long as the search over I (a little more at first, for
+   * the least budget), and it settles on a count, not a time.  Settled
+   * for good when the relaxation has a schedule. */
   bool never_settled = false;
   uint64_t spent = 0, never_next = 0;
   /* A large kernel may spend the whole limit at phase 1's I without a
@@ -780,8 +786,9 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
     r->ii_lower = ii + 1;
     bool stop_here = o->ii_max > 0 && ii >= o->ii_max;
     if (!never_settled && spent >= never_next) {
-      int64_t b = spent > NEVER_LATE_CONFLICTS ? (int64_t)spent : NEVER_LATE_CONFLICTS;
-      never_next = 2 * (uint64_t)b;
+      int64_t b = (int64_t)(spent / NEVER_LATE_RATIO);
+      if (b < NEVER_LATE_CONFLICTS) b = NEVER_LATE_CONFLICTS;
+      never_next = 2 * NEVER_LATE_RATIO * (uint64_t)b;
       double tn = now();
       int nv = never(r, o, t0, b);
       if (o->log) {
