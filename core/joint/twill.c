@@ -200,19 +200,28 @@ static char *explain(twill_joint *j, bool *core, const twill_solve_opts *o,
   return s;
 }
 
-/* Refute (I, L) outright, with a certificate if asked.  20 proven. */
+/* Refute (I, L) outright, without a certificate (certified refutations
+ * come from the search that found them: at_ii, length_query).  20
+ * proven. */
 static int refute(const twill_graph *g, const twill_joint_params *p, long ii,
-                  long L, bool certify, double limit, char **proof,
-                  size_t *plen) {
-  twill_joint *j = twill_joint_new(g, p, ii, L, certify);
+                  long L, double limit) {
+  twill_joint *j = twill_joint_new(g, p, ii, L, false);
   if (!j) return -1;
   int r = twill_joint_refute(j, limit);
-  if (r == 20 && certify) {
-    *proof = capture_proof(j, plen);
-    if (!*proof) r = -1;
-  }
   twill_joint_free(j);
   return r;
+}
+
+/* The certificate of an encoding its search just refuted under the
+ * selectors: the families made units on it (the learned clauses settle
+ * that at once; twill_joint_write_proof moves the units to where the
+ * checker's rebuilt encoding has them).  20 with *proof, 0 limit, -1
+ * error (10 here would be a bug). */
+static int certify_refuted(twill_joint *j, double limit, char **proof, size_t *plen) {
+  twill_joint_set_conflict_limit(j, -1);
+  int rr = twill_joint_refute(j, limit);
+  if (rr == 20 && !(*proof = capture_proof(j, plen))) rr = -1;
+  return rr == 20 ? 20 : rr == 0 ? 0 : -1;
 }
 
 static long min_length(const twill_graph *g);
@@ -286,15 +295,8 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
   }
   if (st == 20 && o->explain) t->why = explain(j, core, o, t0, EXPLAIN_CONFLICTS);
   free(core);
-  /* The certificate's refutation: the families made units on the same
-   * encoding, whose learned clauses (the search above, and the trials of
-   * the explanation) settle it at once; twill_joint_write_proof moves the
-   * units to where the checker's rebuilt encoding has them. */
-  if (st == 20 && o->certify) {
-    int rr = twill_joint_refute(j, left_of(o, t0));
-    if (rr == 20 && !(t->proof = capture_proof(j, &t->proof_len))) rr = -1;
-    st = rr == 20 ? 20 : rr == 0 ? 0 : -1; /* 10 here would be a bug */
-  }
+  /* the certificate from this search (and the explanation's trials) */
+  if (st == 20 && o->certify) st = certify_refuted(j, left_of(o, t0), &t->proof, &t->proof_len);
   twill_joint_free(j);
   t->status = st;
   if (st != 10) {
@@ -326,7 +328,7 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
       proven = rr == 20;
     }
   } else if (proven && buildable(g, hi - 1) && refuted != hi - 1) {
-    int rr = refute(g, &r->p, ii, hi - 1, false, left_of(o, t0), NULL, NULL);
+    int rr = refute(g, &r->p, ii, hi - 1, left_of(o, t0));
     proven = rr == 20;
   }
   free(rproof);
@@ -349,9 +351,7 @@ static int length_query(const twill_graph *g, const twill_joint_params *p, long 
   int st = j ? twill_joint_solve(j, NULL, limit, s, NULL) : -1;
   if (st == 20 && certify) {
     double left = limit > 0 ? limit - (now() - t) : 0; /* 0: none */
-    int rr = twill_joint_refute(j, limit > 0 && left < 0.001 ? 0.001 : left);
-    if (rr == 20 && !(*proof = capture_proof(j, plen))) rr = -1;
-    st = rr == 20 ? 20 : rr == 0 ? 0 : -1; /* 10 here would be a bug */
+    st = certify_refuted(j, limit > 0 && left < 0.001 ? 0.001 : left, proof, plen);
   }
   twill_joint_free(j);
   return st;
@@ -587,14 +587,8 @@ static int never_once(twill_solve_result *r, const twill_solve_opts *o, double t
     free(why);
   }
   free(core);
-  /* the certificate: the families made units on the same encoding (as in
-   * at_ii: its learned clauses settle it) */
-  if (st == 20 && o->certify) {
-    twill_joint_set_conflict_limit(j, -1);
-    int rr = twill_joint_refute(j, left_of(o, t0));
-    if (rr == 20 && !(r->never_proof = capture_proof(j, &r->never_proof_len))) rr = -1;
-    if (rr != 20) st = rr == 0 ? 0 : -1;
-  }
+  if (st == 20 && o->certify)
+    st = certify_refuted(j, left_of(o, t0), &r->never_proof, &r->never_proof_len);
   twill_joint_free(j);
   twill_graph_free(gn);
   free(k), free(cov), free(cov_at);
