@@ -1060,6 +1060,10 @@ int twill_sat_current_value(const twill_sat *s, int lit) {
   return s->val[to_int_lit(lit)];
 }
 
+const int8_t *const *twill_sat_value_table(const twill_sat *s) {
+  return (const int8_t *const *)&s->val;
+}
+
 int twill_sat_theory_imply(twill_sat *s, int lit) {
   int v = lit > 0 ? lit : -lit;
   if (lit == 0 || v > s->nvars) return 0;
