@@ -399,6 +399,51 @@ START_TEST(certificates_with_the_order) {
 }
 END_TEST
 
+/* With --threads 2 or more, the search asks the next I on a thread of its
+ * own while the current one is refuted, and takes the answers in order.
+ * GEMM + epilogue with 3 tiles on 8 warps refutes I = 24..27 normalized
+ * (each explained) before 28: the output and the certificate must have
+ * the same bytes at 1, 2 and 3 threads, and the certificate must verify. */
+START_TEST(threads_ask_the_next_i_ahead) {
+  char *kp = tu_src_path("tests/data/scale/gemm-epi-k3-hopper.twill");
+  char *outs[3], *certs[3];
+  for (int t = 0; t < 3; t++) {
+    char cert[64], th[8];
+    snprintf(cert, sizeof cert, "/tmp/twill_test_subtile_%d.t%d", (int)getpid(), t + 1);
+    snprintf(th, sizeof th, "%d", t + 1);
+    const char *args[] = {"solve", kp, "--warps", "8", "--threads", th,
+                          "--cert", cert, NULL};
+    char *err = NULL;
+    ck_assert_int_eq(tu_run_twill(&outs[t], &err, args), 0);
+    free(err);
+    size_t len;
+    certs[t] = tu_read_file(cert, &len);
+    ck_assert_ptr_nonnull(certs[t]);
+    if (t == 1) {
+      const char *c[] = {"check", kp, cert, "--warps", "8", NULL};
+      char *out = NULL;
+      err = NULL;
+      ck_assert_int_eq(tu_run_twill(&out, &err, c), 0);
+      ck_assert_ptr_nonnull(strstr(out, "s VERIFIED"));
+      free(out), free(err);
+    }
+    remove(cert);
+  }
+  /* four refuted I, then the answer at 28 */
+  const char *p = outs[0];
+  int unsat = 0;
+  while ((p = strstr(p, "): UNSAT"))) unsat++, p++;
+  ck_assert_int_eq(unsat, 4);
+  ck_assert_ptr_nonnull(strstr(outs[0], "normalized I 28"));
+  for (int t = 1; t < 3; t++) {
+    ck_assert_str_eq(outs[0], outs[t]);
+    ck_assert_str_eq(certs[0], certs[t]);
+  }
+  for (int t = 0; t < 3; t++) free(outs[t]), free(certs[t]);
+  free(kp);
+}
+END_TEST
+
 /* The register total (twill/joint.h, REGISTER TOTAL), by hand on FA3
  * forward with 5 sub-tiles (32 ops, above TWILL_REG_TOTAL_MIN_OPS) at
  * I = L = 80 normalized.  The loads are variable latency, so group 0 holds
@@ -597,6 +642,7 @@ static Suite *make_suite(void) {
   tcase_add_test(tc, order_loses_no_schedule_brute_force);
   tcase_add_test(tc, checker_refuses_a_false_sub_tile_symmetry);
   tcase_add_test(tc, certificates_with_the_order);
+  tcase_add_test(tc, threads_ask_the_next_i_ahead);
   tcase_add_test(tc, covers_and_the_early_relaxation);
   tcase_add_test(tc, packing_rule_by_hand_and_false_claims);
   tcase_add_test(tc, register_total_by_hand);

@@ -23,9 +23,10 @@ static const twill_cli_opt solve_opts[] = {
                        "verifies it"},
     {"--time-limit", "S", "seconds for the whole search (default: 60);\n"
                           "exit 3 at the limit"},
-    {"--threads", "N", "the least-L search tries N lengths at once (same\n"
-                       "answer and bytes for every N; it pays only when\n"
-                       "that search dominates) (default: 1)"},
+    {"--threads", "N", "the least-L search tries N lengths at once, and\n"
+                       "from 2 on the next I is asked beside the one\n"
+                       "being refuted (same answer and bytes for every\n"
+                       "N) (default: 1)"},
     {"--warps", "N", "fix the warps W the CTA runs, a multiple of the\n"
                      "warpgroup size, launched at the largest R with\n"
                      "32*W*R within the register file (default:\n"

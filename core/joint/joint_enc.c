@@ -967,6 +967,10 @@ void twill_joint_set_conflict_limit(twill_joint *j, int64_t conflicts) {
   twill_smt_set_conflict_limit(j->m, conflicts);
 }
 
+void twill_joint_set_cancel(twill_joint *j, const atomic_int *flag) {
+  twill_smt_set_cancel(j->m, flag);
+}
+
 uint64_t twill_joint_num_conflicts(const twill_joint *j) {
   return twill_smt_num_conflicts(j->m);
 }

@@ -256,9 +256,68 @@ static void phase1_log(void *ctx, const char *line) {
   o->log(o->log_ctx, buf);
 }
 
-static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
-                 long ii, long lp, long lo, const long *witness, uint64_t *spent) {
-  const twill_graph *g = r->g;
+/* The joint question at one I up to its verdict: the encoding at
+ * (I, lmax) solved, and when refuted explained and certified.  Its answer
+ * depends on (I, lmax) alone, so with twill_solve_opts.threads > 1 the
+ * search asks the next I on a thread of its own while this one runs and
+ * takes the answers in order: the same tries, proofs and progress lines
+ * as one at a time. */
+typedef struct iquery {
+  const twill_graph *g;
+  const twill_joint_params *p;
+  const twill_solve_opts *o;
+  double t0;
+  long ii, lmax;
+  int st;             /* 10 with s, 20, 0 limit, -1 error */
+  twill_schedule *s;
+  char *why;          /* with explain and 20 */
+  char *proof;        /* with certify and 20 */
+  size_t proof_len;
+  uint64_t conflicts; /* the solve's (not the explanation's) */
+  double solve_s;     /* for the progress line */
+  double seconds;
+  atomic_int cancel;
+} iquery;
+
+static void iquery_init(iquery *q, const twill_solve_result *r, const twill_solve_opts *o,
+                        double t0, long ii, long lmax) {
+  memset(q, 0, sizeof *q);
+  q->g = r->g, q->p = &r->p, q->o = o, q->t0 = t0;
+  q->ii = ii, q->lmax = lmax;
+  q->st = -1;
+  atomic_init(&q->cancel, 0);
+}
+
+static void iquery_clear(iquery *q) {
+  twill_schedule_free(q->s);
+  free(q->why);
+  free(q->proof);
+  q->s = NULL, q->why = q->proof = NULL;
+}
+
+static void *iquery_run(void *arg) {
+  iquery *q = arg;
+  const twill_solve_opts *o = q->o;
+  double ts = now();
+  twill_joint *j = twill_joint_new(q->g, q->p, q->ii, q->lmax, o->certify);
+  int nf = j ? twill_joint_num_families(j) : 0;
+  bool *core = j ? calloc((size_t)(nf ? nf : 1), sizeof *core) : NULL;
+  if (j) twill_joint_set_cancel(j, &q->cancel);
+  int st = core ? twill_joint_solve(j, NULL, left_of(o, q->t0), &q->s, core) : -1;
+  q->conflicts = j ? twill_joint_num_conflicts(j) : 0;
+  q->solve_s = now() - ts;
+  if (st == 20 && o->explain) q->why = explain(j, core, o, q->t0, EXPLAIN_CONFLICTS);
+  free(core);
+  /* the certificate from this search (and the explanation's trials) */
+  if (st == 20 && o->certify) st = certify_refuted(j, left_of(o, q->t0), &q->proof, &q->proof_len);
+  twill_joint_free(j);
+  q->st = st;
+  q->seconds = now() - ts;
+  return NULL;
+}
+
+/* the L range's top at I: the copies of phase 1's length lp */
+static long at_ii_lmax(const twill_graph *g, const twill_solve_opts *o, long ii, long lp) {
   long copies = (lp + ii - 1) / ii + (o->extra_copies > 0 ? o->extra_copies : 0);
   long lmax = copies * ii;
   /* the launch search only needs to know whether this I reaches the
@@ -266,6 +325,16 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
   if (o->ii_max > 0 && ii == o->ii_max && o->length_max >= min_length(g) &&
       o->length_max < lmax)
     lmax = o->length_max;
+  return lmax;
+}
+
+/* pre: the question at this I already asked (on another thread, joined),
+ * or NULL to ask it here */
+static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
+                 long ii, long lp, long lo, const long *witness, uint64_t *spent,
+                 iquery *pre) {
+  const twill_graph *g = r->g;
+  long lmax = at_ii_lmax(g, o, ii, lp);
   if (lo < min_length(g)) lo = min_length(g);
   if (lo > lp) lo = lp;
   if (add_try(r, ii, lo, lmax)) return -1;
@@ -275,32 +344,37 @@ static int at_ii(twill_solve_result *r, const twill_solve_opts *o, double t0,
     if (!t->witness) return -1;
     memcpy(t->witness, witness, (size_t)g->nops * sizeof *t->witness);
   }
-  double ts = now();
-  twill_joint *j = twill_joint_new(g, &r->p, ii, lmax, o->certify);
-  if (!j) return -1;
-  int nf = twill_joint_num_families(j);
-  bool *core = calloc((size_t)(nf ? nf : 1), sizeof *core);
-  twill_schedule *s = NULL;
-  int st = core ? twill_joint_solve(j, NULL, left_of(o, t0), &s, core) : -1;
-  *spent += twill_joint_num_conflicts(j);
+  iquery local, *q = pre;
+  if (!q) {
+    iquery_init(&local, r, o, t0, ii, lmax);
+    iquery_run(&local);
+    q = &local;
+  }
+  if (q->ii != ii || q->lmax != lmax) { /* a bug: asked the wrong question */
+    iquery_clear(q);
+    return -1;
+  }
+  double ts = now() - q->seconds;
+  *spent += q->conflicts;
+  int st = q->st;
+  twill_schedule *s = q->s;
+  q->s = NULL;
   if (o->log) {
     char line[160];
     if (st == 10 && s)
       snprintf(line, sizeof line, "I %ld, L <= %ld: SAT, length %ld (%.2f s)", ii, lmax,
-               twill_schedule_length(g, s), now() - ts);
+               twill_schedule_length(g, s), q->solve_s);
     else
       snprintf(line, sizeof line, "I %ld, L <= %ld: %s (%.2f s)", ii, lmax,
-               st == 20 ? "UNSAT" : "limit", now() - ts);
+               st == 20 ? "UNSAT" : "limit", q->solve_s);
     o->log(o->log_ctx, line);
   }
-  if (st == 20 && o->explain) t->why = explain(j, core, o, t0, EXPLAIN_CONFLICTS);
-  free(core);
-  /* the certificate from this search (and the explanation's trials) */
-  if (st == 20 && o->certify) st = certify_refuted(j, left_of(o, t0), &t->proof, &t->proof_len);
-  twill_joint_free(j);
+  t->why = q->why, t->proof = q->proof, t->proof_len = q->proof_len;
+  q->why = q->proof = NULL;
   t->status = st;
   if (st != 10) {
-    t->seconds = now() - ts;
+    twill_schedule_free(s);
+    t->seconds = q->seconds;
     return st;
   }
   /* least L, SAT known at hi */
@@ -633,6 +707,66 @@ static int pack_never(twill_solve_result *r) {
   return rc;
 }
 
+/* Phase 1 again after a refuted I, from. */
+typedef struct inext {
+  int pr;     /* the last re-solve's: 0 or 2 go on, else the search stops
+                 (the cap, the time, an error) */
+  long ii;    /* the first I after from that phase 1 did not refute */
+  long nskip; /* from + 1 .. from + nskip: refuted by phase 1 */
+  long lp;    /* the length that sets the copies at ii (in: the last one,
+                 kept when no schedule is found) */
+  long lo;    /* a proven lower bound on L at ii, or 0 */
+  long *wit;  /* in: a buffer of one start per op; out: that schedule */
+  bool has_wit;
+} inext;
+
+static int phase1_next(const twill_solve_result *r, const twill_solve_opts *o, double t0,
+                       long from, long ii_cap, inext *nx) {
+  twill_schedule *ms = NULL;
+  int pr = 1;
+  long ii = from;
+  nx->nskip = 0;
+  nx->has_wit = false;
+  while (pr == 1 && ++ii <= ii_cap && !out_of_time(o, t0)) {
+    /* The re-solve only sets the L range (its copies), so it gets a fixed
+     * budget of conflicts and nodes (a time slice would make the range,
+     * and so the output, depend on the machine's load); without a
+     * schedule in them, iterative modulo scheduling at this I gives one,
+     * and without that the previous range's copies are kept.  Only a
+     * proof of infeasibility skips an I. */
+    pr = twill_modulo_at(r->g, ii, left_of(o, t0), PHASE1_RESOLVE_NODES, &ms);
+    if (pr == 1) nx->nskip++;
+  }
+  nx->pr = pr;
+  nx->ii = ii;
+  if (pr != 0 && pr != 2) return 0; /* cap, or error */
+  if (!ms) {
+    twill_ims_opts io;
+    twill_ims_opts_default(&io);
+    io.ii_min = io.ii_max = ii;
+    if (twill_modulo_ims(r->g, &io, &ms) < 0) return -1;
+  }
+  if (ms) {
+    nx->lp = twill_schedule_length(r->g, ms);
+    nx->lo = pr == 0 ? nx->lp : 0; /* phase 1's L at I is optimal unless a limit hit */
+    memcpy(nx->wit, ms->start, (size_t)r->g->nops * sizeof *nx->wit);
+    nx->has_wit = true;
+  } else {
+    nx->lo = 0;
+  }
+  twill_schedule_free(ms);
+  return 0;
+}
+
+/* Stop a question asked ahead and wait for it. */
+static void iquery_drop(iquery *q, pthread_t th) {
+  if (!q) return;
+  atomic_store(&q->cancel, 1);
+  pthread_join(th, NULL);
+  iquery_clear(q);
+  free(q);
+}
+
 int twill_solve(const twill_graph *g, const twill_arch *m,
                 const twill_joint_params *p, const twill_solve_opts *o,
                 twill_solve_result *r) {
@@ -762,9 +896,50 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
     }
     never_settled = nv == 10; /* satisfiable: refuting it again is hopeless */
   }
+  /* With threads, once an I has been refuted (most kernels have a
+   * schedule at phase 1's I, and would only pay for the next one): phase
+   * 1 at the next I and its joint question on a thread of its own
+   * (ahead), beside this I's (cur, asked ahead in the previous turn, or
+   * NULL).  Taken in order, and dropped when this I settles the search. */
+  long *nbuf = malloc((size_t)(r->g->nops > 0 ? r->g->nops : 1) * sizeof *nbuf);
+  if (!nbuf) {
+    free(wbuf);
+    return -1;
+  }
+  iquery *cur = NULL, *ahead = NULL;
+  pthread_t cur_th, ahead_th;
+  memset(&cur_th, 0, sizeof cur_th); /* set whenever cur or ahead is */
+  memset(&ahead_th, 0, sizeof ahead_th);
+  inext nx = {0};
+  bool have_nx = false, refuted = false;
+  int err = 0;
   for (;;) {
-    int st = at_ii(r, o, t0, ii, lp, lo, wit, &spent);
+    bool stop_here = o->ii_max > 0 && ii >= o->ii_max;
+    if (o->threads > 1 && refuted && !stop_here) {
+      nx.lp = lp, nx.wit = nbuf;
+      if (phase1_next(r, o, t0, ii, ii_cap, &nx)) {
+        err = 1;
+        break;
+      }
+      have_nx = true;
+      if ((nx.pr == 0 || nx.pr == 2) && !out_of_time(o, t0) && (ahead = malloc(sizeof *ahead))) {
+        iquery_init(ahead, r, o, t0, nx.ii, at_ii_lmax(r->g, o, nx.ii, nx.lp));
+        if (pthread_create(&ahead_th, NULL, iquery_run, ahead)) {
+          free(ahead);
+          ahead = NULL; /* asked here when its turn comes */
+        }
+      }
+    }
+    if (cur) pthread_join(cur_th, NULL);
+    int st = at_ii(r, o, t0, ii, lp, lo, wit, &spent, cur);
+    if (cur) {
+      iquery_clear(cur);
+      free(cur);
+      cur = NULL;
+    }
     if (st == 10) {
+      iquery_drop(ahead, ahead_th);
+      ahead = NULL;
       r->status = r->length_proven ? 0 : 3;
       r->cross_edges = -1;
       if (!o->first_model) tiebreak(r, o, t0);
@@ -778,7 +953,7 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
       break;
     }
     r->ii_lower = ii + 1;
-    bool stop_here = o->ii_max > 0 && ii >= o->ii_max;
+    refuted = true;
     if (!never_settled && spent >= never_next) {
       int64_t b = (int64_t)(spent / NEVER_LATE_RATIO);
       if (b < NEVER_LATE_CONFLICTS) b = NEVER_LATE_CONFLICTS;
@@ -808,46 +983,39 @@ int twill_solve(const twill_graph *g, const twill_arch *m,
       break;
     }
     /* phase 1 again at the next I that admits a modulo schedule */
-    twill_schedule *ms = NULL;
-    int pr = 1;
-    while (pr == 1 && ++ii <= ii_cap && !out_of_time(o, t0)) {
-      /* The re-solve only sets the L range (its copies), so it gets a
-       * fixed budget of conflicts and nodes (a time slice would make
-       * the range, and so the output, depend on the machine's load);
-       * without a schedule in them, iterative modulo scheduling at this I
-       * gives one, and without that the previous range's copies are kept.
-       * Only a proof of infeasibility skips an I. */
-      pr = twill_modulo_at(r->g, ii, left_of(o, t0), PHASE1_RESOLVE_NODES, &ms);
-      if (pr == 1) {
-        if (add_try(r, ii, 0, 0)) {
-          free(wbuf);
-          return -1;
-        }
-        r->tries[r->ntries - 1].status = -1;
-        r->ii_lower = ii + 1;
+    if (!have_nx) {
+      nx.lp = lp, nx.wit = nbuf;
+      if (phase1_next(r, o, t0, ii, ii_cap, &nx)) {
+        err = 1;
+        break;
       }
     }
-    if (pr != 0 && pr != 2) break; /* cap, or error */
-    if (!ms) {
-      twill_ims_opts io;
-      twill_ims_opts_default(&io);
-      io.ii_min = io.ii_max = ii;
-      if (twill_modulo_ims(r->g, &io, &ms) < 0) {
-        free(wbuf);
-        return -1;
+    have_nx = false;
+    for (long k = 1; k <= nx.nskip; k++) {
+      if (add_try(r, ii + k, 0, 0)) {
+        err = 1;
+        break;
       }
+      r->tries[r->ntries - 1].status = -1;
+      r->ii_lower = ii + k + 1;
     }
-    if (ms) {
-      lp = twill_schedule_length(r->g, ms);
-      lo = pr == 0 ? lp : 0; /* phase 1's L at I is optimal unless a limit hit */
-      memcpy(wbuf, ms->start, (size_t)r->g->nops * sizeof *wbuf);
+    if (err || (nx.pr != 0 && nx.pr != 2)) break; /* cap, or error */
+    ii = nx.ii, lp = nx.lp, lo = nx.lo;
+    wit = NULL;
+    if (nx.has_wit) {
+      memcpy(wbuf, nbuf, (size_t)r->g->nops * sizeof *wbuf);
       wit = wbuf;
-    } else {
-      lo = 0;
-      wit = NULL;
     }
-    twill_schedule_free(ms);
+    cur = ahead, cur_th = ahead_th;
+    ahead = NULL;
     if (out_of_time(o, t0)) break;
+  }
+  iquery_drop(ahead, ahead_th);
+  iquery_drop(cur, cur_th);
+  free(nbuf);
+  if (err) {
+    free(wbuf);
+    return -1;
   }
   free(wbuf);
   r->seconds = now() - t0;

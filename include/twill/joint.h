@@ -149,6 +149,7 @@
 #ifndef TWILL_JOINT_H
 #define TWILL_JOINT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -296,6 +297,9 @@ int twill_joint_min_cross(twill_joint *j, double time_limit,
  * the load, so an answer bounded by it is the same on every run.
  * twill_joint_num_conflicts: the conflicts of every solve so far. */
 void twill_joint_set_conflict_limit(twill_joint *j, int64_t conflicts);
+/* Stop every later solve soon after *flag becomes nonzero (another
+ * thread's cancel; NULL: none): it returns 0, as at a limit. */
+void twill_joint_set_cancel(twill_joint *j, const atomic_int *flag);
 uint64_t twill_joint_num_conflicts(const twill_joint *j);
 /* Turn the selectors into input units and solve again: 20 means the
  * certificate (twill_joint_write_proof) refutes the encoding outright.
@@ -367,8 +371,9 @@ typedef struct twill_solve_opts {
   void (*log)(void *ctx, const char *line);
   void *log_ctx;
   int threads;        /* the least-L search queries this many lengths at
-                         once (each on its own encoding); the answer and
-                         its bytes do not depend on it */
+                         once (each on its own encoding), and from 2 on
+                         the next I is asked beside the current one; the
+                         answer and its bytes do not depend on it */
   bool first_model;   /* the paper's behaviour: keep the first joint model;
                          default: fewest register values crossing warps at
                          (I*, L*) (fewer transfers and barriers) */
