@@ -989,6 +989,7 @@ static int prop_linear(twill_smt *m, int ci) {
     return -1;
   }
   if (rv == 0) return 0;
+  int shared = 0; /* cl holds the reason's tail of a term without blame */
   for (int i = 0; i < c->n; i++) {
     int64_t a = c->a[i];
     if (a == 0) continue;
@@ -1017,11 +1018,19 @@ static int prop_linear(twill_smt *m, int ci) {
       if (a < 0 && 0 > slack) lit = c->lit[i];
     }
     if (!lit) continue;
-    cl->n = 0;
-    if (push_tmp(m, cl, lit)) return -1;
-    if (c->reif && push_tmp(m, cl, -c->reif)) return -1;
-    for (int j = 0; j < c->n; j++)
-      if (j != i && bl->a[j] && push_tmp(m, cl, bl->a[j])) return -1;
+    /* the reason: lit, then ~reif and every blamed literal but term i's.
+     * A term without a blamed literal of its own (every literal term
+     * implied here: it is unassigned) has the same tail as the others, so
+     * that tail is built once (shared) and only its head changes. */
+    if (bl->a[i] || !shared) {
+      cl->n = 0;
+      if (push_tmp(m, cl, lit)) return -1;
+      if (c->reif && push_tmp(m, cl, -c->reif)) return -1;
+      for (int j = 0; j < c->n; j++)
+        if (j != i && bl->a[j] && push_tmp(m, cl, bl->a[j])) return -1;
+      shared = !bl->a[i];
+    }
+    cl->a[0] = lit; /* imply() may have rewritten it */
     if (imply(m, cid, cl->a, cl->n)) return -1;
     if (c->var[i] >= 0 && take_bound(m, lit)) return -1;
   }
