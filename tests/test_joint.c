@@ -680,7 +680,7 @@ START_TEST(min_cross_vs_brute_force) {
     twill_joint *j = twill_joint_new(g, &p, ii, L, false);
     ck_assert_ptr_nonnull(j);
     twill_schedule *best = NULL;
-    int count = -1, st = twill_joint_min_cross(j, 30, &best, &count);
+    int count = -1, st = twill_joint_min_cross(j, 30, -1, &best, &count);
     ck_assert_int_eq(st == 10, want >= 0);
     if (st == 10) {
       ck_assert_msg(count == want, "trial %d: twill %d, brute force %d", k, count, want);
@@ -691,6 +691,35 @@ START_TEST(min_cross_vs_brute_force) {
     }
     twill_schedule_free(best);
     twill_joint_free(j);
+    /* a budget of conflicts for all the solves: twice on fresh encodings,
+     * the same count and schedule, a legal one no better than the least;
+     * none at all with a budget of 0 */
+    twill_schedule *b2[2] = {NULL, NULL};
+    int c2[2] = {-1, -1}, s2[2];
+    for (int t = 0; t < 2; t++) {
+      twill_joint *jb = twill_joint_new(g, &p, ii, L, false);
+      ck_assert_ptr_nonnull(jb);
+      s2[t] = twill_joint_min_cross(jb, 30, 3, &b2[t], &c2[t]);
+      twill_joint_free(jb);
+    }
+    ck_assert_int_eq(s2[0], s2[1]);
+    ck_assert_int_eq(c2[0], c2[1]);
+    if (s2[0] == 10) {
+      ck_assert_int_ge(c2[0], want);
+      char why[300] = "";
+      ck_assert_msg(twill_joint_validate(g, &p, L, b2[0], why, sizeof why) == 0, "%s", why);
+      for (int v = 0; v < g->nops; v++) {
+        ck_assert_int_eq(b2[0]->start[v], b2[1]->start[v]);
+        ck_assert_int_eq(b2[0]->warp[v], b2[1]->warp[v]);
+      }
+    }
+    twill_schedule_free(b2[0]), twill_schedule_free(b2[1]);
+    twill_joint *j0 = twill_joint_new(g, &p, ii, L, false);
+    twill_schedule *none = NULL;
+    int c0 = -1;
+    ck_assert_int_eq(twill_joint_min_cross(j0, 30, 0, &none, &c0), 0);
+    ck_assert_ptr_null(none);
+    twill_joint_free(j0);
     twill_graph_free(g);
   }
   ck_assert_int_gt(compared, trials / 2);

@@ -1014,11 +1014,23 @@ char *twill_joint_preamble(const twill_graph *g, const twill_joint_params *p,
  * round adds "sum cw <= k - 1" behind a fresh guard literal and solves
  * under it (with every family assumed); learned clauses carry over.  Only
  * the last SAT model is kept, so a limit leaves the best found. */
-int twill_joint_min_cross(twill_joint *j, double time_limit,
-                          twill_schedule **best, int *count) {
+/* the budget left of conflicts counted from c0 (< 0: none) onto j's
+ * next solve; false when it is spent */
+static bool cross_budget(twill_joint *j, int64_t conflicts, uint64_t c0) {
+  if (conflicts < 0) return true;
+  uint64_t used = twill_joint_num_conflicts(j) - c0;
+  if (used >= (uint64_t)conflicts) return false;
+  twill_joint_set_conflict_limit(j, conflicts - (int64_t)used);
+  return true;
+}
+
+static int min_cross_run(twill_joint *j, double time_limit, int64_t conflicts,
+                         twill_schedule **best, int *count) {
   double left = time_limit;
   twill_schedule *s = NULL;
   *count = -1;
+  uint64_t c0 = twill_joint_num_conflicts(j);
+  if (!cross_budget(j, conflicts, c0)) return 0;
   int r = twill_joint_solve(j, NULL, left, &s, NULL);
   if (r != 10) return r;
   for (;;) {
@@ -1038,6 +1050,14 @@ int twill_joint_min_cross(twill_joint *j, double time_limit,
     if (!ok) return 10;
     twill_smt_assume(j->m, guard);
     s = NULL;
-    if (twill_joint_solve(j, NULL, left, &s, NULL) != 10) return 10;
+    if (!cross_budget(j, conflicts, c0) || twill_joint_solve(j, NULL, left, &s, NULL) != 10)
+      return 10;
   }
+}
+
+int twill_joint_min_cross(twill_joint *j, double time_limit, int64_t conflicts,
+                          twill_schedule **best, int *count) {
+  int r = min_cross_run(j, time_limit, conflicts, best, count);
+  twill_joint_set_conflict_limit(j, -1);
+  return r;
 }

@@ -289,8 +289,11 @@ int twill_joint_solve(twill_joint *j, const bool *on, double time_limit,
                       twill_schedule **out, bool *core);
 /* Among the schedules of this (I, L), one with the fewest register values
  * crossing warps (an extension: the paper stops at the first model).
- * Returns 10 with *best (replaced) and *count, else the solver's answer. */
-int twill_joint_min_cross(twill_joint *j, double time_limit,
+ * Returns 10 with *best (replaced) and *count, else the solver's answer.
+ * conflicts (< 0: none): a budget for all its solves together; spent,
+ * the best schedule so far is kept (the same one on every run, where a
+ * time limit would make it depend on the load). */
+int twill_joint_min_cross(twill_joint *j, double time_limit, int64_t conflicts,
                           twill_schedule **best, int *count);
 /* A budget of conflicts for each later solve (< 0: none), counted from
  * that solve's start, beside its time limit: a count does not depend on
