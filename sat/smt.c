@@ -64,6 +64,14 @@ static void sb_printf(sbuf *b, const char *fmt, ...) {
   }
 }
 
+/* A term of a counted linear row (see count_bool): row ci has a * lit (cls:
+ * the index of |a| in the row's cls_a), or a * x for the integer variable
+ * that keeps it. */
+typedef struct {
+  int ci, lit, cls;
+  int64_t a;
+} cterm;
+
 /* An integer variable: domain [lo, hi], current bounds [lb, ub], and the
  * order literals created so far: [x <= ks[i]] is SAT var ls[i], ks strictly
  * ascending within [lo, hi-1].  Invariants (at a theory fixpoint): every
@@ -72,13 +80,6 @@ static void sb_printf(sbuf *b, const char *fmt, ...) {
  * bound lb (ub) is the domain's or set by the false literal [x <= lb-1]
  * (true [x <= ub]); an unfixed variable has a literal in [lb, ub-1] (the
  * SAT core decides it), so a complete assignment fixes every variable. */
-/* A term of a counted linear row (see count_bool): row ci has a * lit, or
- * a * x for the integer variable that keeps it. */
-typedef struct {
-  int ci, lit, cls;
-  int64_t a;
-} cterm;
-
 typedef struct {
   int64_t lo, hi, lb, ub;
   int64_t *ks;
@@ -887,8 +888,10 @@ static int take_bound(twill_smt *m, int lit) {
  * least, and the slack S = b - that least is at least every term's reach
  * |a| * (its range: ub - lb, or 1 for a free literal).  The bound
  * prop_linear would give a term is then no tighter than its own (for
- * a > 0, lb + floor(S / a) >= ub), so it would imply nothing.  Most visits
- * end here; the test builds no reason and takes one pass. */
+ * a > 0, lb + floor(S / a) >= ub), so it would imply nothing.  One pass,
+ * no reason built; for the rows that keep no counters (differences, which
+ * the queue visits only when the difference propagator falls back), the
+ * others ask counted_quiet. */
 static int linear_quiet(const twill_smt *m, const cons *c, int rv) {
   i128 minsum = 0, reach = 0;
   for (int i = 0; i < c->n; i++) {
