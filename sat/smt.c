@@ -201,7 +201,7 @@ static inline int lit_val(const twill_smt *m, int lit) {
 
 /* ---- the counted linear rows ---------------------------------------------
  * A visit of a linear row first asks whether it can imply anything at all
- * (linear_quiet): the least value of its left side, minsum, against b, and
+ * (counted_quiet): the least value of its left side, minsum, against b, and
  * the largest move a single term has left.  Recomputing minsum reads every
  * literal of the row, and a joint problem's register rows have tens of
  * them and are visited on most assignments: those passes were three fifths
@@ -884,38 +884,14 @@ static int take_bound(twill_smt *m, int lit) {
   return m->conflicted || m->err ? -1 : 0;
 }
 
-/* Whether a visit of c can be skipped: sum(a x) <= b holds at the bounds'
- * least, and the slack S = b - that least is at least every term's reach
- * |a| * (its range: ub - lb, or 1 for a free literal).  The bound
- * prop_linear would give a term is then no tighter than its own (for
- * a > 0, lb + floor(S / a) >= ub), so it would imply nothing.  One pass,
- * no reason built; for the rows that keep no counters (differences, which
- * the queue visits only when the difference propagator falls back), the
- * others ask counted_quiet. */
-static int linear_quiet(const twill_smt *m, const cons *c, int rv) {
-  i128 minsum = 0, reach = 0;
-  for (int i = 0; i < c->n; i++) {
-    int64_t a = c->a[i];
-    i128 r = 0;
-    if (c->var[i] >= 0) {
-      const ivar *v = &m->iv[c->var[i]];
-      minsum += (i128)a * (a > 0 ? v->lb : v->ub);
-      r = (i128)(a > 0 ? a : -a) * (v->ub - v->lb);
-    } else {
-      int val = lit_val(m, c->lit[i]);
-      if (a > 0 && val == 1) minsum += a;
-      if (a < 0 && val != -1) minsum += a;
-      if (val == 0) r = a > 0 ? a : -(i128)a;
-    }
-    if (r > reach) reach = r;
-  }
-  if (minsum > c->b) return 0;
-  return rv == 0 || reach <= (i128)c->b - minsum;
-}
-
-/* linear_quiet from a counted row's msum and classes.  A literal the core
- * has assigned but the theory not yet counted is free here, so this may
- * say no where linear_quiet says yes, never the other way. */
+/* Whether a visit of counted row c can be skipped: sum(a x) <= b holds at
+ * its least, msum, and the slack S = b - msum is at least every term's
+ * reach |a| * (its range: ub - lb, or 1 for a free literal), so the bound
+ * prop_linear would give a term is no tighter than its own (for a > 0,
+ * lb + floor(S / a) >= ub).  From msum and the classes, in one look.  A
+ * literal the core has assigned but the theory not yet counted is free
+ * here, so this may say no where a recount would say yes, never the
+ * other way. */
 static int counted_quiet(const twill_smt *m, const cons *c, int rv) {
   if (c->msum > c->b) return 0;
   if (rv == 0) return 1;
@@ -957,7 +933,7 @@ static int prop_linear(twill_smt *m, int ci) {
   int cid = ci + 1, rv = c->reif ? lit_val(m, c->reif) : 1;
   if (rv == -1) return 0;
   assert(!c->counted || c->msum == linear_minsum(m, c));
-  if (c->counted ? counted_quiet(m, c, rv) : linear_quiet(m, c, rv)) return 0;
+  if (c->counted && counted_quiet(m, c, rv)) return 0; /* differences keep no counters */
   i128 minsum = 0;
   ivec *bl = &m->tmp, *cl = &m->tmp2;
   bl->n = 0;
